@@ -1,0 +1,67 @@
+#pragma once
+
+// A message's properties: the key/value pairs RocketMQ stores in a record's PROPERTIES field as
+// key 0x01 value 0x02 ... (store-format §3.5). Insertion order is kept, because the order the
+// properties were given in is the order they are written (readers never depend on it).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mqdesk::common {
+
+namespace property {
+inline constexpr std::string_view kKeys = "KEYS";
+inline constexpr std::string_view kTags = "TAGS";
+inline constexpr std::string_view kWaitStoreMsgOk = "WAIT";
+inline constexpr std::string_view kDelayTimeLevel = "DELAY";
+inline constexpr std::string_view kRetryTopic = "RETRY_TOPIC";
+inline constexpr std::string_view kRealTopic = "REAL_TOPIC";
+inline constexpr std::string_view kRealQueueId = "REAL_QID";
+inline constexpr std::string_view kTransactionPrepared = "TRAN_MSG";
+inline constexpr std::string_view kProducerGroup = "PGROUP";
+inline constexpr std::string_view kUniqClientMessageId = "UNIQ_KEY";
+inline constexpr std::string_view kCluster = "CLUSTER";
+inline constexpr std::string_view kOriginMessageId = "ORIGIN_MESSAGE_ID";
+inline constexpr std::string_view kMaxReconsumeTimes = "MAX_RECONSUME_TIMES";
+} // namespace property
+
+inline constexpr char kNameValueSeparator = '\x01';
+inline constexpr char kPropertySeparator = '\x02';
+inline constexpr char kKeySeparator = ' '; // between several KEYS
+
+class MessageProperties
+{
+public:
+    using Entry = std::pair<std::string, std::string>;
+
+    MessageProperties() = default;
+    MessageProperties(std::initializer_list<Entry> entries);
+
+    // Parses the stored form with RocketMQ's rules: segments shorter than 3 bytes or without a
+    // non-empty key and value are ignored; a repeated key keeps its last value.
+    static MessageProperties decode(std::string_view encoded);
+    std::string encode() const;
+
+    std::optional<std::string_view> get(std::string_view key) const;
+    // Replaces the value of an existing key in place, otherwise appends.
+    void set(std::string_view key, std::string_view value);
+    bool remove(std::string_view key);
+
+    bool empty() const { return entries_.empty(); }
+    size_t size() const { return entries_.size(); }
+    auto begin() const { return entries_.begin(); }
+    auto end() const { return entries_.end(); }
+
+    // KEYS split on spaces, empty parts dropped.
+    std::vector<std::string_view> keys() const;
+
+    bool operator==(const MessageProperties &other) const = default;
+
+private:
+    std::vector<Entry> entries_;
+};
+
+} // namespace mqdesk::common

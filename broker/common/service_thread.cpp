@@ -1,0 +1,69 @@
+#include "broker/common/service_thread.h"
+
+#include <pthread.h>
+
+namespace mqdesk::common {
+
+ServiceThread::ServiceThread(std::string name) : name_(std::move(name)) {}
+
+ServiceThread::~ServiceThread()
+{
+    // A derived class that forgot stop() would have run() racing its destruction; joining here
+    // at least keeps the thread from outliving this object.
+    if (thread_.joinable()) {
+        stopped_.store(true, std::memory_order_release);
+        wakeup();
+        thread_.join();
+    }
+}
+
+void ServiceThread::start()
+{
+    stopped_.store(false, std::memory_order_release);
+    thread_ = std::thread([this] {
+        pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
+        run();
+    });
+}
+
+void ServiceThread::stop()
+{
+    stopped_.store(true, std::memory_order_release);
+    wakeup();
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void ServiceThread::wakeup()
+{
+    {
+        std::lock_guard lock(mutex_);
+        if (notified_)
+            return;
+        notified_ = true;
+    }
+    wake_.notify_one();
+}
+
+void ServiceThread::waitForRunning(std::chrono::milliseconds interval)
+{
+    {
+        std::unique_lock lock(mutex_);
+        if (!notified_ && !isStopped())
+            wake_.wait_for(lock, interval, [this] { return notified_ || isStopped(); });
+        notified_ = false;
+    }
+    onWaitEnd();
+}
+
+void ServiceThread::sleepFor(std::chrono::milliseconds interval)
+{
+    std::unique_lock lock(mutex_);
+    const auto deadline = std::chrono::steady_clock::now() + interval;
+    while (!isStopped()) {
+        if (wake_.wait_until(lock, deadline) == std::cv_status::timeout)
+            break;
+    }
+}
+
+} // namespace mqdesk::common

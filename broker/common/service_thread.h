@@ -1,0 +1,51 @@
+#pragma once
+
+// A named background thread with RocketMQ's ServiceThread semantics: run() loops until stop();
+// waitForRunning(interval) sleeps for the interval or until wakeup(), whichever comes first.
+// A wakeup() that arrives while the thread is busy is remembered, so the next wait returns
+// immediately and no wakeup is lost.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace mqdesk::common {
+
+class ServiceThread
+{
+public:
+    explicit ServiceThread(std::string name);
+    virtual ~ServiceThread();
+    ServiceThread(const ServiceThread &) = delete;
+    ServiceThread &operator=(const ServiceThread &) = delete;
+
+    void start();
+    // Asks run() to return, wakes it and joins. Derived destructors must call stop() so run()
+    // never touches a half-destroyed object.
+    void stop();
+    void wakeup();
+
+    const std::string &name() const { return name_; }
+    bool isStopped() const { return stopped_.load(std::memory_order_acquire); }
+
+protected:
+    virtual void run() = 0;
+    // Returns after `interval` or at the first wakeup(); calls onWaitEnd() before returning.
+    void waitForRunning(std::chrono::milliseconds interval);
+    // Plain sleep, cut short only by stop() (not by wakeup()).
+    void sleepFor(std::chrono::milliseconds interval);
+    virtual void onWaitEnd() {}
+
+private:
+    std::string name_;
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool notified_ = false; // guarded by mutex_
+    std::atomic<bool> stopped_{false};
+};
+
+} // namespace mqdesk::common

@@ -1,0 +1,523 @@
+#include "broker/store/commit_log.h"
+
+#include "broker/common/message_id.h"
+#include "broker/store/flush_services.h"
+#include "broker/store/store_checkpoint.h"
+#include "broker/store/transient_store_pool.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <thread>
+
+namespace mqdesk::store {
+
+using common::BrokerMessage;
+using common::DecodeStatus;
+
+namespace {
+
+int64_t wallMillis()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+void makeQueueKey(std::string &key, std::string_view topic, int32_t queueId)
+{
+    key.assign(topic);
+    key += '-';
+    key += std::to_string(queueId);
+}
+
+bool assignsQueueOffset(int32_t sysFlag)
+{
+    const int32_t type = sysFlag & common::sysflag::kTransactionMask;
+    return type == common::sysflag::kTransactionNotType || type == common::sysflag::kTransactionCommit;
+}
+
+} // namespace
+
+std::string_view toString(PutMessageStatus status)
+{
+    switch (status) {
+    case PutMessageStatus::PutOk: return "PUT_OK";
+    case PutMessageStatus::FlushDiskTimeout: return "FLUSH_DISK_TIMEOUT";
+    case PutMessageStatus::ServiceNotAvailable: return "SERVICE_NOT_AVAILABLE";
+    case PutMessageStatus::CreateMappedFileFailed: return "CREATE_MAPPED_FILE_FAILED";
+    case PutMessageStatus::MessageIllegal: return "MESSAGE_ILLEGAL";
+    case PutMessageStatus::PropertiesSizeExceeded: return "PROPERTIES_SIZE_EXCEEDED";
+    case PutMessageStatus::UnknownError: return "UNKNOWN_ERROR";
+    }
+    return "UNKNOWN_ERROR";
+}
+
+// The encoded records of one put, in a per-thread buffer reused from put to put.
+struct CommitLog::Encoded
+{
+    std::vector<uint8_t> &bytes;
+    std::string &queueKey;
+    std::vector<int32_t> recordSizes;
+    int32_t sysFlag = 0;
+    int32_t count = 0;
+    bool waitStoreMsgOk = true;
+};
+
+CommitLog::CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoint, FlushMetrics &metrics)
+    : config_(config), checkpoint_(checkpoint), metrics_(metrics),
+      queue_(config.commitLogDir(), config.mappedFileSizeCommitLog),
+      flushDiskType_(config.flushDiskType)
+{
+    encodeOptions_.maxBodySize = config.maxMessageSize;
+    if (auto host = common::HostAddress::parse(config.brokerIP1))
+        encodeOptions_.storeHost = *host;
+    else
+        encodeOptions_.storeHost = common::HostAddress::ipv4(127, 0, 0, 1, 0);
+    encodeOptions_.storeHost.port = config.listenPort;
+}
+
+CommitLog::~CommitLog()
+{
+    if (running_.load())
+        shutdown();
+}
+
+bool CommitLog::load(std::string &error)
+{
+    return queue_.load(error);
+}
+
+void CommitLog::start()
+{
+    groupCommit_ = std::make_unique<GroupCommitService>(*this);
+    flushRealTime_ = std::make_unique<FlushRealTimeService>(*this);
+    commitRealTime_ = std::make_unique<CommitRealTimeService>(*this);
+    flushDiskWatcher_ = std::make_unique<FlushDiskWatcher>(metrics_);
+    {
+        std::lock_guard lock(putMutex_);
+        writeFile_ = queue_.lastFile();
+    }
+    if (config_.transientStorePoolEnable)
+        setTransientStorePoolEnable(true);
+    groupCommit_->start();
+    flushRealTime_->start();
+    commitRealTime_->start();
+    flushDiskWatcher_->start();
+    running_.store(true, std::memory_order_release);
+}
+
+void CommitLog::shutdown()
+{
+    {
+        std::lock_guard lock(putMutex_); // no put is between its checks and its append now
+        if (!running_.exchange(false))
+            return;
+    }
+    commitRealTime_->stop();
+    setTransientStorePoolEnable(false); // commits everything the buffers hold
+    flushRealTime_->stop();
+    groupCommit_->stop(); // answers every waiting put after a last flush
+    for (int i = 0; i < 10 && flushOnce(0, FlushKind::Shutdown).bytes > 0; ++i) {
+    }
+    if (const int64_t timestamp = queue_.storeTimestamp(); timestamp > 0)
+        checkpoint_.setPhysicMsgTimestamp(timestamp);
+    flushDiskWatcher_->stop();
+}
+
+// --- put path ------------------------------------------------------------------------------
+
+void CommitLog::asyncPutMessage(const BrokerMessage &message, PutCallback done)
+{
+    asyncPutMessages(std::span<const BrokerMessage>(&message, 1), std::move(done));
+}
+
+PutMessageResult CommitLog::putMessage(const BrokerMessage &message)
+{
+    return putMessages(std::span<const BrokerMessage>(&message, 1));
+}
+
+PutMessageResult CommitLog::putMessages(std::span<const BrokerMessage> messages)
+{
+    struct Waiter
+    {
+        std::mutex mutex;
+        std::condition_variable cv;
+        bool done = false;
+        PutMessageResult result;
+    };
+    // Most puts are answered before asyncPutMessages returns; only SYNC_FLUSH ones wait.
+    auto waiter = std::make_shared<Waiter>();
+    asyncPutMessages(messages, [waiter](const PutMessageResult &result) {
+        std::lock_guard lock(waiter->mutex);
+        waiter->result = result;
+        waiter->done = true;
+        waiter->cv.notify_one();
+    });
+    std::unique_lock lock(waiter->mutex);
+    waiter->cv.wait(lock, [&] { return waiter->done; });
+    return std::move(waiter->result);
+}
+
+void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCallback done)
+{
+    const int64_t startMicros = steadyMicros();
+    thread_local std::vector<uint8_t> buffer;
+    thread_local std::string queueKey;
+    buffer.clear();
+    Encoded encoded{buffer, queueKey, {}, 0, 0, true};
+    PutMessageResult result;
+
+    const auto fail = [&](PutMessageStatus status, std::string error) {
+        result.status = status;
+        result.error = std::move(error);
+        done(result);
+    };
+    if (messages.empty())
+        return fail(PutMessageStatus::MessageIllegal, "a batch needs at least one message");
+    const BrokerMessage &first = messages.front();
+    for (const BrokerMessage &message : messages) {
+        if (message.topic != first.topic || message.queueId != first.queueId)
+            return fail(PutMessageStatus::MessageIllegal,
+                        "all messages of a batch must have the same topic and queue");
+        const size_t before = buffer.size();
+        const std::string properties = message.properties.encode();
+        switch (common::encodeRecord(message, properties, encodeOptions_, buffer)) {
+        case common::EncodeStatus::Ok:
+            break;
+        case common::EncodeStatus::BodyTooLarge:
+            return fail(PutMessageStatus::MessageIllegal,
+                        "message body of " + std::to_string(message.body.size())
+                            + " bytes exceeds maxMessageSize (" + std::to_string(config_.maxMessageSize) + ")");
+        case common::EncodeStatus::PropertiesTooLarge:
+            return fail(PutMessageStatus::PropertiesSizeExceeded,
+                        "message properties of " + std::to_string(properties.size())
+                            + " bytes exceed the limit of 32767");
+        case common::EncodeStatus::TopicTooLong:
+            return fail(PutMessageStatus::MessageIllegal,
+                        "topic must be 1 to 255 bytes, got " + std::to_string(message.topic.size()));
+        }
+        if (messages.size() > 1)
+            encoded.recordSizes.push_back(static_cast<int32_t>(buffer.size() - before));
+        if (message.properties.get(common::property::kWaitStoreMsgOk) == "false")
+            encoded.waitStoreMsgOk = false;
+    }
+    encoded.sysFlag = first.sysFlag;
+    encoded.count = static_cast<int32_t>(messages.size());
+    makeQueueKey(queueKey, first.topic, first.queueId);
+
+    appendEncoded(encoded, result);
+    if (!result.stored()) {
+        done(result);
+        return;
+    }
+    finishPut(std::move(result), encoded.waitStoreMsgOk, startMicros, std::move(done));
+}
+
+void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
+{
+    const auto total = static_cast<int64_t>(encoded.bytes.size());
+    const int64_t fileSize = queue_.fileSize();
+    if (total + common::kEndFileMinBlankLength > fileSize) {
+        result.status = PutMessageStatus::MessageIllegal;
+        result.error = "a record of " + std::to_string(total) + " bytes cannot fit in a "
+                       + std::to_string(fileSize) + "-byte commit-log file (mappedFileSizeCommitLog)";
+        return;
+    }
+
+    std::lock_guard lock(putMutex_);
+    if (!running_.load(std::memory_order_acquire)) {
+        result.status = PutMessageStatus::ServiceNotAvailable;
+        result.error = "the store is not running";
+        return;
+    }
+    const int64_t storeTimestamp = wallMillis();
+
+    std::shared_ptr<MappedFile> file = writeFile_;
+    if (!file || file->isFull()) {
+        const int64_t start = file ? file->fileFromOffset() + fileSize
+                                   : queue_.flushedWhere() / fileSize * fileSize;
+        file = createNextFile(start, result.error);
+        if (!file) {
+            result.status = PutMessageStatus::CreateMappedFileFailed;
+            return;
+        }
+    }
+    const int64_t remaining = fileSize - file->wrotePosition();
+    if (total + common::kEndFileMinBlankLength > remaining) {
+        // Not enough room: close this file with the blank record and start the next (§3.7).
+        common::encodeBlankRecord(file->appendTarget() + file->wrotePosition(), static_cast<int32_t>(remaining));
+        file->advanceWrote(remaining, file->lastStoreTimestamp());
+        file = createNextFile(file->fileFromOffset() + fileSize, result.error);
+        if (!file) {
+            result.status = PutMessageStatus::CreateMappedFileFailed;
+            return;
+        }
+    }
+
+    const auto it = queueOffsets_.find(encoded.queueKey);
+    const int64_t baseQueueOffset = it == queueOffsets_.end() ? 0 : it->second;
+    const bool assigns = assignsQueueOffset(encoded.sysFlag);
+    const int64_t wrote = file->wrotePosition();
+    const int64_t physicalOffset = file->fileFromOffset() + wrote;
+
+    uint8_t *record = encoded.bytes.data();
+    for (int32_t i = 0; i < encoded.count; ++i) {
+        const int32_t size = encoded.count > 1 ? encoded.recordSizes[static_cast<size_t>(i)]
+                                               : static_cast<int32_t>(total);
+        common::patchPhysicalOffset(record, physicalOffset + (record - encoded.bytes.data()));
+        common::patchStoreTimestamp(record, storeTimestamp);
+        common::patchQueueOffset(record, assigns ? baseQueueOffset + i : 0);
+        record += size;
+    }
+    std::memcpy(file->appendTarget() + wrote, encoded.bytes.data(), static_cast<size_t>(total));
+    file->advanceWrote(total, storeTimestamp);
+    if (assigns) {
+        if (it == queueOffsets_.end())
+            queueOffsets_.emplace(encoded.queueKey, baseQueueOffset + encoded.count);
+        else
+            it->second = baseQueueOffset + encoded.count;
+    }
+
+    result.status = PutMessageStatus::PutOk;
+    result.wroteOffset = physicalOffset;
+    result.wroteBytes = static_cast<int32_t>(total);
+    result.queueOffset = assigns ? baseQueueOffset : 0;
+    result.messageCount = encoded.count;
+    result.storeTimestamp = storeTimestamp;
+    result.recordSizes = std::move(encoded.recordSizes);
+}
+
+void CommitLog::finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done)
+{
+    metrics_.recordPut(static_cast<uint64_t>(result.messageCount), static_cast<uint64_t>(result.wroteBytes));
+    if (transientStorePoolEnabled() && config_.wakeCommitWhenPutMessage)
+        commitRealTime_->wakeup();
+
+    if (flushDiskType() == FlushDiskType::SyncFlush) {
+        if (waitForFlush) {
+            auto request = std::make_shared<GroupCommitRequest>();
+            request->nextOffset = result.wroteOffset + result.wroteBytes;
+            request->deadline = GroupCommitRequest::Clock::now() + std::chrono::milliseconds(config_.syncFlushTimeout);
+            request->startMicros = startMicros;
+            request->result = std::move(result);
+            request->done = std::move(done);
+            flushDiskWatcher_->add(request);
+            groupCommit_->submit(std::move(request));
+            return;
+        }
+        groupCommit_->wakeup();
+    } else if (config_.wakeFlushWhenPutMessage) {
+        flushRealTime_->wakeup();
+    }
+    metrics_.recordPutLatency(static_cast<uint64_t>(steadyMicros() - startMicros));
+    done(result);
+}
+
+std::shared_ptr<MappedFile> CommitLog::createNextFile(int64_t startOffset, std::string &error)
+{
+    auto file = queue_.createFile(startOffset, error);
+    if (!file) {
+        spdlog::error("commit log: cannot create the next file: {}", error);
+        return nullptr;
+    }
+    if (poolEnabled_.load(std::memory_order_acquire)) {
+        std::lock_guard commitLock(queue_.commitMutex());
+        if (uint8_t *buffer = pool_->borrowBuffer())
+            file->attachTransientBuffer(buffer);
+    }
+    writeFile_ = file;
+    return file;
+}
+
+// --- flush and commit ----------------------------------------------------------------------
+
+MappedFileQueue::SyncResult CommitLog::flushOnce(int leastPages, FlushKind kind, uint32_t satisfiedPuts)
+{
+    const int64_t start = steadyMicros();
+    auto result = queue_.flush(leastPages);
+    if (result.failed) {
+        spdlog::error("commit log: flush failed: {}", result.error);
+        return result;
+    }
+    if (result.bytes > 0) {
+        FlushEvent event;
+        event.endTimeMillis = wallMillis();
+        event.durationMicros = static_cast<uint32_t>(steadyMicros() - start);
+        event.bytes = static_cast<uint64_t>(result.bytes);
+        event.satisfiedPuts = satisfiedPuts;
+        event.kind = kind;
+        metrics_.recordFlush(event);
+    }
+    return result;
+}
+
+MappedFileQueue::SyncResult CommitLog::commitOnce(int leastPages)
+{
+    auto result = queue_.commit(leastPages);
+    if (result.failed) {
+        spdlog::error("commit log: commit failed: {}", result.error);
+        return result;
+    }
+    if (result.bytes > 0)
+        returnFullyCommittedBuffers();
+    return result;
+}
+
+bool CommitLog::flushUpTo(int64_t offset, FlushKind kind, uint32_t satisfiedPuts)
+{
+    using namespace std::chrono_literals;
+    for (int idleAttempts = 0; queue_.flushedWhere() < offset && idleAttempts < 1000;) {
+        if (transientStorePoolEnabled()) {
+            while (queue_.committedWhere() < offset && commitOnce(0).bytes > 0) {
+            }
+        }
+        // Credit the waiting puts to the flush that reaches them.
+        const int64_t before = queue_.flushedWhere();
+        const auto file = queue_.findFileByOffset(before);
+        const bool reaches = file && file->fileFromOffset() + file->readPosition() >= offset;
+        const auto result = flushOnce(0, kind, reaches ? satisfiedPuts : 0);
+        if (result.failed)
+            return false;
+        if (result.bytes == 0) {
+            ++idleAttempts;
+            std::this_thread::sleep_for(1ms);
+        }
+    }
+    return queue_.flushedWhere() >= offset;
+}
+
+void CommitLog::wakeFlushService()
+{
+    if (flushDiskType() == FlushDiskType::SyncFlush)
+        groupCommit_->wakeup();
+    else
+        flushRealTime_->wakeup();
+}
+
+int64_t CommitLog::unflushedBytes() const
+{
+    return std::max<int64_t>(0, queue_.maxWrotePosition() - queue_.flushedWhere());
+}
+
+void CommitLog::setFlushDiskType(FlushDiskType type)
+{
+    if (flushDiskType_.exchange(type) == type)
+        return;
+    spdlog::info("commit log: flush mode is now {}", toString(type));
+    if (groupCommit_) {
+        groupCommit_->wakeup();
+        flushRealTime_->wakeup();
+    }
+}
+
+void CommitLog::setTransientStorePoolEnable(bool enable)
+{
+    std::lock_guard putLock(putMutex_);
+    std::lock_guard commitLock(queue_.commitMutex());
+    if (poolEnabled_.load() == enable)
+        return;
+    if (enable) {
+        if (!pool_)
+            pool_ = std::make_unique<TransientStorePool>(config_.transientStorePoolSize, queue_.fileSize());
+        if (writeFile_ && !writeFile_->isFull() && !writeFile_->hasTransientBuffer()) {
+            if (uint8_t *buffer = pool_->borrowBuffer())
+                writeFile_->attachTransientBuffer(buffer);
+        }
+        queue_.setCommittedWhere(writeFile_ ? writeFile_->fileFromOffset() + writeFile_->committedPosition() : 0);
+        poolEnabled_.store(true, std::memory_order_release);
+    } else {
+        poolEnabled_.store(false, std::memory_order_release);
+        drainTransientBuffers();
+    }
+    spdlog::info("commit log: transient store pool {}", enable ? "enabled" : "disabled");
+    if (commitRealTime_)
+        commitRealTime_->wakeup();
+}
+
+void CommitLog::drainTransientBuffers()
+{
+    // Requires: putMutex_ and the commit mutex.
+    for (const auto &file : queue_.files()) {
+        if (!file->hasTransientBuffer())
+            continue;
+        std::string error;
+        if (file->commit(0, error) < 0) {
+            // Keep the buffer attached: its bytes are the only copy. The commit service retries.
+            spdlog::error("commit log: cannot commit the transient buffer: {}", error);
+            poolEnabled_.store(true, std::memory_order_release);
+            return;
+        }
+        pool_->returnBuffer(file->detachTransientBuffer());
+    }
+    queue_.setCommittedWhere(queue_.maxWrotePosition());
+}
+
+void CommitLog::returnFullyCommittedBuffers()
+{
+    std::lock_guard commitLock(queue_.commitMutex());
+    for (const auto &file : queue_.files()) {
+        if (file->hasTransientBuffer() && file->committedPosition() == file->fileSize())
+            pool_->returnBuffer(file->detachTransientBuffer());
+    }
+}
+
+// --- reading -------------------------------------------------------------------------------
+
+std::optional<common::StoredMessage> CommitLog::readMessage(int64_t offset, std::string *error) const
+{
+    std::optional<common::StoredMessage> found;
+    const int64_t end = forEachRecord(offset, [&](int64_t at, const common::RecordView &record) {
+        if (at == offset)
+            found = record.materialize();
+        return false;
+    });
+    if (!found && error)
+        *error = "no valid record at commit-log offset " + std::to_string(offset) + " (log ends at "
+                 + std::to_string(maxOffset()) + ", walk stopped at " + std::to_string(end) + ")";
+    return found;
+}
+
+int64_t CommitLog::forEachRecord(int64_t fromOffset,
+                                 const std::function<bool(int64_t, const common::RecordView &)> &visit) const
+{
+    int64_t offset = fromOffset;
+    for (;;) {
+        const auto file = queue_.findFileByOffset(offset);
+        if (!file)
+            return offset;
+        const int64_t position = offset - file->fileFromOffset();
+        const int64_t readable = file->readPosition();
+        if (position >= readable)
+            return offset;
+        const auto decoded = common::decodeRecord(
+            std::span<const uint8_t>(file->data() + position, static_cast<size_t>(readable - position)));
+        if (decoded.status == DecodeStatus::Blank) {
+            offset = file->fileFromOffset() + file->fileSize();
+            continue;
+        }
+        if (decoded.status != DecodeStatus::Ok)
+            return offset;
+        if (!visit(offset, decoded.record))
+            return offset;
+        offset += decoded.size;
+    }
+}
+
+int64_t CommitLog::nextQueueOffset(std::string_view topic, int32_t queueId) const
+{
+    std::string key;
+    makeQueueKey(key, topic, queueId);
+    std::lock_guard lock(putMutex_);
+    const auto it = queueOffsets_.find(key);
+    return it == queueOffsets_.end() ? 0 : it->second;
+}
+
+std::string CommitLog::messageId(int64_t offset) const
+{
+    return common::createOffsetMessageId(encodeOptions_.storeHost, offset);
+}
+
+} // namespace mqdesk::store

@@ -1,0 +1,143 @@
+#pragma once
+
+// The commit log (store-format §3, §9, §11, §16): every message of every topic appended to one
+// stream of mapped files, flushed by one of RocketMQ's three flush behaviours, which can be
+// switched while puts keep flowing.
+//
+// Append path: a message is encoded outside any lock; under putMutex_ the queue offset,
+// commit-log offset and store timestamp are patched in and the bytes copied into the current
+// file (or its transient buffer). The put is acknowledged at once in ASYNC_FLUSH, or by the
+// group-commit thread once the flush covers it in SYNC_FLUSH (WAIT=false puts never wait).
+//
+// Lock order: putMutex_ → MappedFileQueue commit mutex. Flush threads never take putMutex_.
+
+#include "broker/common/message.h"
+#include "broker/common/record_codec.h"
+#include "broker/store/flush_metrics.h"
+#include "broker/store/mapped_file_queue.h"
+#include "broker/store/put_message_result.h"
+#include "broker/store/store_config.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+
+namespace mqdesk::store {
+
+class StoreCheckpoint;
+class TransientStorePool;
+class GroupCommitService;
+class FlushRealTimeService;
+class CommitRealTimeService;
+class FlushDiskWatcher;
+
+struct RecoveryReport
+{
+    bool abnormal = false;       // the abort file was there: the last stop was not clean
+    int64_t startOffset = 0;     // where the validating scan began
+    int64_t processOffset = 0;   // end of the last valid record: the log's new end
+    int64_t previousEnd = 0;     // end of the files before truncation
+    uint64_t recordsScanned = 0; // valid records seen by the scan
+    int filesDeleted = 0;
+    int64_t stopOffset = 0;      // where the scan stopped
+    std::string stopReason;      // "end of data" for a clean end, else the fault found there
+    bool cleanEnd = true;        // stopped at zeros or the final blank, not at a damaged record
+};
+
+class CommitLog
+{
+public:
+    CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoint, FlushMetrics &metrics);
+    ~CommitLog();
+    CommitLog(const CommitLog &) = delete;
+    CommitLog &operator=(const CommitLog &) = delete;
+
+    bool load(std::string &error);
+    // Validates the log from a safe starting file, truncates everything after the last valid
+    // record and rebuilds the next queue offset of every topic-queue. `lastExitOk` selects
+    // normal or abnormal recovery (§11).
+    bool recover(bool lastExitOk, RecoveryReport &report, std::string &error);
+    void start();
+    // Stops accepting puts, completes waiting puts, commits and flushes everything.
+    void shutdown();
+
+    void asyncPutMessage(const common::BrokerMessage &message, PutCallback done);
+    // A batch: messages of one topic and queue, stored contiguously with consecutive queue
+    // offsets and one store timestamp, all in one file.
+    void asyncPutMessages(std::span<const common::BrokerMessage> messages, PutCallback done);
+    PutMessageResult putMessage(const common::BrokerMessage &message);
+    PutMessageResult putMessages(std::span<const common::BrokerMessage> messages);
+
+    // Reading committed data.
+    std::optional<common::StoredMessage> readMessage(int64_t offset, std::string *error = nullptr) const;
+    // Calls `visit` for each valid record from `fromOffset` to the end of the readable data;
+    // stops early when `visit` returns false. Returns the offset where the walk ended.
+    int64_t forEachRecord(int64_t fromOffset,
+                          const std::function<bool(int64_t offset, const common::RecordView &)> &visit) const;
+
+    int64_t minOffset() const { return queue_.minOffset(); }
+    int64_t maxOffset() const { return queue_.maxOffset(); }
+    int64_t flushedWhere() const { return queue_.flushedWhere(); }
+    int64_t unflushedBytes() const;
+    int64_t nextQueueOffset(std::string_view topic, int32_t queueId) const;
+    std::string messageId(int64_t offset) const;
+
+    FlushDiskType flushDiskType() const { return flushDiskType_.load(std::memory_order_acquire); }
+    // Takes effect for the next put; puts already waiting for a group commit still get it.
+    void setFlushDiskType(FlushDiskType type);
+    bool transientStorePoolEnabled() const { return poolEnabled_.load(std::memory_order_acquire); }
+    // Enabling attaches a pool buffer to the current file from its write position on;
+    // disabling commits what the buffers hold and writes through the mapping again.
+    void setTransientStorePoolEnable(bool enable);
+
+    MappedFileQueue &mappedFileQueue() { return queue_; }
+    const MessageStoreConfig &config() const { return config_; }
+    FlushMetrics &metrics() { return metrics_; }
+    StoreCheckpoint &checkpoint() { return checkpoint_; }
+
+    // Used by the flush services. Flushes (or commits) one file's worth; see MappedFileQueue.
+    MappedFileQueue::SyncResult flushOnce(int leastPages, FlushKind kind, uint32_t satisfiedPuts = 0);
+    MappedFileQueue::SyncResult commitOnce(int leastPages);
+    // Commits and flushes until flushedWhere() >= offset or no progress is possible; returns
+    // whether it got there.
+    bool flushUpTo(int64_t offset, FlushKind kind, uint32_t satisfiedPuts);
+    void wakeFlushService();
+
+private:
+    struct TopicQueueKey;
+    struct TopicQueueHash;
+    struct Encoded;
+
+    void appendEncoded(Encoded &encoded, PutMessageResult &result);
+    void finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done);
+    std::shared_ptr<MappedFile> createNextFile(int64_t startOffset, std::string &error);
+    void returnFullyCommittedBuffers();
+    void drainTransientBuffers();
+
+    MessageStoreConfig config_;
+    StoreCheckpoint &checkpoint_;
+    FlushMetrics &metrics_;
+    MappedFileQueue queue_;
+    common::EncodeOptions encodeOptions_;
+    std::unique_ptr<TransientStorePool> pool_;
+
+    std::atomic<FlushDiskType> flushDiskType_;
+    std::atomic<bool> poolEnabled_{false};
+    std::atomic<bool> running_{false};
+
+    mutable std::mutex putMutex_;
+    std::shared_ptr<MappedFile> writeFile_; // guarded by putMutex_
+    std::unordered_map<std::string, int64_t> queueOffsets_; // "topic-queueId" → next; putMutex_
+
+    std::unique_ptr<GroupCommitService> groupCommit_;
+    std::unique_ptr<FlushRealTimeService> flushRealTime_;
+    std::unique_ptr<CommitRealTimeService> commitRealTime_;
+    std::unique_ptr<FlushDiskWatcher> flushDiskWatcher_;
+};
+
+} // namespace mqdesk::store

@@ -1,0 +1,210 @@
+#include "broker/store/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace mqdesk::store {
+
+namespace {
+
+std::string systemError(const std::string &what, const std::string &path)
+{
+    return what + " " + path + ": " + std::strerror(errno);
+}
+
+} // namespace
+
+std::string offsetToFileName(int64_t offset)
+{
+    char name[32];
+    std::snprintf(name, sizeof name, "%020lld", static_cast<long long>(offset));
+    return name;
+}
+
+MappedFile::MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSize, int fd,
+                       uint8_t *mapped)
+    : path_(std::move(path)), fileFromOffset_(fileFromOffset), fileSize_(fileSize), fd_(fd),
+      mapped_(mapped)
+{}
+
+std::unique_ptr<MappedFile> MappedFile::open(const std::string &path, int64_t fileFromOffset,
+                                             int64_t fileSize, bool create, std::string &error)
+{
+    const int flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0);
+    const int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0) {
+        error = systemError(create ? "cannot create" : "cannot open", path);
+        return nullptr;
+    }
+    if (create) {
+        // Reserve every block now: ENOSPC here is a clean failure, a hole filled through the
+        // mapping on a full disk would be SIGBUS.
+        if (const int rc = ::posix_fallocate(fd, 0, fileSize); rc != 0) {
+            errno = rc;
+            error = systemError("cannot reserve " + std::to_string(fileSize) + " bytes for", path);
+            ::close(fd);
+            ::unlink(path.c_str());
+            return nullptr;
+        }
+    } else {
+        struct stat st{};
+        if (::fstat(fd, &st) != 0) {
+            error = systemError("cannot stat", path);
+            ::close(fd);
+            return nullptr;
+        }
+        if (st.st_size != fileSize) {
+            error = path + ": file is " + std::to_string(st.st_size) + " bytes but the store is configured for "
+                    + std::to_string(fileSize) + "-byte files";
+            ::close(fd);
+            return nullptr;
+        }
+    }
+    void *mapped = ::mmap(nullptr, static_cast<size_t>(fileSize), PROT_READ | PROT_WRITE,
+                          MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED) {
+        error = systemError("cannot map", path);
+        ::close(fd);
+        return nullptr;
+    }
+    return std::unique_ptr<MappedFile>(
+        new MappedFile(path, fileFromOffset, fileSize, fd, static_cast<uint8_t *>(mapped)));
+}
+
+MappedFile::~MappedFile()
+{
+    if (mapped_)
+        ::munmap(mapped_, static_cast<size_t>(fileSize_));
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+void MappedFile::advanceWrote(int64_t bytes, int64_t storeTimestamp)
+{
+    const int64_t wrote = wrote_.load(std::memory_order_relaxed) + bytes;
+    storeTimestamp_.store(storeTimestamp, std::memory_order_relaxed);
+    if (!transientBuffer_.load(std::memory_order_relaxed))
+        committed_.store(wrote, std::memory_order_release);
+    wrote_.store(wrote, std::memory_order_release);
+}
+
+void MappedFile::setPositions(int64_t position)
+{
+    wrote_.store(position, std::memory_order_release);
+    committed_.store(position, std::memory_order_release);
+    flushed_.store(position, std::memory_order_release);
+}
+
+bool MappedFile::isAbleTo(int64_t target, int64_t done, int64_t fileSize, int leastPages)
+{
+    if (target <= done)
+        return false;
+    if (target == fileSize)
+        return true;
+    if (leastPages > 0)
+        return target / kOsPageSize - done / kOsPageSize >= leastPages;
+    return true;
+}
+
+int64_t MappedFile::commit(int leastPages, std::string &error)
+{
+    const int64_t committed = committed_.load(std::memory_order_acquire);
+    uint8_t *buffer = transientBuffer_.load(std::memory_order_acquire);
+    if (!buffer)
+        return committed;
+    const int64_t wrote = wrote_.load(std::memory_order_acquire);
+    if (!isAbleTo(wrote, committed, fileSize_, leastPages))
+        return committed;
+    int64_t position = committed;
+    while (position < wrote) {
+        const ssize_t n = ::pwrite(fd_, buffer + position,
+                                   static_cast<size_t>(wrote - position), position);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            error = systemError("cannot write to", path_);
+            return -1;
+        }
+        position += n;
+    }
+    committed_.store(wrote, std::memory_order_release);
+    return wrote;
+}
+
+int64_t MappedFile::flush(int leastPages, std::string &error)
+{
+    const int64_t flushed = flushed_.load(std::memory_order_acquire);
+    const int64_t target = readPosition();
+    if (!isAbleTo(target, flushed, fileSize_, leastPages))
+        return flushed;
+    // fdatasync whether the bytes came through the mapping or through pwrite: on Linux it
+    // writes back the file's dirty page-cache pages either way (what RocketMQ's
+    // MappedByteBuffer.force() and FileChannel.force(false) each do for their path).
+    const int rc = ::fdatasync(fd_);
+    if (rc != 0) {
+        error = systemError("cannot flush", path_);
+        return -1;
+    }
+    flushed_.store(target, std::memory_order_release);
+    return target;
+}
+
+void MappedFile::attachTransientBuffer(uint8_t *buffer)
+{
+    // Bytes already appended live in the mapping; the buffer takes over from `wrote` on, and
+    // commit() copies only what lies beyond `committed`.
+    transientBuffer_.store(buffer, std::memory_order_release);
+}
+
+uint8_t *MappedFile::detachTransientBuffer()
+{
+    return transientBuffer_.exchange(nullptr, std::memory_order_acq_rel);
+}
+
+bool MappedFile::zeroFrom(int64_t position, std::string &error)
+{
+    if (position >= fileSize_)
+        return true;
+    // Zero the partial page through the mapping, then the rest as an unwritten extent (cheap,
+    // keeps the blocks reserved); fall back to writing zeros where ZERO_RANGE is unsupported.
+    const int64_t pageEnd = std::min(fileSize_, (position + kOsPageSize - 1) / kOsPageSize * kOsPageSize);
+    std::memset(mapped_ + position, 0, static_cast<size_t>(pageEnd - position));
+    if (pageEnd < fileSize_
+        && ::fallocate(fd_, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, pageEnd, fileSize_ - pageEnd) != 0) {
+        if (errno != EOPNOTSUPP) {
+            error = systemError("cannot zero the tail of", path_);
+            return false;
+        }
+        std::memset(mapped_ + pageEnd, 0, static_cast<size_t>(fileSize_ - pageEnd));
+    }
+    if (::fdatasync(fd_) != 0) {
+        error = systemError("cannot flush", path_);
+        return false;
+    }
+    return true;
+}
+
+bool MappedFile::destroy(std::string &error)
+{
+    if (mapped_) {
+        ::munmap(mapped_, static_cast<size_t>(fileSize_));
+        mapped_ = nullptr;
+    }
+    if (fd_ >= 0) {
+        ::close(fd_);
+        fd_ = -1;
+    }
+    if (::unlink(path_.c_str()) != 0 && errno != ENOENT) {
+        error = systemError("cannot delete", path_);
+        return false;
+    }
+    return true;
+}
+
+} // namespace mqdesk::store

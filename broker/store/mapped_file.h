@@ -1,0 +1,102 @@
+#pragma once
+
+// One file of a mapped-file queue (store-format §2): named by the absolute offset of its first
+// byte, full size from birth (blocks reserved with fallocate, so a full disk fails the creation
+// cleanly instead of a later write through the mapping raising SIGBUS), memory-mapped
+// read-write for its whole size.
+//
+// Positions (never persisted, §2.4):
+//   wrote     — bytes appended (into the transient buffer when one is attached, else the mapping)
+//   committed — bytes in the file itself; equals wrote when no transient buffer is attached
+//   flushed   — bytes known to be on disk
+// Invariant: flushed <= committed <= wrote <= fileSize.
+//
+// Threading: one appender (the commit log's put lock holder) advances `wrote`; commit() and
+// flush() are called with the owning queue's commit / flush mutex held; readers may read any
+// byte below readPosition() from any thread.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace mqdesk::store {
+
+inline constexpr int64_t kOsPageSize = 4096;
+
+class MappedFile
+{
+public:
+    // Opens (and with `create`, creates) the file at `path` of exactly `fileSize` bytes.
+    // On failure returns nullptr and sets `error` to a message naming the file and the cause.
+    static std::unique_ptr<MappedFile> open(const std::string &path, int64_t fileFromOffset,
+                                            int64_t fileSize, bool create, std::string &error);
+    ~MappedFile();
+    MappedFile(const MappedFile &) = delete;
+    MappedFile &operator=(const MappedFile &) = delete;
+
+    const std::string &path() const { return path_; }
+    int64_t fileFromOffset() const { return fileFromOffset_; }
+    int64_t fileSize() const { return fileSize_; }
+    const uint8_t *data() const { return mapped_; } // the mapping: committed bytes are here
+
+    int64_t wrotePosition() const { return wrote_.load(std::memory_order_acquire); }
+    int64_t committedPosition() const { return committed_.load(std::memory_order_acquire); }
+    int64_t flushedPosition() const { return flushed_.load(std::memory_order_acquire); }
+    // What readers may see: committed bytes only (with a transient buffer, uncommitted bytes
+    // exist only in the buffer).
+    int64_t readPosition() const { return committedPosition(); }
+    bool isFull() const { return wrotePosition() == fileSize_; }
+    int64_t lastStoreTimestamp() const { return storeTimestamp_.load(std::memory_order_acquire); }
+
+    // Appending. Requires: the caller is the single appender.
+    uint8_t *appendTarget()
+    {
+        uint8_t *buffer = transientBuffer_.load(std::memory_order_relaxed);
+        return buffer ? buffer : mapped_;
+    }
+    void advanceWrote(int64_t bytes, int64_t storeTimestamp);
+
+    // Sets all three positions (load and recovery). Requires: no concurrent appender.
+    void setPositions(int64_t position);
+
+    // Copies [committed, wrote) from the transient buffer into the file when at least
+    // `leastPages` pages are pending (0: anything; a full file always). Returns the committed
+    // position, or -1 with `error` set when the write failed.
+    // Requires: the queue's commit mutex.
+    int64_t commit(int leastPages, std::string &error);
+    // Forces [flushed, readPosition) to disk under the same page rule. Returns the flushed
+    // position, or -1 with `error` set when the sync failed. Requires: the queue's flush mutex.
+    int64_t flush(int leastPages, std::string &error);
+
+    // Transient store pool. Requires: the put lock and the commit mutex.
+    bool hasTransientBuffer() const { return transientBuffer_.load(std::memory_order_acquire) != nullptr; }
+    void attachTransientBuffer(uint8_t *buffer);
+    uint8_t *detachTransientBuffer(); // requires committed == wrote
+
+    // Zeroes [position, fileSize) so stale bytes past a recovered tail can never be mistaken
+    // for records later. Returns false with `error` set on failure.
+    bool zeroFrom(int64_t position, std::string &error);
+    // Unmaps, closes and deletes the file.
+    bool destroy(std::string &error);
+
+private:
+    MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSize, int fd, uint8_t *mapped);
+    static bool isAbleTo(int64_t target, int64_t done, int64_t fileSize, int leastPages);
+
+    std::string path_;
+    int64_t fileFromOffset_;
+    int64_t fileSize_;
+    int fd_;
+    uint8_t *mapped_;
+    std::atomic<uint8_t *> transientBuffer_{nullptr};
+    std::atomic<int64_t> wrote_{0};
+    std::atomic<int64_t> committed_{0};
+    std::atomic<int64_t> flushed_{0};
+    std::atomic<int64_t> storeTimestamp_{0};
+};
+
+// The 20-digit zero-padded decimal name of the file starting at `offset`.
+std::string offsetToFileName(int64_t offset);
+
+} // namespace mqdesk::store

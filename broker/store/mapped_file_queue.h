@@ -1,0 +1,87 @@
+#pragma once
+
+// A directory of equally sized mapped files forming one logical byte stream (store-format §2).
+// File N starts at logical offset N × fileSize and is named by that offset in 20 digits.
+//
+// Threading: the file list is guarded by an internal mutex, so any thread may look files up;
+// only the appender adds files; flush() and commit() serialise on their own mutexes, so the
+// group-commit, flush and commit services may call them concurrently (as happens while the
+// flush mode is being switched).
+
+#include "broker/store/mapped_file.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mqdesk::store {
+
+class MappedFileQueue
+{
+public:
+    MappedFileQueue(std::string directory, int64_t fileSize);
+    ~MappedFileQueue();
+
+    const std::string &directory() const { return directory_; }
+    int64_t fileSize() const { return fileSize_; }
+
+    // Opens every file in the directory in name order. A trailing empty file is deleted (a
+    // crash right after creation), a name that is not 20 digits or a size that is not
+    // fileSize() is an error naming the file. All loaded files start full (positions =
+    // fileSize); recovery sets the real tail.
+    bool load(std::string &error);
+
+    std::shared_ptr<MappedFile> lastFile() const;
+    std::shared_ptr<MappedFile> firstFile() const;
+    std::shared_ptr<MappedFile> fileAt(size_t index) const;
+    size_t fileCount() const;
+    std::vector<std::shared_ptr<MappedFile>> files() const;
+    // The file holding logical `offset`, or nullptr.
+    std::shared_ptr<MappedFile> findFileByOffset(int64_t offset) const;
+    // Creates and appends the file starting at `startOffset` (a multiple of fileSize).
+    std::shared_ptr<MappedFile> createFile(int64_t startOffset, std::string &error);
+
+    int64_t minOffset() const; // first byte still held, or 0 when empty
+    int64_t maxOffset() const; // end of the readable (committed) data
+    int64_t maxWrotePosition() const; // end of the appended data
+
+    int64_t flushedWhere() const { return flushedWhere_.load(std::memory_order_acquire); }
+    int64_t committedWhere() const { return committedWhere_.load(std::memory_order_acquire); }
+    // Store timestamp of the last message in the last fully flushed region (§2.4): updated
+    // only by flushes with leastPages == 0.
+    int64_t storeTimestamp() const { return storeTimestamp_.load(std::memory_order_acquire); }
+
+    struct SyncResult
+    {
+        int64_t bytes = 0;    // how far the position moved
+        bool failed = false;
+        std::string error;
+    };
+    // Flushes the file holding flushedWhere() (one file per call, like RocketMQ).
+    SyncResult flush(int leastPages);
+    // Commits the file holding committedWhere() from its transient buffer.
+    SyncResult commit(int leastPages);
+
+    // Recovery: makes `offset` the end of the data. Files starting after it are deleted, the
+    // file holding it gets its positions set and its stale tail zeroed.
+    bool truncateDirtyFiles(int64_t offset, std::string &error);
+    void setFlushedWhere(int64_t offset) { flushedWhere_.store(offset, std::memory_order_release); }
+    void setCommittedWhere(int64_t offset) { committedWhere_.store(offset, std::memory_order_release); }
+
+    std::mutex &commitMutex() { return commitMutex_; }
+
+private:
+    std::string directory_;
+    int64_t fileSize_;
+    mutable std::mutex filesMutex_;
+    std::vector<std::shared_ptr<MappedFile>> files_; // guarded by filesMutex_
+    std::mutex flushMutex_;
+    std::mutex commitMutex_;
+    std::atomic<int64_t> flushedWhere_{0};
+    std::atomic<int64_t> committedWhere_{0};
+    std::atomic<int64_t> storeTimestamp_{0};
+};
+
+} // namespace mqdesk::store

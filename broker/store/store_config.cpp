@@ -1,0 +1,184 @@
+#include "broker/store/store_config.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+
+namespace mqdesk::store {
+
+namespace {
+
+struct Field
+{
+    std::function<std::string(MessageStoreConfig &, std::string_view)> set;
+    std::function<std::string(const MessageStoreConfig &)> get;
+};
+
+template <typename Int>
+std::string parseInt(std::string_view text, Int &out, Int minimum)
+{
+    Int value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return "expected an integer";
+    if (value < minimum)
+        return "must be at least " + std::to_string(minimum);
+    out = value;
+    return {};
+}
+
+std::string parseBool(std::string_view text, bool &out)
+{
+    // Java's Boolean.parseBoolean is lenient (anything but "true" is false); we are strict so a
+    // typo is reported instead of silently turning a feature off.
+    if (text == "true") {
+        out = true;
+        return {};
+    }
+    if (text == "false") {
+        out = false;
+        return {};
+    }
+    return "expected true or false";
+}
+
+template <typename Int>
+Field intField(Int MessageStoreConfig::*member, Int minimum)
+{
+    return {[member, minimum](MessageStoreConfig &c, std::string_view v) {
+                return parseInt(v, c.*member, minimum);
+            },
+            [member](const MessageStoreConfig &c) { return std::to_string(c.*member); }};
+}
+
+Field boolField(bool MessageStoreConfig::*member)
+{
+    return {[member](MessageStoreConfig &c, std::string_view v) { return parseBool(v, c.*member); },
+            [member](const MessageStoreConfig &c) {
+                return std::string(c.*member ? "true" : "false");
+            }};
+}
+
+Field stringField(std::string MessageStoreConfig::*member)
+{
+    return {[member](MessageStoreConfig &c, std::string_view v) {
+                c.*member = std::string(v);
+                return std::string();
+            },
+            [member](const MessageStoreConfig &c) { return c.*member; }};
+}
+
+const std::map<std::string, Field, std::less<>> &fields()
+{
+    using C = MessageStoreConfig;
+    static const std::map<std::string, Field, std::less<>> table = {
+        {"storePathRootDir", stringField(&C::storePathRootDir)},
+        {"storePathCommitLog", stringField(&C::storePathCommitLog)},
+        {"mappedFileSizeCommitLog", intField<int64_t>(&C::mappedFileSizeCommitLog, 4096)},
+        {"flushDiskType",
+         {[](C &c, std::string_view v) -> std::string {
+              const auto type = parseFlushDiskType(v);
+              if (!type)
+                  return "expected SYNC_FLUSH or ASYNC_FLUSH";
+              c.flushDiskType = *type;
+              return {};
+          },
+          [](const C &c) { return std::string(toString(c.flushDiskType)); }}},
+        {"syncFlushTimeout", intField(&C::syncFlushTimeout, 1)},
+        {"flushIntervalCommitLog", intField(&C::flushIntervalCommitLog, 1)},
+        {"flushCommitLogLeastPages", intField(&C::flushCommitLogLeastPages, 0)},
+        {"flushCommitLogThoroughInterval", intField(&C::flushCommitLogThoroughInterval, 0)},
+        {"flushCommitLogTimed", boolField(&C::flushCommitLogTimed)},
+        {"wakeFlushWhenPutMessage", boolField(&C::wakeFlushWhenPutMessage)},
+        {"transientStorePoolEnable", boolField(&C::transientStorePoolEnable)},
+        {"transientStorePoolSize", intField(&C::transientStorePoolSize, 1)},
+        {"fastFailIfNoBufferInStorePool", boolField(&C::fastFailIfNoBufferInStorePool)},
+        {"commitIntervalCommitLog", intField(&C::commitIntervalCommitLog, 1)},
+        {"commitCommitLogLeastPages", intField(&C::commitCommitLogLeastPages, 0)},
+        {"commitCommitLogThoroughInterval", intField(&C::commitCommitLogThoroughInterval, 0)},
+        {"wakeCommitWhenPutMessage", boolField(&C::wakeCommitWhenPutMessage)},
+        {"maxMessageSize", intField(&C::maxMessageSize, 1)},
+        {"checkCRCOnRecover", boolField(&C::checkCRCOnRecover)},
+        {"brokerIP1", stringField(&C::brokerIP1)},
+        {"listenPort", intField(&C::listenPort, 0)},
+    };
+    return table;
+}
+
+} // namespace
+
+std::string_view toString(FlushDiskType type)
+{
+    return type == FlushDiskType::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
+}
+
+std::optional<FlushDiskType> parseFlushDiskType(std::string_view text)
+{
+    if (text == "SYNC_FLUSH")
+        return FlushDiskType::SyncFlush;
+    if (text == "ASYNC_FLUSH")
+        return FlushDiskType::AsyncFlush;
+    return std::nullopt;
+}
+
+std::string MessageStoreConfig::rootDir() const
+{
+    if (!storePathRootDir.empty())
+        return storePathRootDir;
+    const char *home = std::getenv("HOME");
+    return std::string(home ? home : ".") + "/store";
+}
+
+std::string MessageStoreConfig::commitLogDir() const
+{
+    return storePathCommitLog.empty() ? rootDir() + "/commitlog" : storePathCommitLog;
+}
+
+std::string MessageStoreConfig::set(std::string_view key, std::string_view value)
+{
+    const auto it = fields().find(key);
+    if (it == fields().end())
+        return "unknown store setting '" + std::string(key) + "'";
+    MessageStoreConfig candidate = *this;
+    if (std::string error = it->second.set(candidate, value); !error.empty())
+        return "bad value '" + std::string(value) + "' for " + std::string(key) + ": " + error;
+    if (candidate.mappedFileSizeCommitLog > (int64_t{1} << 31) - 1)
+        return "bad value '" + std::string(value) + "' for " + std::string(key)
+               + ": mappedFileSizeCommitLog must stay below 2 GiB (record positions are ints)";
+    *this = std::move(candidate);
+    return {};
+}
+
+MessageStoreConfig::ApplyResult MessageStoreConfig::apply(
+    const std::map<std::string, std::string> &properties)
+{
+    ApplyResult result;
+    for (const auto &[key, value] : properties) {
+        if (!fields().contains(key)) {
+            result.unknownKeys.push_back(key);
+            continue;
+        }
+        if (std::string error = set(key, value); !error.empty()) {
+            result.error = std::move(error);
+            return result;
+        }
+    }
+    return result;
+}
+
+std::vector<std::pair<std::string, std::string>> MessageStoreConfig::toProperties() const
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto &[key, field] : fields())
+        out.emplace_back(key, field.get(*this));
+    // Show the effective defaults rather than empty strings.
+    for (auto &[key, value] : out) {
+        if (key == "storePathRootDir")
+            value = rootDir();
+        else if (key == "storePathCommitLog")
+            value = commitLogDir();
+    }
+    return out;
+}
+
+} // namespace mqdesk::store

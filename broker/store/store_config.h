@@ -1,0 +1,71 @@
+#pragma once
+
+// The store's settings, named and defaulted exactly as RocketMQ's MessageStoreConfig (and the
+// two BrokerConfig keys that make the store host), so a broker.conf written for RocketMQ
+// configures MQDesk unchanged.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mqdesk::store {
+
+enum class FlushDiskType { SyncFlush, AsyncFlush };
+
+std::string_view toString(FlushDiskType type); // "SYNC_FLUSH" / "ASYNC_FLUSH"
+std::optional<FlushDiskType> parseFlushDiskType(std::string_view text);
+
+struct MessageStoreConfig
+{
+    std::string storePathRootDir;   // default: $HOME/store
+    std::string storePathCommitLog; // default: <root>/commitlog
+    int64_t mappedFileSizeCommitLog = 1024LL * 1024 * 1024;
+
+    FlushDiskType flushDiskType = FlushDiskType::AsyncFlush;
+    int syncFlushTimeout = 5000; // ms; a SYNC put not flushed by then gets FLUSH_DISK_TIMEOUT
+
+    // ASYNC_FLUSH (FlushRealTimeService)
+    int flushIntervalCommitLog = 500;          // ms
+    int flushCommitLogLeastPages = 4;          // 4 KiB pages
+    int flushCommitLogThoroughInterval = 10000; // ms between flushes of anything new
+    bool flushCommitLogTimed = true;           // true: plain sleep; false: woken by puts
+    bool wakeFlushWhenPutMessage = false;
+
+    // Transient store pool (CommitRealTimeService)
+    bool transientStorePoolEnable = false;
+    int transientStorePoolSize = 5;
+    bool fastFailIfNoBufferInStorePool = false;
+    int commitIntervalCommitLog = 200;          // ms
+    int commitCommitLogLeastPages = 4;
+    int commitCommitLogThoroughInterval = 200;  // ms
+    bool wakeCommitWhenPutMessage = true;
+
+    int maxMessageSize = 4 * 1024 * 1024; // bytes of body
+    bool checkCRCOnRecover = true;
+
+    // BrokerConfig: the store host written into every record.
+    std::string brokerIP1 = "127.0.0.1";
+    int listenPort = 10911;
+
+    std::string rootDir() const;
+    std::string commitLogDir() const;
+
+    // Applies broker.conf keys. Keys this config does not know are returned in `unknownKeys`
+    // (the broker owns them); a bad value is an error naming the key and the value.
+    struct ApplyResult
+    {
+        std::string error;
+        std::vector<std::string> unknownKeys;
+    };
+    ApplyResult apply(const std::map<std::string, std::string> &properties);
+    // Sets one key; returns an error message, empty on success. Unknown keys are an error.
+    std::string set(std::string_view key, std::string_view value);
+    // Every key with its effective value, in name order.
+    std::vector<std::pair<std::string, std::string>> toProperties() const;
+};
+
+} // namespace mqdesk::store

@@ -1,0 +1,19 @@
+# Compile settings shared by every MQDesk target. Warnings are errors for our code only:
+# third-party headers come in as SYSTEM includes through their imported targets.
+add_library(mqdesk_build_flags INTERFACE)
+target_compile_options(mqdesk_build_flags INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual
+  -Wimplicit-fallthrough -Werror)
+
+if(MQDESK_SANITIZE)
+  target_compile_options(mqdesk_build_flags INTERFACE
+    -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  target_link_options(mqdesk_build_flags INTERFACE -fsanitize=address,undefined)
+endif()
+
+# mqdesk_add_library(name SOURCES...) — a static library of ours with the shared flags.
+function(mqdesk_add_library name)
+  add_library(${name} STATIC ${ARGN})
+  target_link_libraries(${name} PUBLIC mqdesk_build_flags)
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+endfunction()
