@@ -41,7 +41,7 @@ bool assignsQueueOffset(int32_t sysFlag)
 
 } // namespace
 
-std::string_view toString(PutMessageStatus status)
+std::string_view putStatusName(PutMessageStatus status)
 {
     switch (status) {
     case PutMessageStatus::PutOk: return "PUT_OK";
@@ -406,7 +406,7 @@ void CommitLog::setFlushDiskType(FlushDiskType type)
 {
     if (flushDiskType_.exchange(type) == type)
         return;
-    spdlog::info("commit log: flush mode is now {}", toString(type));
+    spdlog::info("commit log: flush mode is now {}", flushDiskTypeName(type));
     if (groupCommit_) {
         groupCommit_->wakeup();
         flushRealTime_->wakeup();

@@ -170,6 +170,13 @@ MappedFileQueue::SyncResult MappedFileQueue::flush(int leastPages)
         // flushedWhere sits exactly at the end of the last file (or the queue is empty).
         return result;
     }
+    if (flushFault_) {
+        if (std::string fault = flushFault_(); !fault.empty()) {
+            result.failed = true;
+            result.error = file->path() + ": " + fault;
+            return result;
+        }
+    }
     const int64_t timestamp = file->lastStoreTimestamp();
     const int64_t position = file->flush(leastPages, result.error);
     if (position < 0) {
@@ -201,6 +208,12 @@ MappedFileQueue::SyncResult MappedFileQueue::commit(int leastPages)
     result.bytes = newWhere - where;
     committedWhere_.store(newWhere, std::memory_order_release);
     return result;
+}
+
+void MappedFileQueue::setFlushFaultForTesting(FlushFault fault)
+{
+    std::lock_guard lock(flushMutex_);
+    flushFault_ = std::move(fault);
 }
 
 bool MappedFileQueue::truncateDirtyFiles(int64_t offset, std::string &error)

@@ -11,6 +11,7 @@
 #include "broker/store/mapped_file.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -72,12 +73,19 @@ public:
 
     std::mutex &commitMutex() { return commitMutex_; }
 
+    // Fault injection for tests, in the spirit of LevelDB's fault-injecting Env: called under
+    // the flush mutex before every flush; it may sleep to play a slow disk, and a non-empty
+    // return value makes that flush fail with it as the error.
+    using FlushFault = std::function<std::string()>;
+    void setFlushFaultForTesting(FlushFault fault);
+
 private:
     std::string directory_;
     int64_t fileSize_;
     mutable std::mutex filesMutex_;
     std::vector<std::shared_ptr<MappedFile>> files_; // guarded by filesMutex_
     std::mutex flushMutex_;
+    FlushFault flushFault_; // guarded by flushMutex_
     std::mutex commitMutex_;
     std::atomic<int64_t> flushedWhere_{0};
     std::atomic<int64_t> committedWhere_{0};

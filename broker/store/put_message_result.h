@@ -19,7 +19,7 @@ enum class PutMessageStatus {
     UnknownError,
 };
 
-std::string_view toString(PutMessageStatus status); // "PUT_OK", "FLUSH_DISK_TIMEOUT", ...
+std::string_view putStatusName(PutMessageStatus status); // "PUT_OK", "FLUSH_DISK_TIMEOUT", ...
 
 struct PutMessageResult
 {

@@ -83,7 +83,7 @@ const std::map<std::string, Field, std::less<>> &fields()
               c.flushDiskType = *type;
               return {};
           },
-          [](const C &c) { return std::string(toString(c.flushDiskType)); }}},
+          [](const C &c) { return std::string(flushDiskTypeName(c.flushDiskType)); }}},
         {"syncFlushTimeout", intField(&C::syncFlushTimeout, 1)},
         {"flushIntervalCommitLog", intField(&C::flushIntervalCommitLog, 1)},
         {"flushCommitLogLeastPages", intField(&C::flushCommitLogLeastPages, 0)},
@@ -107,7 +107,7 @@ const std::map<std::string, Field, std::less<>> &fields()
 
 } // namespace
 
-std::string_view toString(FlushDiskType type)
+std::string_view flushDiskTypeName(FlushDiskType type)
 {
     return type == FlushDiskType::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
 }

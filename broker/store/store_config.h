@@ -16,7 +16,7 @@ namespace mqdesk::store {
 
 enum class FlushDiskType { SyncFlush, AsyncFlush };
 
-std::string_view toString(FlushDiskType type); // "SYNC_FLUSH" / "ASYNC_FLUSH"
+std::string_view flushDiskTypeName(FlushDiskType type); // "SYNC_FLUSH" / "ASYNC_FLUSH"
 std::optional<FlushDiskType> parseFlushDiskType(std::string_view text);
 
 struct MessageStoreConfig

@@ -10,6 +10,10 @@
 
 namespace mqdesk::store {
 
+namespace abort_file {
+std::string path(const std::string &rootDir) { return rootDir + "/abort"; }
+} // namespace abort_file
+
 std::unique_ptr<StoreLock> StoreLock::acquire(const std::string &rootDir, std::string &error)
 {
     const std::string path = rootDir + "/lock";
@@ -29,8 +33,16 @@ std::unique_ptr<StoreLock> StoreLock::acquire(const std::string &rootDir, std::s
         const int lockErrno = errno;
         std::string holder;
         struct flock probe = lock;
-        if (::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK && probe.l_pid > 0)
-            holder = " (held by pid " + std::to_string(probe.l_pid) + ")";
+        if (::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK && probe.l_pid > 0) {
+            holder = " (held by pid " + std::to_string(probe.l_pid) + ")"; // a classic lock, e.g. Java's
+        } else {
+            // Open-file-description locks do not tell their owner; a running store's abort file
+            // holds its pid.
+            std::ifstream abortFile(abort_file::path(rootDir));
+            std::string pid;
+            if (abortFile >> pid && !pid.empty())
+                holder = " (its abort file names pid " + pid + ")";
+        }
         error = "the store " + rootDir + " is in use by another broker" + holder
                 + ": cannot lock " + path + ": " + std::strerror(lockErrno);
         ::close(fd);
@@ -50,8 +62,6 @@ StoreLock::~StoreLock()
 }
 
 namespace abort_file {
-
-std::string path(const std::string &rootDir) { return rootDir + "/abort"; }
 
 bool exists(const std::string &rootDir) { return ::access(path(rootDir).c_str(), F_OK) == 0; }
 

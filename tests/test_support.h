@@ -1,0 +1,56 @@
+#pragma once
+
+// Helpers shared by the engine test suites.
+
+#include <QtTest/QtTest>
+
+#include <QTemporaryDir>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace mqdesk::test {
+
+inline std::string fixturesDir() { return MQDESK_FIXTURES_DIR; }
+
+inline std::vector<uint8_t> readFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+inline void writeFile(const std::string &path, const std::vector<uint8_t> &bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Copies a Java-written fixture store into `target` with write permission (fixtures are
+// read-only and must stay unmodified).
+inline void copyFixture(const std::string &name, const std::string &target)
+{
+    namespace fs = std::filesystem;
+    fs::copy(fixturesDir() + "/" + name, target, fs::copy_options::recursive);
+    for (const auto &entry : fs::recursive_directory_iterator(target))
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+    fs::permissions(target, fs::perms::owner_write, fs::perm_options::add);
+}
+
+inline QString q(const std::string &s) { return QString::fromStdString(s); }
+
+} // namespace mqdesk::test
+
+// Runs several QObject test classes from one executable (one executable per source folder).
+#define MQDESK_TEST_MAIN(...)                                                                   \
+    int main(int argc, char **argv)                                                             \
+    {                                                                                           \
+        QCoreApplication app(argc, argv);                                                       \
+        int status = 0;                                                                         \
+        for (QObject *suite : std::initializer_list<QObject *>{__VA_ARGS__}) {                  \
+            status |= QTest::qExec(suite, argc, argv);                                          \
+            delete suite;                                                                       \
+        }                                                                                       \
+        return status;                                                                          \
+    }
