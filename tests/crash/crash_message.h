@@ -1,0 +1,31 @@
+#pragma once
+
+// The message the crash writer puts for sequence number `seq`, so the test can check every
+// byte of what comes back: variable sizes make records end at every possible position.
+
+#include "broker/common/message.h"
+
+#include <string>
+
+namespace mqdesk::test {
+
+inline std::string crashBody(int64_t seq)
+{
+    std::string body = "seq=" + std::to_string(seq) + ";";
+    body.append(static_cast<size_t>(seq * 7919 % 700), static_cast<char>('a' + seq % 26));
+    return body;
+}
+
+inline common::BrokerMessage crashMessage(int64_t seq)
+{
+    common::BrokerMessage m;
+    m.topic = "Crash";
+    m.queueId = static_cast<int32_t>(seq % 4);
+    m.setBody(crashBody(seq));
+    m.properties.set(common::property::kKeys, "k" + std::to_string(seq));
+    m.bornTimestamp = 1700000000000 + seq;
+    m.bornHost = common::HostAddress::ipv4(127, 0, 0, 1, 40000);
+    return m;
+}
+
+} // namespace mqdesk::test

@@ -1,0 +1,64 @@
+// The child of the crash test: appends to a store with SYNC_FLUSH from several threads and
+// writes one line per acknowledged put to stdout — "ack <seq> <offset> <size>" — with a single
+// write(2), after the store acknowledged it. It runs until it is killed.
+//
+// usage: crash_writer STORE_DIR FILE_SIZE FIRST_SEQ THREADS
+
+#include "broker/store/message_store.h"
+
+#include "crash_message.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace mqdesk;
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: %s STORE_DIR FILE_SIZE FIRST_SEQ THREADS\n", argv[0]);
+        return 2;
+    }
+    store::MessageStoreConfig config;
+    config.storePathRootDir = argv[1];
+    config.mappedFileSizeCommitLog = std::atoll(argv[2]);
+    config.flushDiskType = store::FlushDiskType::SyncFlush;
+    const int64_t firstSeq = std::atoll(argv[3]);
+    const int threads = std::atoi(argv[4]);
+
+    store::MessageStore store(config);
+    std::string error;
+    if (!store.open(error)) {
+        std::fprintf(stderr, "crash_writer: %s\n", error.c_str());
+        return 1;
+    }
+    const std::string ready = "ready\n";
+    if (::write(STDOUT_FILENO, ready.data(), ready.size()) < 0)
+        return 1;
+
+    std::vector<std::thread> writers;
+    for (int t = 0; t < threads; ++t) {
+        writers.emplace_back([&, t] {
+            for (int64_t seq = firstSeq + t;; seq += threads) {
+                const auto result = store.putMessage(test::crashMessage(seq));
+                if (result.status != store::PutMessageStatus::PutOk) {
+                    std::fprintf(stderr, "crash_writer: put %lld failed: %s\n", static_cast<long long>(seq),
+                                 result.error.c_str());
+                    std::_Exit(3);
+                }
+                const std::string line = "ack " + std::to_string(seq) + " " + std::to_string(result.wroteOffset)
+                                         + " " + std::to_string(result.wroteBytes) + "\n";
+                if (::write(STDOUT_FILENO, line.data(), line.size()) < 0)
+                    std::_Exit(4);
+            }
+        });
+    }
+    for (auto &w : writers)
+        w.join();
+    return 0;
+}
