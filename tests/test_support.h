@@ -42,6 +42,31 @@ inline QString q(const std::string &s) { return QString::fromStdString(s); }
 
 } // namespace mqdesk::test
 
+namespace mqdesk::test {
+
+// Whether `suite` should run given the command line: every suite runs unless test functions are
+// named, then only the suites that have one of them.
+inline bool suiteSelected(QObject *suite, int argc, char **argv)
+{
+    bool namedAny = false;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg.startsWith('-')) {
+            if (arg == "-o" || arg == "-maxwarnings" || arg == "-eventdelay" || arg == "-keydelay")
+                ++i; // skip the option's value
+            continue;
+        }
+        namedAny = true;
+        const qsizetype colon = arg.indexOf(':');
+        const QByteArray function = (colon < 0 ? arg : arg.left(colon)) + "()";
+        if (suite->metaObject()->indexOfMethod(function.constData()) >= 0)
+            return true;
+    }
+    return !namedAny;
+}
+
+} // namespace mqdesk::test
+
 // Runs several QObject test classes from one executable (one executable per source folder).
 #define MQDESK_TEST_MAIN(...)                                                                   \
     int main(int argc, char **argv)                                                             \
@@ -49,7 +74,8 @@ inline QString q(const std::string &s) { return QString::fromStdString(s); }
         QCoreApplication app(argc, argv);                                                       \
         int status = 0;                                                                         \
         for (QObject *suite : std::initializer_list<QObject *>{__VA_ARGS__}) {                  \
-            status |= QTest::qExec(suite, argc, argv);                                          \
+            if (mqdesk::test::suiteSelected(suite, argc, argv))                                 \
+                status |= QTest::qExec(suite, argc, argv);                                      \
             delete suite;                                                                       \
         }                                                                                       \
         return status;                                                                          \

@@ -1,1 +1,59 @@
-int main() { return 0; }
+// mqdesk-bench: benchmarks in the spirit of RocketMQ's benchmark tools. For now one command,
+// `store`, which measures the message store directly (no network) against the bare disk.
+
+#include "app/mqdesk-bench/bench_options.h"
+#include "app/mqdesk-bench/store_bench.h"
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+using mqdesk::bench::FlushMode;
+
+int main(int argc, char **argv)
+{
+    CLI::App app{"MQDesk benchmarks (RocketMQ benchmark-style output)"};
+    app.require_subcommand(1);
+
+    mqdesk::bench::StoreBenchOptions options;
+    const std::map<std::string, FlushMode> flushModes{
+        {"sync", FlushMode::Sync}, {"async", FlushMode::Async}, {"async-pool", FlushMode::AsyncPool}};
+    std::string flushName = "async";
+    auto *store = app.add_subcommand("store", "Put messages into a fresh store in DIR/store and "
+                                              "compare with the disk's own fsync latency and bandwidth");
+    store->add_option("--dir", options.dir, "Benchmark directory (created if missing)")->required();
+    store->add_option("--flush", flushName, "Flush mode")
+        ->check(CLI::IsMember(std::vector<std::string>{"sync", "async", "async-pool"}))
+        ->capture_default_str();
+    store->add_option("--threads", options.threads, "Put threads")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    store->add_option("--size", options.size, "Message body bytes")
+        ->check(CLI::Range(int64_t{1}, int64_t{4 * 1024 * 1024}))
+        ->capture_default_str();
+    store->add_option("--count", options.count, "Messages over all threads")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    store->add_flag("--json", options.json, "Print one JSON object on stdout (progress goes to stderr)");
+    store->add_option("--file-size", options.fileSize, "Commit-log file size (mappedFileSizeCommitLog)")
+        ->check(CLI::Range(int64_t{4096}, int64_t{1} << 40))
+        ->capture_default_str();
+    store->add_option("--topics", options.topics, "Topics (BenchTopic_<i>)")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    store->add_option("--queues", options.queues, "Queues per topic")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+
+    try {
+        app.parse(argc, argv);
+        options.flush = flushModes.at(flushName);
+        if (const std::string error = mqdesk::bench::validate(options); !error.empty())
+            throw CLI::ValidationError("--file-size", error);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e);
+    }
+    return mqdesk::bench::runStoreBench(options);
+}

@@ -1,6 +1,7 @@
 #include "broker/store/commit_log.h"
 
 #include "broker/common/message_id.h"
+#include "broker/store/allocate_mapped_file_service.h"
 #include "broker/store/flush_services.h"
 #include "broker/store/store_checkpoint.h"
 #include "broker/store/transient_store_pool.h"
@@ -96,9 +97,15 @@ void CommitLog::start()
     flushRealTime_ = std::make_unique<FlushRealTimeService>(*this);
     commitRealTime_ = std::make_unique<CommitRealTimeService>(*this);
     flushDiskWatcher_ = std::make_unique<FlushDiskWatcher>(metrics_);
+    allocator_ = std::make_unique<AllocateMappedFileService>(queue_.directory(), queue_.fileSize());
+    allocator_->start();
     {
         std::lock_guard lock(putMutex_);
         writeFile_ = queue_.lastFile();
+        if (!writeFile_)
+            allocator_->prepareFile(queue_.flushedWhere() / queue_.fileSize() * queue_.fileSize());
+        else if (writeFile_->isFull())
+            allocator_->prepareFile(writeFile_->fileFromOffset() + queue_.fileSize());
     }
     if (config_.transientStorePoolEnable)
         setTransientStorePoolEnable(true);
@@ -125,6 +132,7 @@ void CommitLog::shutdown()
     if (const int64_t timestamp = queue_.storeTimestamp(); timestamp > 0)
         checkpoint_.setPhysicMsgTimestamp(timestamp);
     flushDiskWatcher_->stop();
+    allocator_->shutdown();
 }
 
 // --- put path ------------------------------------------------------------------------------
@@ -318,11 +326,23 @@ void CommitLog::finishPut(PutMessageResult result, bool waitForFlush, int64_t st
 
 std::shared_ptr<MappedFile> CommitLog::createNextFile(int64_t startOffset, std::string &error)
 {
-    auto file = queue_.createFile(startOffset, error);
-    if (!file) {
-        spdlog::error("commit log: cannot create the next file: {}", error);
+    // Requires: putMutex_.
+    auto made = allocator_->takeFile(startOffset, error);
+    if (!made) {
+        const int64_t now = wallMillis();
+        if (now - lastCreateFailureLogMillis_ >= 5000) {
+            spdlog::error("commit log: cannot create the next file: {}{}", error,
+                          suppressedCreateFailures_ ? " (and " + std::to_string(suppressedCreateFailures_)
+                                                          + " more failed puts since the last report)"
+                                                    : std::string());
+            lastCreateFailureLogMillis_ = now;
+            suppressedCreateFailures_ = 0;
+        } else {
+            ++suppressedCreateFailures_;
+        }
         return nullptr;
     }
+    auto file = queue_.addFile(std::move(made));
     if (poolEnabled_.load(std::memory_order_acquire)) {
         std::lock_guard commitLock(queue_.commitMutex());
         if (uint8_t *buffer = pool_->borrowBuffer())
@@ -415,13 +435,27 @@ void CommitLog::setFlushDiskType(FlushDiskType type)
 
 void CommitLog::setTransientStorePoolEnable(bool enable)
 {
+    // The pool's buffers (file-sized, locked in memory) are made before taking the put lock:
+    // making them under it would stall every put for as long as locking gigabytes takes.
+    std::unique_ptr<TransientStorePool> fresh;
+    if (enable) {
+        bool havePool = false;
+        {
+            std::lock_guard putLock(putMutex_);
+            havePool = pool_ != nullptr;
+        }
+        if (!havePool) {
+            fresh = std::make_unique<TransientStorePool>(config_.transientStorePoolSize, queue_.fileSize());
+            fresh->preallocate();
+        }
+    }
     std::lock_guard putLock(putMutex_);
     std::lock_guard commitLock(queue_.commitMutex());
     if (poolEnabled_.load() == enable)
         return;
     if (enable) {
         if (!pool_)
-            pool_ = std::make_unique<TransientStorePool>(config_.transientStorePoolSize, queue_.fileSize());
+            pool_ = std::move(fresh);
         if (writeFile_ && !writeFile_->isFull() && !writeFile_->hasTransientBuffer()) {
             if (uint8_t *buffer = pool_->borrowBuffer())
                 writeFile_->attachTransientBuffer(buffer);

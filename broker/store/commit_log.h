@@ -31,6 +31,7 @@ namespace mqdesk::store {
 
 class StoreCheckpoint;
 class TransientStorePool;
+class AllocateMappedFileService;
 class GroupCommitService;
 class FlushRealTimeService;
 class CommitRealTimeService;
@@ -124,7 +125,8 @@ private:
     FlushMetrics &metrics_;
     MappedFileQueue queue_;
     common::EncodeOptions encodeOptions_;
-    std::unique_ptr<TransientStorePool> pool_;
+    std::unique_ptr<TransientStorePool> pool_; // created once, never replaced while running
+    std::unique_ptr<AllocateMappedFileService> allocator_;
 
     std::atomic<FlushDiskType> flushDiskType_;
     std::atomic<bool> poolEnabled_{false};
@@ -133,6 +135,8 @@ private:
     mutable std::mutex putMutex_;
     std::shared_ptr<MappedFile> writeFile_; // guarded by putMutex_
     std::unordered_map<std::string, int64_t> queueOffsets_; // "topic-queueId" → next; putMutex_
+    int64_t lastCreateFailureLogMillis_ = 0; // putMutex_: failures are logged at most every 5 s
+    int64_t suppressedCreateFailures_ = 0;   // putMutex_
 
     std::unique_ptr<GroupCommitService> groupCommit_;
     std::unique_ptr<FlushRealTimeService> flushRealTime_;

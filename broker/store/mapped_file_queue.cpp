@@ -142,6 +142,14 @@ std::shared_ptr<MappedFile> MappedFileQueue::createFile(int64_t startOffset, std
     return shared;
 }
 
+std::shared_ptr<MappedFile> MappedFileQueue::addFile(std::unique_ptr<MappedFile> file)
+{
+    std::shared_ptr<MappedFile> shared = std::move(file);
+    std::lock_guard lock(filesMutex_);
+    files_.push_back(shared);
+    return shared;
+}
+
 int64_t MappedFileQueue::minOffset() const
 {
     std::lock_guard lock(filesMutex_);

@@ -43,6 +43,8 @@ public:
     std::shared_ptr<MappedFile> findFileByOffset(int64_t offset) const;
     // Creates and appends the file starting at `startOffset` (a multiple of fileSize).
     std::shared_ptr<MappedFile> createFile(int64_t startOffset, std::string &error);
+    // Appends a file made elsewhere (by the allocation service); it must follow the last one.
+    std::shared_ptr<MappedFile> addFile(std::unique_ptr<MappedFile> file);
 
     int64_t minOffset() const; // first byte still held, or 0 when empty
     int64_t maxOffset() const; // end of the readable (committed) data

@@ -18,6 +18,15 @@ TransientStorePool::~TransientStorePool()
     }
 }
 
+void TransientStorePool::preallocate()
+{
+    std::vector<uint8_t *> made;
+    while (uint8_t *buffer = borrowBuffer())
+        made.push_back(buffer);
+    for (uint8_t *buffer : made)
+        returnBuffer(buffer);
+}
+
 uint8_t *TransientStorePool::borrowBuffer()
 {
     std::lock_guard lock(mutex_);

@@ -2,7 +2,7 @@
 
 // RocketMQ's TransientStorePool (store-format §9.3): a few off-heap buffers, each the size of a
 // commit-log file and locked in memory, that appends go into before the commit service writes
-// them to the file. Buffers are created on first use so an idle pool costs nothing.
+// them to the file. preallocate() makes them all up front; otherwise they are made on first use.
 
 #include <cstdint>
 #include <mutex>
@@ -19,6 +19,8 @@ public:
     TransientStorePool(const TransientStorePool &) = delete;
     TransientStorePool &operator=(const TransientStorePool &) = delete;
 
+    // Makes (and locks) every buffer now, so borrowing never allocates.
+    void preallocate();
     // A free buffer, or nullptr when all are in use (the file then writes through its mapping).
     uint8_t *borrowBuffer();
     void returnBuffer(uint8_t *buffer);

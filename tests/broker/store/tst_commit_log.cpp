@@ -6,6 +6,10 @@
 #include "broker/common/message_id.h"
 #include "broker/common/record_codec.h"
 
+#include <sys/resource.h>
+
+#include <csignal>
+
 using namespace mqdesk;
 using namespace mqdesk::store;
 using mqdesk::test::q;
@@ -154,6 +158,45 @@ private slots:
         const auto wontFit = tinyStore->putMessage(test::makeMessage("T", 0, std::string(4000, 'x')));
         QCOMPARE(wontFit.status, PutMessageStatus::MessageIllegal);
         QVERIFY2(wontFit.error.find("cannot fit") != std::string::npos, wontFit.error.c_str());
+    }
+
+    void fullDiskFailsCleanlyAndKeepsWhatIsStored()
+    {
+        // RLIMIT_FSIZE stands in for a full disk: reserving the next file fails (EFBIG here,
+        // ENOSPC on a real disk) exactly where a full disk would make it fail.
+        QTemporaryDir dir;
+        auto store = test::openStore(test::smallStoreConfig(dir.path(), 64 * 1024));
+        QVERIFY(store);
+        const auto first = store->putMessage(test::makeMessage("Full", 0, "first"));
+        QCOMPARE(first.status, PutMessageStatus::PutOk);
+        rlimit saved{};
+        ::getrlimit(RLIMIT_FSIZE, &saved);
+        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limited = saved;
+        limited.rlim_cur = 32 * 1024; // no room for another 64 KiB file
+        ::setrlimit(RLIMIT_FSIZE, &limited);
+        std::vector<PutMessageResult> results{first};
+        for (int i = 0; i < 200; ++i)
+            results.push_back(store->putMessage(test::makeMessage("Full", 0, std::string(1000, 'f'))));
+        ::setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, previousHandler);
+
+        size_t stored = 0;
+        while (stored < results.size() && results[stored].status == PutMessageStatus::PutOk)
+            ++stored;
+        QVERIFY(stored > 0 && stored < results.size());
+        const auto &failure = results[stored];
+        QCOMPARE(failure.status, PutMessageStatus::CreateMappedFileFailed);
+        // The file that could not be made follows the last one written (the allocation service
+        // may have made one more ahead of time, before the limit).
+        const int64_t missingFile = results[stored - 1].wroteOffset / 65536 * 65536 + 65536;
+        QVERIFY2(failure.error.find(offsetToFileName(missingFile)) != std::string::npos, failure.error.c_str());
+        QCOMPARE(test::allRecords(store->commitLog()).size(), stored);
+        // With room again the store carries on where it stopped.
+        const auto next = store->putMessage(test::makeMessage("Full", 0, "after"));
+        QCOMPARE(next.status, PutMessageStatus::PutOk);
+        QCOMPARE(next.queueOffset, static_cast<int64_t>(stored));
+        QCOMPARE(next.wroteOffset, missingFile);
     }
 
     void refusesPutsWhenStopped()

@@ -1,0 +1,31 @@
+#pragma once
+
+// What the disk under the benchmark directory can do without any store on top, measured in the
+// same run so the store's figures can be read as a fraction of the hardware: the latency of a
+// 4 KiB append made durable with fdatasync (the floor for a SYNC_FLUSH put) and the bandwidth
+// of large sequential writes (the ceiling for any flush mode).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mqdesk::bench {
+
+struct DiskBaseline
+{
+    uint64_t fdatasyncP50Micros = 0;
+    uint64_t fdatasyncP99Micros = 0;
+    double seqWriteMbPerSecond = 0; // MB = 1e6 bytes
+    int64_t seqWriteBytes = 0;
+};
+
+// How much the sequential test writes for a run of `count` bodies of `size` bytes: 512 MiB, or
+// less for a small run, but never under 64 MiB so the figure is not just the page cache.
+int64_t sequentialTestBytes(int64_t count, int64_t size);
+
+// Runs both tests in `dir` with files named baseline-*, which are deleted afterwards whether
+// or not the tests succeed. Returns nullopt with `error` naming the file and the failure.
+std::optional<DiskBaseline> measureDiskBaseline(const std::string &dir, int64_t seqWriteBytes,
+                                                std::string &error);
+
+} // namespace mqdesk::bench

@@ -1,0 +1,101 @@
+#include "broker/store/allocate_mapped_file_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace mqdesk::store {
+
+AllocateMappedFileService::AllocateMappedFileService(std::string directory, int64_t fileSize)
+    : ServiceThread("AllocateMappedFile"), directory_(std::move(directory)), fileSize_(fileSize)
+{}
+
+AllocateMappedFileService::~AllocateMappedFileService() { shutdown(); }
+
+std::string AllocateMappedFileService::pathFor(int64_t offset) const
+{
+    return directory_ + "/" + offsetToFileName(offset);
+}
+
+std::unique_ptr<MappedFile> AllocateMappedFileService::takeFile(int64_t startOffset, std::string &error)
+{
+    std::unique_ptr<MappedFile> file;
+    {
+        std::unique_lock lock(mutex_);
+        // RocketMQ waits at most 5 s for the allocator before giving up on it.
+        made_.wait_for(lock, std::chrono::seconds(5),
+                       [&] { return !(making_ && wantedOffset_ == startOffset); });
+        if (ready_ && ready_->fileFromOffset() == startOffset)
+            file = std::move(ready_);
+        if (wantedOffset_ == startOffset && !making_)
+            wantedOffset_ = -1;
+    }
+    if (!file)
+        file = MappedFile::open(pathFor(startOffset), startOffset, fileSize_, true, error);
+    if (file && !isStopped()) {
+        std::lock_guard lock(mutex_);
+        if (!making_) {
+            wantedOffset_ = startOffset + fileSize_;
+            wakeup();
+        }
+    }
+    return file;
+}
+
+void AllocateMappedFileService::prepareFile(int64_t startOffset)
+{
+    std::lock_guard lock(mutex_);
+    if (!making_) {
+        wantedOffset_ = startOffset;
+        wakeup();
+    }
+}
+
+void AllocateMappedFileService::run()
+{
+    while (!isStopped()) {
+        waitForRunning(std::chrono::milliseconds(1000));
+        int64_t offset;
+        {
+            std::lock_guard lock(mutex_);
+            if (wantedOffset_ < 0 || (ready_ && ready_->fileFromOffset() == wantedOffset_))
+                continue;
+            offset = wantedOffset_;
+            making_ = true;
+        }
+        std::string error;
+        auto file = MappedFile::open(pathFor(offset), offset, fileSize_, true, error);
+        if (!file) // takeFile() will try again and report it to the put that needs the file
+            spdlog::warn("commit log: cannot create the next file ahead of time: {}", error);
+        std::unique_ptr<MappedFile> stale;
+        {
+            std::lock_guard lock(mutex_);
+            making_ = false;
+            stale = std::move(ready_);
+            ready_ = std::move(file);
+        }
+        made_.notify_all();
+        if (stale) {
+            std::string ignored;
+            stale->destroy(ignored);
+        }
+    }
+}
+
+void AllocateMappedFileService::shutdown()
+{
+    stop();
+    std::unique_ptr<MappedFile> unused;
+    {
+        std::lock_guard lock(mutex_);
+        unused = std::move(ready_);
+        wantedOffset_ = -1;
+    }
+    if (unused) {
+        std::string error;
+        if (!unused->destroy(error))
+            spdlog::warn("commit log: {}", error);
+    }
+}
+
+} // namespace mqdesk::store
