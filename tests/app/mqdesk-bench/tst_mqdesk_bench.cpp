@@ -1,0 +1,122 @@
+// mqdesk-bench run for real, as a user runs it: its JSON summary, the store it leaves behind,
+// and its answers to bad flags. No figure is asserted — only that they are there and add up.
+
+#include "test_support.h"
+
+#include "broker/store/message_store.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+using namespace mqdesk;
+
+class MqdeskBenchTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    Run bench(const QStringList &arguments)
+    {
+        QProcess process;
+        process.start(QStringLiteral(MQDESK_BENCH_PATH), arguments);
+        process.waitForFinished(300000);
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                process.readAllStandardOutput(), process.readAllStandardError()};
+    }
+
+private slots:
+    void storeRunPrintsJsonAndLeavesAReadableStore_data()
+    {
+        QTest::addColumn<QString>("flush");
+        QTest::addColumn<int>("threads");
+        QTest::newRow("sync, 8 threads") << QStringLiteral("sync") << 8;
+        QTest::newRow("async") << QStringLiteral("async") << 1;
+        QTest::newRow("async-pool, 2 threads") << QStringLiteral("async-pool") << 2;
+    }
+
+    void storeRunPrintsJsonAndLeavesAReadableStore()
+    {
+        QFETCH(QString, flush);
+        QFETCH(int, threads);
+        QTemporaryDir dir;
+        const int count = 3000;
+        const Run run = bench({QStringLiteral("store"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--flush"),
+                               flush, QStringLiteral("--threads"), QString::number(threads), QStringLiteral("--size"),
+                               QStringLiteral("700"), QStringLiteral("--count"), QString::number(count),
+                               QStringLiteral("--file-size"), QStringLiteral("1048576"), QStringLiteral("--queues"),
+                               QStringLiteral("3"), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QJsonParseError parseError;
+        const QJsonObject json = QJsonDocument::fromJson(run.out, &parseError).object();
+        QVERIFY2(parseError.error == QJsonParseError::NoError, run.out.constData());
+        QCOMPARE(json.value(QStringLiteral("flush")).toString(), flush);
+        QCOMPARE(json.value(QStringLiteral("threads")).toInt(), threads);
+        QCOMPARE(json.value(QStringLiteral("size")).toInt(), 700);
+        QCOMPARE(json.value(QStringLiteral("count")).toInt(), count);
+        QCOMPARE(json.value(QStringLiteral("stored")).toInt(), count);
+        QCOMPARE(json.value(QStringLiteral("send_failed")).toInt(), 0);
+        QVERIFY(json.value(QStringLiteral("tps")).toDouble() > 0);
+        QVERIFY(json.value(QStringLiteral("mb_per_s")).toDouble() > 0);
+        for (const char *key : {"p50", "p99", "p999", "max"})
+            QVERIFY(json.value(QStringLiteral("put_latency_us")).toObject().contains(QLatin1String(key)));
+        for (const char *key : {"p50", "p99", "max"})
+            QVERIFY(json.value(QStringLiteral("flush_latency_us")).toObject().contains(QLatin1String(key)));
+        const QJsonObject baseline = json.value(QStringLiteral("baseline")).toObject();
+        QVERIFY(baseline.value(QStringLiteral("fdatasync_us_p50")).toDouble() > 0);
+        QVERIFY(baseline.value(QStringLiteral("seq_write_mb_per_s")).toDouble() > 0);
+        // The per-second lines went to stderr in RocketMQ's form.
+        QVERIFY2(run.err.contains("Send TPS: ") && run.err.contains("Response Failed: "), run.err.constData());
+
+        // The store is whole and cleanly shut down: every message, queue offsets without gaps.
+        store::MessageStoreConfig config;
+        config.storePathRootDir = (dir.path() + QStringLiteral("/store")).toStdString();
+        config.mappedFileSizeCommitLog = 1048576;
+        store::MessageStore store(config);
+        std::string error;
+        QVERIFY2(store.open(error), error.c_str());
+        QVERIFY(!store.recoveryReport().abnormal);
+        int records = 0;
+        std::map<int32_t, int64_t> next;
+        bool gapless = true;
+        store.commitLog().forEachRecord(0, [&](int64_t, const common::RecordView &r) {
+            ++records;
+            gapless &= r.queueOffset == next[r.queueId]++;
+            return r.body.size() == 700;
+        });
+        QCOMPARE(records, count);
+        QVERIFY(gapless);
+        QCOMPARE(next.size(), size_t{3});
+    }
+
+    void refusesBadInput()
+    {
+        QTemporaryDir dir;
+        const Run badFlush = bench({QStringLiteral("store"), QStringLiteral("--dir"), dir.path(),
+                                    QStringLiteral("--flush"), QStringLiteral("sometimes")});
+        QVERIFY(badFlush.exitCode != 0);
+        QVERIFY2(badFlush.err.contains("--flush"), badFlush.err.constData());
+
+        const Run tooBig = bench({QStringLiteral("store"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--size"),
+                                  QStringLiteral("100000"), QStringLiteral("--file-size"), QStringLiteral("65536")});
+        QVERIFY(tooBig.exitCode != 0);
+        QVERIFY2(tooBig.err.contains("--file-size"), tooBig.err.constData());
+
+        QDir(dir.path()).mkpath(QStringLiteral("store/commitlog"));
+        const Run notFresh = bench({QStringLiteral("store"), QStringLiteral("--dir"), dir.path(),
+                                    QStringLiteral("--count"), QStringLiteral("10")});
+        QCOMPARE(notFresh.exitCode, 2);
+        QVERIFY2(notFresh.err.contains("not empty"), notFresh.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(MqdeskBenchTest)
+
+#include "tst_mqdesk_bench.moc"
