@@ -36,12 +36,11 @@ void ServiceThread::stop()
 
 void ServiceThread::wakeup()
 {
-    {
-        std::lock_guard lock(mutex_);
-        if (notified_)
-            return;
-        notified_ = true;
-    }
+    if (notified_.exchange(true, std::memory_order_acq_rel))
+        return;
+    // Taking the mutex orders this notify after a waiter's check of notified_, so the wakeup
+    // cannot fall between its check and its sleep.
+    { std::lock_guard lock(mutex_); }
     wake_.notify_one();
 }
 
@@ -49,9 +48,9 @@ void ServiceThread::waitForRunning(std::chrono::milliseconds interval)
 {
     {
         std::unique_lock lock(mutex_);
-        if (!notified_ && !isStopped())
-            wake_.wait_for(lock, interval, [this] { return notified_ || isStopped(); });
-        notified_ = false;
+        if (!notified_.load(std::memory_order_acquire) && !isStopped())
+            wake_.wait_for(lock, interval, [this] { return notified_.load(std::memory_order_acquire) || isStopped(); });
+        notified_.store(false, std::memory_order_release);
     }
     onWaitEnd();
 }

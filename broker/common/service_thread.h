@@ -44,7 +44,9 @@ private:
     std::thread thread_;
     std::mutex mutex_;
     std::condition_variable wake_;
-    bool notified_ = false; // guarded by mutex_
+    // Set by wakeup() without the mutex when already set, so a burst of wakeups from many
+    // threads costs one lock and one notify; read by the waiter under mutex_.
+    std::atomic<bool> notified_{false};
     std::atomic<bool> stopped_{false};
 };
 

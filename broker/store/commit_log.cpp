@@ -96,7 +96,7 @@ void CommitLog::start()
     groupCommit_ = std::make_unique<GroupCommitService>(*this);
     flushRealTime_ = std::make_unique<FlushRealTimeService>(*this);
     commitRealTime_ = std::make_unique<CommitRealTimeService>(*this);
-    flushDiskWatcher_ = std::make_unique<FlushDiskWatcher>(metrics_);
+    flushDiskWatcher_ = std::make_unique<FlushDiskWatcher>(*groupCommit_);
     allocator_ = std::make_unique<AllocateMappedFileService>(queue_.directory(), queue_.fileSize());
     allocator_->start();
     {
@@ -312,7 +312,6 @@ void CommitLog::finishPut(PutMessageResult result, bool waitForFlush, int64_t st
             request->startMicros = startMicros;
             request->result = std::move(result);
             request->done = std::move(done);
-            flushDiskWatcher_->add(request);
             groupCommit_->submit(std::move(request));
             return;
         }

@@ -36,46 +36,17 @@ bool GroupCommitRequest::complete(PutMessageStatus status, FlushMetrics &metrics
 
 // ---------------------------------------------------------------------------------------------
 
-FlushDiskWatcher::FlushDiskWatcher(FlushMetrics &metrics)
-    : ServiceThread("FlushDiskWatcher"), metrics_(metrics)
+FlushDiskWatcher::FlushDiskWatcher(GroupCommitService &groupCommit)
+    : ServiceThread("FlushDiskWatcher"), groupCommit_(groupCommit)
 {}
 
-FlushDiskWatcher::~FlushDiskWatcher()
-{
-    {
-        std::lock_guard lock(mutex_);
-    }
-    changed_.notify_all();
-    stop();
-}
-
-void FlushDiskWatcher::add(std::shared_ptr<GroupCommitRequest> request)
-{
-    std::lock_guard lock(mutex_);
-    pending_.push_back(std::move(request));
-    // No notify: the watcher polls every 10 ms, as RocketMQ's does, which keeps the put path
-    // free of a second wakeup.
-}
+FlushDiskWatcher::~FlushDiskWatcher() { stop(); }
 
 void FlushDiskWatcher::run()
 {
-    std::unique_lock lock(mutex_);
     while (!isStopped()) {
-        // Requests are answered in order almost always; drop answered ones from the front and
-        // time out the front one once its deadline has passed.
-        while (!pending_.empty()) {
-            auto &front = pending_.front();
-            if (front->isCompleted() || Clock::now() >= front->deadline) {
-                auto request = std::move(front);
-                pending_.pop_front();
-                lock.unlock();
-                request->complete(PutMessageStatus::FlushDiskTimeout, metrics_);
-                lock.lock();
-                continue;
-            }
-            break;
-        }
-        changed_.wait_for(lock, 10ms);
+        sleepFor(10ms);
+        groupCommit_.expireOverdue(Clock::now());
     }
 }
 
@@ -90,15 +61,37 @@ GroupCommitService::~GroupCommitService() { stop(); }
 void GroupCommitService::submit(std::shared_ptr<GroupCommitRequest> request)
 {
     {
-        std::lock_guard lock(listMutex_);
+        std::lock_guard lock(writeMutex_);
         writeList_.push_back(std::move(request));
     }
     wakeup();
 }
 
+void GroupCommitService::expireOverdue(GroupCommitRequest::Clock::time_point now)
+{
+    std::vector<std::shared_ptr<GroupCommitRequest>> overdue;
+    const auto collect = [&](const std::vector<std::shared_ptr<GroupCommitRequest>> &list) {
+        for (const auto &request : list) {
+            if (now >= request->deadline && !request->isCompleted())
+                overdue.push_back(request);
+        }
+    };
+    {
+        std::lock_guard lock(readMutex_);
+        collect(readList_);
+    }
+    {
+        std::lock_guard lock(writeMutex_);
+        collect(writeList_);
+    }
+    // Answered outside the locks: a callback may take its time.
+    for (auto &request : overdue)
+        request->complete(PutMessageStatus::FlushDiskTimeout, commitLog_.metrics());
+}
+
 void GroupCommitService::onWaitEnd()
 {
-    std::lock_guard lock(listMutex_);
+    std::scoped_lock lock(readMutex_, writeMutex_);
     std::swap(writeList_, readList_);
 }
 
@@ -118,24 +111,32 @@ void GroupCommitService::run()
 
 void GroupCommitService::doCommit()
 {
-    if (readList_.empty()) {
+    int64_t target = -1;
+    uint32_t waiting = 0;
+    {
+        std::lock_guard lock(readMutex_);
+        for (const auto &request : readList_)
+            target = std::max(target, request->nextOffset);
+        waiting = static_cast<uint32_t>(readList_.size());
+    }
+    if (waiting == 0) {
         // Nothing waits; in SYNC_FLUSH still flush whatever WAIT=false puts left behind.
         if (commitLog_.flushDiskType() == FlushDiskType::SyncFlush)
             commitLog_.flushOnce(0, FlushKind::GroupCommit);
         return;
     }
-    int64_t target = 0;
-    for (const auto &request : readList_)
-        target = std::max(target, request->nextOffset);
-    const auto waiting = static_cast<uint32_t>(readList_.size());
     commitLog_.flushUpTo(target, FlushKind::GroupCommit, waiting);
     const int64_t flushed = commitLog_.flushedWhere();
-    for (auto &request : readList_) {
+    std::vector<std::shared_ptr<GroupCommitRequest>> answered;
+    {
+        std::lock_guard lock(readMutex_);
+        answered.swap(readList_);
+    }
+    for (auto &request : answered) {
         request->complete(flushed >= request->nextOffset ? PutMessageStatus::PutOk
                                                          : PutMessageStatus::FlushDiskTimeout,
                           commitLog_.metrics());
     }
-    readList_.clear();
     if (const int64_t timestamp = commitLog_.mappedFileQueue().storeTimestamp(); timestamp > 0)
         commitLog_.checkpoint().setPhysicMsgTimestamp(timestamp);
 }

@@ -18,7 +18,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -48,21 +47,22 @@ private:
 
 int64_t steadyMicros();
 
+class GroupCommitService;
+
+// Every 10 ms, answers FLUSH_DISK_TIMEOUT to the waiting puts whose deadline has passed — also
+// while the group-commit thread is stuck in a flush. It looks into the group-commit service's
+// lists instead of keeping its own, so a put costs it nothing.
 class FlushDiskWatcher : public common::ServiceThread
 {
 public:
-    explicit FlushDiskWatcher(FlushMetrics &metrics);
+    explicit FlushDiskWatcher(GroupCommitService &groupCommit);
     ~FlushDiskWatcher() override;
-    void add(std::shared_ptr<GroupCommitRequest> request);
 
 protected:
     void run() override;
 
 private:
-    FlushMetrics &metrics_;
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<std::shared_ptr<GroupCommitRequest>> pending_; // guarded by mutex_
+    GroupCommitService &groupCommit_;
 };
 
 class GroupCommitService : public common::ServiceThread
@@ -71,6 +71,8 @@ public:
     explicit GroupCommitService(CommitLog &commitLog);
     ~GroupCommitService() override;
     void submit(std::shared_ptr<GroupCommitRequest> request);
+    // Answers FLUSH_DISK_TIMEOUT to every waiting put past its deadline (FlushDiskWatcher).
+    void expireOverdue(GroupCommitRequest::Clock::time_point now);
 
 protected:
     void run() override;
@@ -80,9 +82,12 @@ private:
     void doCommit();
 
     CommitLog &commitLog_;
-    std::mutex listMutex_;
-    std::vector<std::shared_ptr<GroupCommitRequest>> writeList_; // guarded by listMutex_
-    std::vector<std::shared_ptr<GroupCommitRequest>> readList_;  // service thread only
+    std::mutex writeMutex_;
+    std::vector<std::shared_ptr<GroupCommitRequest>> writeList_; // guarded by writeMutex_
+    // Filled by the swap and answered by the service thread, which holds readMutex_ for both
+    // but not while flushing, so the watcher can time requests out during a slow flush.
+    std::mutex readMutex_;
+    std::vector<std::shared_ptr<GroupCommitRequest>> readList_; // guarded by readMutex_
 };
 
 class FlushRealTimeService : public common::ServiceThread
