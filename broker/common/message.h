@@ -46,8 +46,8 @@ struct BrokerMessage
     void setBody(std::string_view text) { body.assign(text.begin(), text.end()); }
 };
 
-// A record read back from a commit log, every field materialised (RocketMQ's MessageExt).
-struct StoredMessage
+// The fixed fields of a commit-log record, in their on-disk order (store-format §3.1).
+struct RecordFields
 {
     int32_t totalSize = 0;
     int32_t magic = 0;
@@ -63,6 +63,11 @@ struct StoredMessage
     HostAddress storeHost;
     int32_t reconsumeTimes = 0;
     int64_t preparedTransactionOffset = 0;
+};
+
+// A record read back from a commit log, every field materialised (RocketMQ's MessageExt).
+struct StoredMessage : RecordFields
+{
     std::vector<uint8_t> body;
     std::string topic;
     MessageProperties properties;

@@ -150,20 +150,7 @@ void encodeBlankRecord(uint8_t *out, int32_t remainingFileLength)
 StoredMessage RecordView::materialize() const
 {
     StoredMessage m;
-    m.totalSize = totalSize;
-    m.magic = magic;
-    m.bodyCrc = bodyCrc;
-    m.queueId = queueId;
-    m.flag = flag;
-    m.queueOffset = queueOffset;
-    m.physicalOffset = physicalOffset;
-    m.sysFlag = sysFlag;
-    m.bornTimestamp = bornTimestamp;
-    m.bornHost = bornHost;
-    m.storeTimestamp = storeTimestamp;
-    m.storeHost = storeHost;
-    m.reconsumeTimes = reconsumeTimes;
-    m.preparedTransactionOffset = preparedTransactionOffset;
+    static_cast<RecordFields &>(m) = *this;
     m.body.assign(body.begin(), body.end());
     m.topic = topic;
     m.properties = MessageProperties::decode(properties);

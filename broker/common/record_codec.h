@@ -52,22 +52,8 @@ void patchStoreTimestamp(uint8_t *record, int64_t storeTimestamp);
 void encodeBlankRecord(uint8_t *out, int32_t remainingFileLength);
 
 // A decoded record whose strings and body point into the decoded buffer (no copies).
-struct RecordView
+struct RecordView : RecordFields
 {
-    int32_t totalSize = 0;
-    int32_t magic = 0;
-    int32_t bodyCrc = 0;
-    int32_t queueId = 0;
-    int32_t flag = 0;
-    int64_t queueOffset = 0;
-    int64_t physicalOffset = 0;
-    int32_t sysFlag = 0;
-    int64_t bornTimestamp = 0;
-    HostAddress bornHost;
-    int64_t storeTimestamp = 0;
-    HostAddress storeHost;
-    int32_t reconsumeTimes = 0;
-    int64_t preparedTransactionOffset = 0;
     std::span<const uint8_t> body;
     std::string_view topic;
     std::string_view properties;
