@@ -108,7 +108,7 @@ std::optional<UniqKeyInfo> decodeUniqKey(std::string_view id, int64_t nowMillis)
     const uint8_t *p = bytes->data() + ipLength;
     info.pid = static_cast<uint16_t>(readInt16(p));
     info.classLoaderHash = readInt32(p + 2);
-    info.millisSinceMonthStart = readInt32(p + 6);
+    info.millisSinceMonthStart = static_cast<uint32_t>(readInt32(p + 6));
     info.counter = static_cast<uint16_t>(readInt16(p + 10));
 
     int64_t when = monthStartMillis(nowMillis, 0) + info.millisSinceMonthStart;

@@ -37,7 +37,7 @@ struct UniqKeyInfo
     std::array<uint8_t, 16> ip{};
     uint16_t pid = 0;
     int32_t classLoaderHash = 0;
-    int32_t millisSinceMonthStart = 0;
+    uint32_t millisSinceMonthStart = 0; // unsigned: a month has more than 2^31 ms
     uint16_t counter = 0;
     // The send time reconstructed as RocketMQ's getNearlyTimeFromID does: the reader's current
     // month start (local time) plus the span; the previous month's when that lies in the future.

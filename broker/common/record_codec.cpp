@@ -249,6 +249,15 @@ DecodeResult decodeRecord(std::span<const uint8_t> data, const DecodeOptions &op
     r.properties = std::string_view(reinterpret_cast<const char *>(p + pos),
                                     static_cast<size_t>(propertiesLength));
 
+    // A record torn by a crash can keep valid lengths and body CRC while its tail (topic,
+    // properties) reads as zeros: a topic never holds NUL, and properties end with the 0x02
+    // RocketMQ writes after every pair and hold no NUL either.
+    if (r.topic.find('\0') != std::string_view::npos)
+        return invalid("topic contains NUL bytes (a torn record?)");
+    if (!r.properties.empty()
+        && (r.properties.back() != kPropertySeparator || r.properties.find('\0') != std::string_view::npos))
+        return invalid("properties do not end with the 0x02 separator or contain NUL bytes (a torn record?)");
+
     const int32_t expected = recordLength(version, r.sysFlag, bodyLength, topicLength,
                                           propertiesLength);
     if (expected != r.totalSize)

@@ -29,7 +29,10 @@ void ServiceThread::start()
 void ServiceThread::stop()
 {
     stopped_.store(true, std::memory_order_release);
-    wakeup();
+    // Notify even when a wakeup is pending: sleepFor() ignores wakeups, so a pending one may
+    // never have been consumed and wakeup() would not notify again.
+    { std::lock_guard lock(mutex_); }
+    wake_.notify_all();
     if (thread_.joinable())
         thread_.join();
 }

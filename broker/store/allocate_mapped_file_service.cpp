@@ -23,8 +23,13 @@ std::unique_ptr<MappedFile> AllocateMappedFileService::takeFile(int64_t startOff
     {
         std::unique_lock lock(mutex_);
         // RocketMQ waits at most 5 s for the allocator before giving up on it.
-        made_.wait_for(lock, std::chrono::seconds(5),
-                       [&] { return !(making_ && wantedOffset_ == startOffset); });
+        const bool done = made_.wait_for(lock, std::chrono::seconds(5),
+                                         [&] { return !(making_ && wantedOffset_ == startOffset); });
+        if (!done) {
+            // Making our file ourselves would race the service for the same name.
+            error = pathFor(startOffset) + ": still being created after 5 s (is the disk stuck?)";
+            return nullptr;
+        }
         if (ready_ && ready_->fileFromOffset() == startOffset)
             file = std::move(ready_);
         if (wantedOffset_ == startOffset && !making_)

@@ -119,12 +119,24 @@ void CommitLog::start()
 void CommitLog::shutdown()
 {
     {
-        std::lock_guard lock(putMutex_); // no put is between its checks and its append now
+        std::lock_guard lock(putMutex_);
         if (!running_.exchange(false))
             return;
     }
+    // Puts that appended before running_ fell still have to hand their request to the
+    // group-commit service, which must be running then.
+    while (putsInFlight_.load(std::memory_order_acquire) > 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
     commitRealTime_->stop();
-    setTransientStorePoolEnable(false); // commits everything the buffers hold
+    // Commit everything the buffers hold; a failing disk gets a few more chances.
+    for (int attempt = 0; !setTransientStorePoolEnable(false); ++attempt) {
+        if (attempt == 10) {
+            spdlog::error("commit log: bytes of the transient store pool could not be written: {}",
+                          lastFlushError());
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     flushRealTime_->stop();
     groupCommit_->stop(); // answers every waiting put after a last flush
     for (int i = 0; i < 10 && flushOnce(0, FlushKind::Shutdown).bytes > 0; ++i) {
@@ -171,6 +183,14 @@ PutMessageResult CommitLog::putMessages(std::span<const BrokerMessage> messages)
 
 void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCallback done)
 {
+    // shutdown() waits for every put to get here to its end before it stops the services
+    // that answer it.
+    putsInFlight_.fetch_add(1, std::memory_order_acq_rel);
+    struct InFlight
+    {
+        std::atomic<int> &count;
+        ~InFlight() { count.fetch_sub(1, std::memory_order_acq_rel); }
+    } inFlight{putsInFlight_};
     const int64_t startMicros = steadyMicros();
     thread_local std::vector<uint8_t> buffer;
     thread_local std::string queueKey;
@@ -359,9 +379,15 @@ MappedFileQueue::SyncResult CommitLog::flushOnce(int leastPages, FlushKind kind,
     auto result = queue_.flush(leastPages);
     if (result.failed) {
         spdlog::error("commit log: flush failed: {}", result.error);
+        std::lock_guard lock(flushErrorMutex_);
+        lastFlushError_ = result.error;
         return result;
     }
     if (result.bytes > 0) {
+        {
+            std::lock_guard lock(flushErrorMutex_);
+            lastFlushError_.clear(); // the disk works again
+        }
         FlushEvent event;
         event.endTimeMillis = wallMillis();
         event.durationMicros = static_cast<uint32_t>(steadyMicros() - start);
@@ -378,6 +404,8 @@ MappedFileQueue::SyncResult CommitLog::commitOnce(int leastPages)
     auto result = queue_.commit(leastPages);
     if (result.failed) {
         spdlog::error("commit log: commit failed: {}", result.error);
+        std::lock_guard lock(flushErrorMutex_);
+        lastFlushError_ = result.error;
         return result;
     }
     if (result.bytes > 0)
@@ -408,6 +436,12 @@ bool CommitLog::flushUpTo(int64_t offset, FlushKind kind, uint32_t satisfiedPuts
     return queue_.flushedWhere() >= offset;
 }
 
+std::string CommitLog::lastFlushError() const
+{
+    std::lock_guard lock(flushErrorMutex_);
+    return lastFlushError_;
+}
+
 void CommitLog::wakeFlushService()
 {
     if (flushDiskType() == FlushDiskType::SyncFlush)
@@ -432,7 +466,7 @@ void CommitLog::setFlushDiskType(FlushDiskType type)
     }
 }
 
-void CommitLog::setTransientStorePoolEnable(bool enable)
+bool CommitLog::setTransientStorePoolEnable(bool enable)
 {
     // The pool's buffers (file-sized, locked in memory) are made before taking the put lock:
     // making them under it would stall every put for as long as locking gigabytes takes.
@@ -451,7 +485,7 @@ void CommitLog::setTransientStorePoolEnable(bool enable)
     std::lock_guard putLock(putMutex_);
     std::lock_guard commitLock(queue_.commitMutex());
     if (poolEnabled_.load() == enable)
-        return;
+        return true;
     if (enable) {
         if (!pool_)
             pool_ = std::move(fresh);
@@ -463,14 +497,20 @@ void CommitLog::setTransientStorePoolEnable(bool enable)
         poolEnabled_.store(true, std::memory_order_release);
     } else {
         poolEnabled_.store(false, std::memory_order_release);
-        drainTransientBuffers();
+        if (!drainTransientBuffers()) {
+            poolEnabled_.store(true, std::memory_order_release);
+            spdlog::error("commit log: the transient store pool stays on: its bytes could not be "
+                          "written to the files: {}", lastFlushError());
+            return false;
+        }
     }
     spdlog::info("commit log: transient store pool {}", enable ? "enabled" : "disabled");
     if (commitRealTime_)
         commitRealTime_->wakeup();
+    return true;
 }
 
-void CommitLog::drainTransientBuffers()
+bool CommitLog::drainTransientBuffers()
 {
     // Requires: putMutex_ and the commit mutex.
     for (const auto &file : queue_.files()) {
@@ -478,14 +518,15 @@ void CommitLog::drainTransientBuffers()
             continue;
         std::string error;
         if (file->commit(0, error) < 0) {
-            // Keep the buffer attached: its bytes are the only copy. The commit service retries.
-            spdlog::error("commit log: cannot commit the transient buffer: {}", error);
-            poolEnabled_.store(true, std::memory_order_release);
-            return;
+            // Keep the buffer attached: its bytes are the only copy.
+            std::lock_guard lock(flushErrorMutex_);
+            lastFlushError_ = error;
+            return false;
         }
         pool_->returnBuffer(file->detachTransientBuffer());
     }
     queue_.setCommittedWhere(queue_.maxWrotePosition());
+    return true;
 }
 
 void CommitLog::returnFullyCommittedBuffers()

@@ -46,6 +46,7 @@ struct RecoveryReport
     uint64_t recordsScanned = 0; // valid records seen by the scan
     int filesDeleted = 0;
     int64_t stopOffset = 0;      // where the scan stopped
+    std::string stopFile;        // the file holding stopOffset, when the scan stopped at a fault
     std::string stopReason;      // "end of data" for a clean end, else the fault found there
     bool cleanEnd = true;        // stopped at zeros or the final blank, not at a damaged record
 };
@@ -94,7 +95,8 @@ public:
     bool transientStorePoolEnabled() const { return poolEnabled_.load(std::memory_order_acquire); }
     // Enabling attaches a pool buffer to the current file from its write position on;
     // disabling commits what the buffers hold and writes through the mapping again.
-    void setTransientStorePoolEnable(bool enable);
+    // Returns false (the pool stays on) when pending bytes could not be written to the files.
+    bool setTransientStorePoolEnable(bool enable);
 
     MappedFileQueue &mappedFileQueue() { return queue_; }
     const MessageStoreConfig &config() const { return config_; }
@@ -108,6 +110,8 @@ public:
     // whether it got there.
     bool flushUpTo(int64_t offset, FlushKind kind, uint32_t satisfiedPuts);
     void wakeFlushService();
+    // What the last failed flush or commit said (file and cause), empty if none failed.
+    std::string lastFlushError() const;
 
 private:
     struct TopicQueueKey;
@@ -118,7 +122,7 @@ private:
     void finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done);
     std::shared_ptr<MappedFile> createNextFile(int64_t startOffset, std::string &error);
     void returnFullyCommittedBuffers();
-    void drainTransientBuffers();
+    bool drainTransientBuffers();
 
     MessageStoreConfig config_;
     StoreCheckpoint &checkpoint_;
@@ -131,6 +135,10 @@ private:
     std::atomic<FlushDiskType> flushDiskType_;
     std::atomic<bool> poolEnabled_{false};
     std::atomic<bool> running_{false};
+    std::atomic<int> putsInFlight_{0}; // puts between their running_ check and their answer
+
+    mutable std::mutex flushErrorMutex_;
+    std::string lastFlushError_; // guarded by flushErrorMutex_
 
     mutable std::mutex putMutex_;
     std::shared_ptr<MappedFile> writeFile_; // guarded by putMutex_

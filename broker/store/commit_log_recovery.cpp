@@ -145,6 +145,7 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
             continue;
         }
         report.stopOffset = file.fileFromOffset() + position;
+        report.stopFile = file.path();
         report.stopReason = fault;
         report.cleanEnd = cleanEnd;
         break;
@@ -152,8 +153,8 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
     report.processOffset = lastGoodEnd;
 
     if (!report.cleanEnd) {
-        spdlog::warn("commit log recovery: invalid record at offset {} in {}: {}; truncating the log to {}",
-                     report.stopOffset, queue_.findFileByOffset(report.stopOffset)->path(),
+        spdlog::warn("commit log recovery: invalid record at offset {} ({} at byte {}): {}; truncating the log to {}",
+                     report.stopOffset, report.stopFile, report.stopOffset % queue_.fileSize(),
                      report.stopReason, report.processOffset);
     }
     for (const auto &file : files) {

@@ -18,14 +18,17 @@ int64_t steadyMicros()
     return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now().time_since_epoch()).count();
 }
 
-bool GroupCommitRequest::complete(PutMessageStatus status, FlushMetrics &metrics)
+bool GroupCommitRequest::complete(PutMessageStatus status, FlushMetrics &metrics, std::string_view cause)
 {
     if (completed_.exchange(true, std::memory_order_acq_rel))
         return false;
     result.status = status;
     if (status == PutMessageStatus::FlushDiskTimeout) {
-        result.error = "the commit log was not flushed within syncFlushTimeout; the message is "
-                       "stored but not yet known to be on disk";
+        result.error = cause.empty()
+                           ? "the commit log was not flushed within syncFlushTimeout; the message is "
+                             "stored but not yet known to be on disk"
+                           : "the commit log could not be flushed (" + std::string(cause)
+                                 + "); the message is stored but not known to be on disk";
         metrics.recordFlushTimeout();
     }
     metrics.recordPutLatency(static_cast<uint64_t>(std::max<int64_t>(0, steadyMicros() - startMicros)));
@@ -125,7 +128,8 @@ void GroupCommitService::doCommit()
             commitLog_.flushOnce(0, FlushKind::GroupCommit);
         return;
     }
-    commitLog_.flushUpTo(target, FlushKind::GroupCommit, waiting);
+    const bool reached = commitLog_.flushUpTo(target, FlushKind::GroupCommit, waiting);
+    const std::string cause = reached ? std::string() : commitLog_.lastFlushError();
     const int64_t flushed = commitLog_.flushedWhere();
     std::vector<std::shared_ptr<GroupCommitRequest>> answered;
     {
@@ -135,7 +139,7 @@ void GroupCommitService::doCommit()
     for (auto &request : answered) {
         request->complete(flushed >= request->nextOffset ? PutMessageStatus::PutOk
                                                          : PutMessageStatus::FlushDiskTimeout,
-                          commitLog_.metrics());
+                          commitLog_.metrics(), cause);
     }
     if (const int64_t timestamp = commitLog_.mappedFileQueue().storeTimestamp(); timestamp > 0)
         commitLog_.checkpoint().setPhysicMsgTimestamp(timestamp);

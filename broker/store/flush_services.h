@@ -20,6 +20,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 namespace mqdesk::store {
@@ -38,7 +39,8 @@ struct GroupCommitRequest
     PutCallback done;
 
     // Answers the put with `status` unless already answered. Returns whether this call did.
-    bool complete(PutMessageStatus status, FlushMetrics &metrics);
+    // `cause`: why the flush failed, when it did (named in the put's error).
+    bool complete(PutMessageStatus status, FlushMetrics &metrics, std::string_view cause = {});
     bool isCompleted() const { return completed_.load(std::memory_order_acquire); }
 
 private:

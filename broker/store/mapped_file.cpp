@@ -33,26 +33,66 @@ MappedFile::MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSiz
       mapped_(mapped)
 {}
 
+bool syncDirectoryOf(const std::string &path, std::string &error)
+{
+    return syncDirectory(path.substr(0, path.rfind('/')), error);
+}
+
+bool syncDirectory(const std::string &directory, std::string &error)
+{
+    const int fd = ::open(directory.empty() ? "/" : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        error = systemError("cannot sync directory", directory);
+        if (fd >= 0)
+            ::close(fd);
+        return false;
+    }
+    ::close(fd);
+    return true;
+}
+
+namespace {
+
+// Creates `path` at full size under a temporary name and renames it into place, so a crash
+// never leaves a short file with a store file's name; then makes the name durable.
+int createFullSize(const std::string &path, int64_t fileSize, std::string &error)
+{
+    const std::string temporary = path + kCreatingSuffix;
+    const int fd = ::open(temporary.c_str(), O_RDWR | O_CLOEXEC | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        error = systemError("cannot create", temporary);
+        return -1;
+    }
+    // Reserve every block now: ENOSPC here is a clean failure, a hole filled through the
+    // mapping on a full disk would be SIGBUS.
+    if (const int rc = ::posix_fallocate(fd, 0, fileSize); rc != 0) {
+        errno = rc;
+        error = systemError("cannot reserve " + std::to_string(fileSize) + " bytes for", path);
+    } else if (::link(temporary.c_str(), path.c_str()) != 0) { // unlike rename, never replaces
+        error = systemError("cannot create", path);
+    } else {
+        ::unlink(temporary.c_str());
+        if (syncDirectoryOf(path, error))
+            return fd;
+        ::unlink(path.c_str());
+    }
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    return -1;
+}
+
+} // namespace
+
 std::unique_ptr<MappedFile> MappedFile::open(const std::string &path, int64_t fileFromOffset,
                                              int64_t fileSize, bool create, std::string &error)
 {
-    const int flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0);
-    const int fd = ::open(path.c_str(), flags, 0644);
+    const int fd = create ? createFullSize(path, fileSize, error) : ::open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-        error = systemError(create ? "cannot create" : "cannot open", path);
+        if (!create)
+            error = systemError("cannot open", path);
         return nullptr;
     }
-    if (create) {
-        // Reserve every block now: ENOSPC here is a clean failure, a hole filled through the
-        // mapping on a full disk would be SIGBUS.
-        if (const int rc = ::posix_fallocate(fd, 0, fileSize); rc != 0) {
-            errno = rc;
-            error = systemError("cannot reserve " + std::to_string(fileSize) + " bytes for", path);
-            ::close(fd);
-            ::unlink(path.c_str());
-            return nullptr;
-        }
-    } else {
+    if (!create) {
         struct stat st{};
         if (::fstat(fd, &st) != 0) {
             error = systemError("cannot stat", path);
@@ -71,6 +111,8 @@ std::unique_ptr<MappedFile> MappedFile::open(const std::string &path, int64_t fi
     if (mapped == MAP_FAILED) {
         error = systemError("cannot map", path);
         ::close(fd);
+        if (create) // a file nobody can use would block every later attempt to create it
+            ::unlink(path.c_str());
         return nullptr;
     }
     return std::unique_ptr<MappedFile>(

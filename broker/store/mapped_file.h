@@ -99,4 +99,11 @@ private:
 // The 20-digit zero-padded decimal name of the file starting at `offset`.
 std::string offsetToFileName(int64_t offset);
 
+// A file being created carries this suffix until it has its full size; load() removes leftovers.
+inline constexpr const char *kCreatingSuffix = ".creating";
+
+// fsyncs the directory holding `path`, making a created, renamed or deleted name durable.
+bool syncDirectoryOf(const std::string &path, std::string &error);
+bool syncDirectory(const std::string &directory, std::string &error);
+
 } // namespace mqdesk::store

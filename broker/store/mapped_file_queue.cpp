@@ -1,6 +1,9 @@
 #include "broker/store/mapped_file_queue.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -40,6 +43,12 @@ bool MappedFileQueue::load(std::string &error)
         if (entry.is_directory())
             continue;
         const std::string name = entry.path().filename().string();
+        if (name.size() > 20 && name.ends_with(kCreatingSuffix) && isOffsetName(name.substr(0, 20))) {
+            // A crash while a file was being created: it never held data.
+            spdlog::info("removing {}, a file whose creation was interrupted", entry.path().string());
+            fs::remove(entry.path(), ec);
+            continue;
+        }
         if (!isOffsetName(name)) {
             error = entry.path().string()
                     + ": not a store file (names are 20-digit offsets); move it out of the store";
@@ -56,14 +65,21 @@ bool MappedFileQueue::load(std::string &error)
     if (!names.empty()) {
         const std::string lastPath = directory_ + "/" + names.back();
         if (fs::file_size(lastPath, ec) == 0 && !ec) {
-            fs::remove(lastPath, ec);
+            if (!fs::remove(lastPath, ec) || ec) {
+                error = "cannot remove the empty file " + lastPath + ": " + ec.message();
+                return false;
+            }
             names.pop_back();
         }
     }
 
     std::vector<std::shared_ptr<MappedFile>> loaded;
     for (const std::string &name : names) {
-        const int64_t offset = std::stoll(name);
+        int64_t offset = 0;
+        if (std::from_chars(name.data(), name.data() + name.size(), offset).ec != std::errc()) {
+            error = directory_ + "/" + name + ": the offset in its name is out of range";
+            return false;
+        }
         const std::string path = directory_ + "/" + name;
         if (offset % fileSize_ != 0) {
             error = path + ": offset " + std::to_string(offset) + " is not a multiple of the "
@@ -243,6 +259,8 @@ bool MappedFileQueue::truncateDirtyFiles(int64_t offset, std::string &error)
         if (!file->destroy(error))
             return false;
     }
+    if (!doomed.empty() && !syncDirectory(directory_, error))
+        return false;
     if (tail) {
         const int64_t position = offset - tail->fileFromOffset();
         if (position < tail->fileSize() && !tail->zeroFrom(position, error))

@@ -47,7 +47,7 @@ public:
     }
 
     void setFlushDiskType(FlushDiskType type) { commitLog_->setFlushDiskType(type); }
-    void setTransientStorePoolEnable(bool enable) { commitLog_->setTransientStorePoolEnable(enable); }
+    bool setTransientStorePoolEnable(bool enable) { return commitLog_->setTransientStorePoolEnable(enable); }
 
     // One tick of the 1 s schedule: persist the checkpoint, take a metrics sample. Public so
     // tests can drive it.

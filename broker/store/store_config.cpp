@@ -1,5 +1,7 @@
 #include "broker/store/store_config.h"
 
+#include "broker/common/host_address.h"
+
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -142,6 +144,12 @@ std::string MessageStoreConfig::set(std::string_view key, std::string_view value
     MessageStoreConfig candidate = *this;
     if (std::string error = it->second.set(candidate, value); !error.empty())
         return "bad value '" + std::string(value) + "' for " + std::string(key) + ": " + error;
+    if (candidate.maxMessageSize > (1 << 30))
+        return "bad value '" + std::string(value) + "' for " + std::string(key)
+               + ": maxMessageSize must stay at or below 1 GiB";
+    if (!candidate.brokerIP1.empty() && !common::HostAddress::parse(candidate.brokerIP1))
+        return "bad value '" + std::string(value) + "' for " + std::string(key)
+               + ": brokerIP1 must be an IPv4 or IPv6 address";
     if (candidate.mappedFileSizeCommitLog > (int64_t{1} << 31) - 1)
         return "bad value '" + std::string(value) + "' for " + std::string(key)
                + ": mappedFileSizeCommitLog must stay below 2 GiB (record positions are ints)";

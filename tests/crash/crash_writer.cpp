@@ -1,6 +1,7 @@
 // The child of the crash test: appends to a store with SYNC_FLUSH from several threads and
-// writes one line per acknowledged put to stdout — "ack <seq> <offset> <size>" — with a single
-// write(2), after the store acknowledged it. It runs until it is killed.
+// writes one line per acknowledged put to stdout — "ack <seq> <offset> <size> <flushed>" — with
+// a single write(2), after the store acknowledged it; <flushed> is the store's flushed position
+// read right after the acknowledgement. It runs until it is killed.
 //
 // usage: crash_writer STORE_DIR FILE_SIZE FIRST_SEQ THREADS
 
@@ -51,8 +52,10 @@ int main(int argc, char **argv)
                                  result.error.c_str());
                     std::_Exit(3);
                 }
+                const int64_t flushed = store.commitLog().flushedWhere();
                 const std::string line = "ack " + std::to_string(seq) + " " + std::to_string(result.wroteOffset)
-                                         + " " + std::to_string(result.wroteBytes) + "\n";
+                                         + " " + std::to_string(result.wroteBytes) + " "
+                                         + std::to_string(flushed) + "\n";
                 if (::write(STDOUT_FILENO, line.data(), line.size()) < 0)
                     std::_Exit(4);
             }

@@ -1,8 +1,10 @@
-// Crash tests. A child process appends with SYNC_FLUSH and reports every acknowledged put; the
-// parent kills it with SIGKILL at random moments and checks that every acknowledged message is
-// still there, intact — read straight from the files, and after recovery by the store. Then the
-// same with the unflushed tail overwritten (zeros, random bytes, half a record), standing in for
-// a power cut: everything up to the flushed position survives and nothing torn is accepted.
+// Crash tests. A child process appends with SYNC_FLUSH and reports every acknowledged put with
+// the store's flushed position; the parent kills it with SIGKILL at random moments and checks
+// that every acknowledged message is still there, intact — read straight from the files, and
+// after recovery by the store. Then the same with everything past the highest flushed position
+// overwritten (zeros, random bytes, half a record), standing in for a power cut that loses what
+// was not flushed: every acknowledged record survives (so none was acknowledged before its
+// flush), recovery ends exactly at the flushed position and nothing torn is accepted.
 //
 // MQDESK_CRASH_SEED reproduces a run (the seed is printed); MQDESK_CRASH_CYCLES sets the number
 // of SIGKILL cycles (default 20).
@@ -35,6 +37,7 @@ struct Ack
     int64_t seq = 0;
     int64_t offset = 0;
     int32_t size = 0;
+    int64_t flushed = 0; // the store's flushedWhere right after the acknowledgement
 };
 
 std::string fileNameFor(int64_t offset)
@@ -84,8 +87,8 @@ private:
         std::vector<Ack> acks;
         for (const QByteArray &line : output.split('\n')) {
             const auto parts = line.split(' ');
-            if (parts.size() == 4 && parts[0] == "ack")
-                acks.push_back({parts[1].toLongLong(), parts[2].toLongLong(), parts[3].toInt()});
+            if (parts.size() == 5 && parts[0] == "ack")
+                acks.push_back({parts[1].toLongLong(), parts[2].toLongLong(), parts[3].toInt(), parts[4].toLongLong()});
         }
         nextSeq_ += 10'000'000; // past anything the child may have written without acknowledging
         return acks;
@@ -224,8 +227,11 @@ private slots:
                 continue;
             acked_.insert(acked_.end(), acks.begin(), acks.end());
             int64_t flushedEnd = 0;
-            for (const Ack &ack : acks)
-                flushedEnd = std::max(flushedEnd, ack.offset + ack.size);
+            for (const Ack &ack : acks) {
+                // PUT_OK in SYNC_FLUSH means flushed: the store's own position says so.
+                QVERIFY(ack.offset + ack.size <= ack.flushed);
+                flushedEnd = std::max(flushedEnd, ack.flushed);
+            }
             damageTail(flushedEnd, kind, acks);
             const auto report = verifyByRecovery(); // every acknowledged record is still there
             QCOMPARE(report.processOffset, flushedEnd);

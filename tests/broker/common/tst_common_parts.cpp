@@ -55,6 +55,12 @@ private slots:
         // Read early next month, the span lies in the future of that month: previous month used.
         const auto later = decodeUniqKey("7F00000112345E2DE80C47B7607B0000", 1701388800000 + 5000);
         QCOMPARE(later->approximateTimestamp, int64_t{1700000000123});
+        // A span past 2^31 ms (after day 24 of a month) is unsigned, as RocketMQ reads it:
+        // 0x90000000 ms = 2415919104 ms after 2023-11-01T00:00Z.
+        const auto lateInMonth = decodeUniqKey("7F00000112345E2DE80C900000000001", 1698796800000 + 2415919104 + 1000);
+        QVERIFY(lateInMonth);
+        QCOMPARE(lateInMonth->millisSinceMonthStart, 2415919104u);
+        QCOMPARE(lateInMonth->approximateTimestamp, int64_t{1698796800000 + 2415919104});
         QVERIFY(!decodeUniqKey("XYZ", 0));
         QVERIFY(!decodeUniqKey(std::string(32, 'G'), 0));
     }

@@ -84,6 +84,21 @@ private slots:
         QVERIFY(!fs::exists(root + "/00000000000000004096"));
     }
 
+    void removesFilesWhoseCreationWasInterrupted()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        test::writeFile(root + "/00000000000000000000.creating", std::vector<uint8_t>(100, 0));
+        MappedFileQueue queue(root, 4096);
+        std::string error;
+        QVERIFY2(queue.load(error), error.c_str());
+        QCOMPARE(queue.fileCount(), size_t{0});
+        QVERIFY(!fs::exists(root + "/00000000000000000000.creating"));
+        QVERIFY(queue.createFile(0, error));
+        QVERIFY(!fs::exists(root + "/00000000000000000000.creating"));
+        QCOMPARE(fs::file_size(root + "/00000000000000000000"), uintmax_t{4096});
+    }
+
     void flushesByThePageRule()
     {
         QTemporaryDir dir;

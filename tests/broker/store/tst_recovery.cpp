@@ -116,6 +116,7 @@ private slots:
         QCOMPARE(report.processOffset, results[7].wroteOffset);
         QCOMPARE(report.stopOffset, results[7].wroteOffset);
         QVERIFY(!report.stopReason.empty());
+        QCOMPARE(q(report.stopFile), q(file));
         QCOMPARE(test::allRecords(store->commitLog()).size(), size_t{7});
         // The stale tail is gone: a shorter record written there cannot resurrect record 8.
         const auto after = store->putMessage(test::makeMessage("R", 0, "new"));
@@ -280,6 +281,8 @@ private slots:
         QVERIFY(config.set("syncFlushTimeout", "soon").find("syncFlushTimeout") != std::string::npos);
         QVERIFY(config.set("checkCRCOnRecover", "yes").find("true or false") != std::string::npos);
         QVERIFY(config.set("noSuchKey", "1").find("unknown") != std::string::npos);
+        QVERIFY(config.set("brokerIP1", "my-host").find("brokerIP1") != std::string::npos);
+        QVERIFY(config.set("maxMessageSize", "2147483647").find("1 GiB") != std::string::npos);
         QCOMPARE(config.syncFlushTimeout, 1234); // a bad value changes nothing
 
         const auto defaults = MessageStoreConfig().toProperties();
