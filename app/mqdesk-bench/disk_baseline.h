@@ -19,8 +19,8 @@ struct DiskBaseline
     int64_t seqWriteBytes = 0;
 };
 
-// How much the sequential test writes for a run of `count` bodies of `size` bytes: 512 MiB, or
-// less for a small run, but never under 64 MiB so the figure is not just the page cache.
+// How much the sequential test writes for a run of `count` bodies of `size` bytes: what the
+// store run writes, between 64 MiB (so the figure is not just the page cache) and 4 GiB.
 int64_t sequentialTestBytes(int64_t count, int64_t size);
 
 // Runs both tests in `dir` with files named baseline-*, which are deleted afterwards whether
