@@ -3,6 +3,7 @@
 #include "app/mqdesk-bench/bench_report.h"
 #include "app/mqdesk-bench/disk_baseline.h"
 #include "app/mqdesk-bench/progress_reporter.h"
+#include "broker/common/clock.h"
 #include "broker/store/message_store.h"
 #include "broker/store/store_files.h"
 
@@ -199,12 +200,6 @@ void finalFlush(store::MessageStore &messageStore, StoreBenchResult &result)
     result.finalFlushSeconds = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-int64_t wallMillis()
-{
-    const auto sinceEpoch = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch).count();
-}
-
 void collectFigures(store::MessageStore &messageStore, const PutStats &stats, StoreBenchResult &result)
 {
     const auto latency = stats.latencyNanos.snapshot();
@@ -219,7 +214,7 @@ void collectFigures(store::MessageStore &messageStore, const PutStats &stats, St
 StoreBenchResult runPuts(store::MessageStore &messageStore, const StoreBenchOptions &options,
                          std::vector<PutSlot> &slots)
 {
-    WorkerContext context{messageStore.commitLog(), options, topicNames(options.topics), wallMillis(),
+    WorkerContext context{messageStore.commitLog(), options, topicNames(options.topics), common::wallMillis(),
                           {}, std::latch(options.threads + 1)};
     std::vector<uint64_t> storedBytes(static_cast<size_t>(options.threads), 0);
     std::vector<std::thread> workers;

@@ -1,5 +1,6 @@
 #include "broker/store/commit_log.h"
 
+#include "broker/common/clock.h"
 #include "broker/common/message_id.h"
 #include "broker/store/allocate_mapped_file_service.h"
 #include "broker/store/flush_services.h"
@@ -16,16 +17,11 @@
 namespace mqdesk::store {
 
 using common::BrokerMessage;
+using common::steadyMicros;
+using common::wallMillis;
 using common::DecodeStatus;
 
 namespace {
-
-int64_t wallMillis()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 void makeQueueKey(std::string &key, std::string_view topic, int32_t queueId)
 {
@@ -369,173 +365,6 @@ std::shared_ptr<MappedFile> CommitLog::createNextFile(int64_t startOffset, std::
     }
     writeFile_ = file;
     return file;
-}
-
-// --- flush and commit ----------------------------------------------------------------------
-
-MappedFileQueue::SyncResult CommitLog::flushOnce(int leastPages, FlushKind kind, uint32_t satisfiedPuts)
-{
-    const int64_t start = steadyMicros();
-    auto result = queue_.flush(leastPages);
-    if (result.failed) {
-        spdlog::error("commit log: flush failed: {}", result.error);
-        std::lock_guard lock(flushErrorMutex_);
-        lastFlushError_ = result.error;
-        return result;
-    }
-    if (result.bytes > 0) {
-        {
-            std::lock_guard lock(flushErrorMutex_);
-            lastFlushError_.clear(); // the disk works again
-        }
-        FlushEvent event;
-        event.endTimeMillis = wallMillis();
-        event.durationMicros = static_cast<uint32_t>(steadyMicros() - start);
-        event.bytes = static_cast<uint64_t>(result.bytes);
-        event.satisfiedPuts = satisfiedPuts;
-        event.kind = kind;
-        metrics_.recordFlush(event);
-    }
-    return result;
-}
-
-MappedFileQueue::SyncResult CommitLog::commitOnce(int leastPages)
-{
-    auto result = queue_.commit(leastPages);
-    if (result.failed) {
-        spdlog::error("commit log: commit failed: {}", result.error);
-        std::lock_guard lock(flushErrorMutex_);
-        lastFlushError_ = result.error;
-        return result;
-    }
-    if (result.bytes > 0)
-        returnFullyCommittedBuffers();
-    return result;
-}
-
-bool CommitLog::flushUpTo(int64_t offset, FlushKind kind, uint32_t satisfiedPuts)
-{
-    using namespace std::chrono_literals;
-    for (int idleAttempts = 0; queue_.flushedWhere() < offset && idleAttempts < 1000;) {
-        if (transientStorePoolEnabled()) {
-            while (queue_.committedWhere() < offset && commitOnce(0).bytes > 0) {
-            }
-        }
-        // Credit the waiting puts to the flush that reaches them.
-        const int64_t before = queue_.flushedWhere();
-        const auto file = queue_.findFileByOffset(before);
-        const bool reaches = file && file->fileFromOffset() + file->readPosition() >= offset;
-        const auto result = flushOnce(0, kind, reaches ? satisfiedPuts : 0);
-        if (result.failed)
-            return false;
-        if (result.bytes == 0) {
-            ++idleAttempts;
-            std::this_thread::sleep_for(1ms);
-        }
-    }
-    return queue_.flushedWhere() >= offset;
-}
-
-std::string CommitLog::lastFlushError() const
-{
-    std::lock_guard lock(flushErrorMutex_);
-    return lastFlushError_;
-}
-
-void CommitLog::wakeFlushService()
-{
-    if (flushDiskType() == FlushDiskType::SyncFlush)
-        groupCommit_->wakeup();
-    else
-        flushRealTime_->wakeup();
-}
-
-int64_t CommitLog::unflushedBytes() const
-{
-    return std::max<int64_t>(0, queue_.maxWrotePosition() - queue_.flushedWhere());
-}
-
-void CommitLog::setFlushDiskType(FlushDiskType type)
-{
-    if (flushDiskType_.exchange(type) == type)
-        return;
-    spdlog::info("commit log: flush mode is now {}", flushDiskTypeName(type));
-    if (groupCommit_) {
-        groupCommit_->wakeup();
-        flushRealTime_->wakeup();
-    }
-}
-
-bool CommitLog::setTransientStorePoolEnable(bool enable)
-{
-    // The pool's buffers (file-sized, locked in memory) are made before taking the put lock:
-    // making them under it would stall every put for as long as locking gigabytes takes.
-    std::unique_ptr<TransientStorePool> fresh;
-    if (enable) {
-        bool havePool = false;
-        {
-            std::lock_guard putLock(putMutex_);
-            havePool = pool_ != nullptr;
-        }
-        if (!havePool) {
-            fresh = std::make_unique<TransientStorePool>(config_.transientStorePoolSize, queue_.fileSize());
-            fresh->preallocate();
-        }
-    }
-    std::lock_guard putLock(putMutex_);
-    std::lock_guard commitLock(queue_.commitMutex());
-    if (poolEnabled_.load() == enable)
-        return true;
-    if (enable) {
-        if (!pool_)
-            pool_ = std::move(fresh);
-        if (writeFile_ && !writeFile_->isFull() && !writeFile_->hasTransientBuffer()) {
-            if (uint8_t *buffer = pool_->borrowBuffer())
-                writeFile_->attachTransientBuffer(buffer);
-        }
-        queue_.setCommittedWhere(writeFile_ ? writeFile_->fileFromOffset() + writeFile_->committedPosition() : 0);
-        poolEnabled_.store(true, std::memory_order_release);
-    } else {
-        poolEnabled_.store(false, std::memory_order_release);
-        if (!drainTransientBuffers()) {
-            poolEnabled_.store(true, std::memory_order_release);
-            spdlog::error("commit log: the transient store pool stays on: its bytes could not be "
-                          "written to the files: {}", lastFlushError());
-            return false;
-        }
-    }
-    spdlog::info("commit log: transient store pool {}", enable ? "enabled" : "disabled");
-    if (commitRealTime_)
-        commitRealTime_->wakeup();
-    return true;
-}
-
-bool CommitLog::drainTransientBuffers()
-{
-    // Requires: putMutex_ and the commit mutex.
-    for (const auto &file : queue_.files()) {
-        if (!file->hasTransientBuffer())
-            continue;
-        std::string error;
-        if (file->commit(0, error) < 0) {
-            // Keep the buffer attached: its bytes are the only copy.
-            std::lock_guard lock(flushErrorMutex_);
-            lastFlushError_ = error;
-            return false;
-        }
-        pool_->returnBuffer(file->detachTransientBuffer());
-    }
-    queue_.setCommittedWhere(queue_.maxWrotePosition());
-    return true;
-}
-
-void CommitLog::returnFullyCommittedBuffers()
-{
-    std::lock_guard commitLock(queue_.commitMutex());
-    for (const auto &file : queue_.files()) {
-        if (file->hasTransientBuffer() && file->committedPosition() == file->fileSize())
-            pool_->returnBuffer(file->detachTransientBuffer());
-    }
 }
 
 // --- reading -------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #include "broker/store/flush_services.h"
 
+#include "broker/common/clock.h"
 #include "broker/store/commit_log.h"
 #include "broker/store/flush_metrics.h"
 #include "broker/store/store_checkpoint.h"
@@ -12,11 +13,7 @@ namespace mqdesk::store {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-int64_t steadyMicros()
-{
-    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now().time_since_epoch()).count();
-}
+using common::steadyMicros;
 
 bool GroupCommitRequest::complete(PutMessageStatus status, FlushMetrics &metrics, std::string_view cause)
 {

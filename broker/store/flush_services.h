@@ -47,8 +47,6 @@ private:
     std::atomic<bool> completed_{false};
 };
 
-int64_t steadyMicros();
-
 class GroupCommitService;
 
 // Every 10 ms, answers FLUSH_DISK_TIMEOUT to the waiting puts whose deadline has passed — also
