@@ -30,6 +30,7 @@ struct StoreBenchOptions
     int64_t size = 1024;                  // body bytes per message
     int64_t count = 1000000;              // messages over all threads
     bool json = false;
+    bool keys = false; // give every message a unique KEYS value, so the index is exercised
     int64_t fileSize = 1024LL * 1024 * 1024; // mappedFileSizeCommitLog
     int topics = 1;
     int queues = 4;

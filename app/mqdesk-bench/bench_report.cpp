@@ -122,6 +122,8 @@ std::string formatSummary(const StoreBenchOptions &options, const StoreBenchResu
                          result.put.p50, result.put.p99, result.put.p999, result.put.max);
     text += printfString("Flush latency (us): p50 %.0f | p99 %.0f | max %.0f | flushes %llu\n",
                          result.flush.p50, result.flush.p99, result.flush.max, ull(result.flushes));
+    text += printfString("Dispatch (consume queues, index): max behind %lld bytes | caught up %.1f ms after the last put\n",
+                         static_cast<long long>(result.dispatchBehindBytesMax), result.dispatchCatchUpMillis);
     text += printfString("Disk baseline: 4 KiB append + fdatasync p50 %llu us | p99 %llu us"
                          " | sequential write %.1f MB/s (%lld MiB)\n",
                          ull(baseline.fdatasyncP50Micros), ull(baseline.fdatasyncP99Micros),
@@ -136,10 +138,11 @@ std::string formatJson(const StoreBenchOptions &options, const StoreBenchResult 
 {
     std::string text = "{";
     text += printfString("\"flush\": \"%s\", \"threads\": %d, \"size\": %lld, \"count\": %lld, "
-                         "\"file_size\": %lld, \"topics\": %d, \"queues\": %d, ",
+                         "\"file_size\": %lld, \"topics\": %d, \"queues\": %d, \"keys\": %s, ",
                          std::string(toString(options.flush)).c_str(), options.threads,
                          static_cast<long long>(options.size), static_cast<long long>(options.count),
-                         static_cast<long long>(options.fileSize), options.topics, options.queues);
+                         static_cast<long long>(options.fileSize), options.topics, options.queues,
+                         options.keys ? "true" : "false");
     text += printfString("\"stored\": %llu, \"stored_bytes\": %llu, \"tps\": %.1f, \"mb_per_s\": %.3f, ",
                          ull(result.stored), ull(result.storedBytes), result.tps(), result.mbPerSecond());
     text += "\"put_latency_us\": " + latencyJson(result.put, true) + ", ";
@@ -148,6 +151,8 @@ std::string formatJson(const StoreBenchOptions &options, const StoreBenchResult 
                          "\"seq_write_mb_per_s\": %.3f, \"seq_write_bytes\": %lld}, ",
                          ull(baseline.fdatasyncP50Micros), ull(baseline.fdatasyncP99Micros),
                          baseline.seqWriteMbPerSecond, static_cast<long long>(baseline.seqWriteBytes));
+    text += printfString("\"dispatch_behind_bytes\": %lld, \"dispatch_catchup_ms\": %.3f, ",
+                         static_cast<long long>(result.dispatchBehindBytesMax), result.dispatchCatchUpMillis);
     text += printfString("\"send_failed\": %llu, \"response_failed\": %llu, \"flushes\": %llu, "
                          "\"final_flush_s\": %.6f, \"final_flush_complete\": %s, \"elapsed_s\": %.6f, ",
                          ull(result.sendFailed), ull(result.responseFailed), ull(result.flushes),

@@ -50,6 +50,8 @@ struct StoreBenchResult
     LatencySummary put;
     LatencySummary flush;
     uint64_t flushes = 0;
+    int64_t dispatchBehindBytesMax = 0;  // largest gap between appends and dispatch seen
+    double dispatchCatchUpMillis = 0;    // dispatch's catch-up after the last put
 
     double tps() const;
     double mbPerSecond() const;

@@ -37,6 +37,7 @@ int main(int argc, char **argv)
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     store->add_flag("--json", options.json, "Print one JSON object on stdout (progress goes to stderr)");
+    store->add_flag("--keys", options.keys, "Give every message a unique key (KEYS), indexed by the store");
     store->add_option("--file-size", options.fileSize, "Commit-log file size (mappedFileSizeCommitLog)")
         ->check(CLI::Range(int64_t{4096}, int64_t{1} << 40))
         ->capture_default_str();

@@ -156,6 +156,7 @@ uint64_t runWorker(WorkerContext &context, int index, int64_t messages, PutSlot 
     const int64_t queues = context.options.queues;
     const int64_t routes = static_cast<int64_t>(context.topics.size()) * queues;
     uint64_t storedBytes = 0;
+    std::string keyBuffer;
     context.startGate.arrive_and_wait();
     for (int64_t seq = 0; seq < messages; ++seq) {
         const int64_t route = (seq + index) % routes;
@@ -163,6 +164,13 @@ uint64_t runWorker(WorkerContext &context, int index, int64_t messages, PutSlot 
         if (message.topic != topic)
             message.topic = topic;
         message.queueId = static_cast<int32_t>(route % queues);
+        if (context.options.keys) {
+            keyBuffer.assign("k-");
+            keyBuffer += std::to_string(index);
+            keyBuffer += '-';
+            keyBuffer += std::to_string(seq);
+            message.properties.set(common::property::kKeys, keyBuffer);
+        }
 
         slot.done.store(false, std::memory_order_relaxed);
         const auto start = Clock::now();
@@ -188,6 +196,44 @@ std::vector<std::string> topicNames(int topics)
         names.push_back("BenchTopic_" + std::to_string(i));
     return names;
 }
+
+// How far the dispatcher (consume queues, index) falls behind the appends: sampled every
+// millisecond while the puts run, then the time it needs to catch up after the last one.
+class DispatchWatch
+{
+public:
+    explicit DispatchWatch(store::MessageStore &store)
+        : store_(store), thread_([this] {
+              while (!stopping_.load(std::memory_order_relaxed)) {
+                  maxBehind_ = std::max(maxBehind_.load(), store_.dispatchBehindBytes());
+                  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+              }
+          })
+    {}
+    ~DispatchWatch() { stop(); }
+
+    void measureCatchUp(StoreBenchResult &result)
+    {
+        stop();
+        const auto start = Clock::now();
+        store_.waitForDispatch();
+        result.dispatchCatchUpMillis = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        result.dispatchBehindBytesMax = maxBehind_.load();
+    }
+
+private:
+    void stop()
+    {
+        stopping_ = true;
+        if (thread_.joinable())
+            thread_.join();
+    }
+
+    store::MessageStore &store_;
+    std::atomic<bool> stopping_{false};
+    std::atomic<int64_t> maxBehind_{0};
+    std::thread thread_;
+};
 
 // Everything after the last acknowledgement that the figures must include: the bytes the
 // flush services had not yet forced to disk (and, with the pool, not yet committed).
@@ -226,6 +272,7 @@ StoreBenchResult runPuts(store::MessageStore &messageStore, const StoreBenchOpti
     }
     ProgressReporter reporter(context.stats, options.json ? stderr : stdout);
     reporter.start();
+    DispatchWatch dispatchWatch(messageStore);
     const auto start = Clock::now();
     context.startGate.count_down();
     for (auto &worker : workers)
@@ -233,6 +280,7 @@ StoreBenchResult runPuts(store::MessageStore &messageStore, const StoreBenchOpti
     reporter.stop();
 
     StoreBenchResult result;
+    dispatchWatch.measureCatchUp(result);
     finalFlush(messageStore, result);
     result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     collectFigures(messageStore, context.stats, result);

@@ -27,6 +27,19 @@ MessageProperties MessageProperties::decode(std::string_view encoded)
     return result;
 }
 
+std::optional<std::string_view> MessageProperties::find(std::string_view encoded, std::string_view key)
+{
+    std::optional<std::string_view> found;
+    while (!encoded.empty()) {
+        const size_t end = encoded.find(kPropertySeparator);
+        const std::string_view segment = encoded.substr(0, end);
+        encoded = end == std::string_view::npos ? std::string_view() : encoded.substr(end + 1);
+        if (segment.size() > key.size() + 1 && segment.starts_with(key) && segment[key.size()] == kNameValueSeparator)
+            found = segment.substr(key.size() + 1);
+    }
+    return found;
+}
+
 std::string MessageProperties::encode() const
 {
     size_t length = 0;

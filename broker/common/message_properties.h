@@ -43,6 +43,9 @@ public:
     // Parses the stored form with RocketMQ's rules: segments shorter than 3 bytes or without a
     // non-empty key and value are ignored; a repeated key keeps its last value.
     static MessageProperties decode(std::string_view encoded);
+    // The value of `key` in an encoded property string, without decoding the rest (the last
+    // occurrence wins, as in decode()).
+    static std::optional<std::string_view> find(std::string_view encoded, std::string_view key);
     std::string encode() const;
 
     std::optional<std::string_view> get(std::string_view key) const;

@@ -418,6 +418,12 @@ int64_t CommitLog::nextQueueOffset(std::string_view topic, int32_t queueId) cons
     return it == queueOffsets_.end() ? 0 : it->second;
 }
 
+void CommitLog::setQueueOffsetTable(std::unordered_map<std::string, int64_t> table)
+{
+    std::lock_guard lock(putMutex_);
+    queueOffsets_ = std::move(table);
+}
+
 std::string CommitLog::messageId(int64_t offset) const
 {
     return common::createOffsetMessageId(encodeOptions_.storeHost, offset);

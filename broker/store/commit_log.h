@@ -87,6 +87,9 @@ public:
     int64_t flushedWhere() const { return queue_.flushedWhere(); }
     int64_t unflushedBytes() const;
     int64_t nextQueueOffset(std::string_view topic, int32_t queueId) const;
+    // The next queue offset of every topic-queue ("topic-queueId"), rebuilt from the consume
+    // queues at startup. Requires: before start().
+    void setQueueOffsetTable(std::unordered_map<std::string, int64_t> table);
     std::string messageId(int64_t offset) const;
 
     FlushDiskType flushDiskType() const { return flushDiskType_.load(std::memory_order_acquire); }

@@ -56,26 +56,22 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
     report = RecoveryReport{};
     report.abnormal = !lastExitOk;
     const auto files = queue_.files();
-    std::unordered_map<std::string, int64_t> queueOffsets;
     if (files.empty()) {
         queue_.setFlushedWhere(0);
         queue_.setCommittedWhere(0);
-        queueOffsets_.clear();
         report.stopReason = "no commit-log files";
         return true;
     }
     report.previousEnd = files.back()->fileFromOffset() + files.back()->fileSize();
     const bool checkCrc = config_.checkCRCOnRecover;
 
-    // Choose the start file. Normal: the third file from the end, as RocketMQ 5.3.3 does when no
-    // consume queue says otherwise. Abnormal: the newest file whose first record is valid and
-    // was stored at least 3 s before the last checkpointed flush (until consume queues exist,
-    // the commit log's flush time is the only one the checkpoint holds).
+    // Choose the start file. Normal: the third file from the end, as RocketMQ 5.3.3 does. Abnormal:
+    // the newest file whose first record is valid and was stored at least 3 s before both the
+    // last checkpointed commit-log flush and consume-queue flush (everything dispatched from
+    // there on is re-dispatched).
     size_t startIndex = files.size() >= 3 ? files.size() - 3 : 0;
     if (!lastExitOk) {
-        const int64_t logics = checkpoint_.logicsMsgTimestamp();
-        const int64_t safeTimestamp = logics > 0 ? checkpoint_.minTimestamp()
-                                                 : std::max<int64_t>(0, checkpoint_.physicMsgTimestamp() - 3000);
+        const int64_t safeTimestamp = checkpoint_.minTimestamp();
         startIndex = 0;
         for (size_t i = files.size(); i-- > 0;) {
             std::string ignored;
@@ -86,31 +82,6 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
                 startIndex = i;
                 break;
             }
-        }
-    }
-
-    // The next queue offset of every topic-queue: files before the start are walked quickly
-    // (headers only, no CRC) — the consume queues will take this job over.
-    const auto noteQueueOffset = [&queueOffsets](const common::RecordView &record) {
-        const int32_t type = record.sysFlag & common::sysflag::kTransactionMask;
-        if (type != common::sysflag::kTransactionNotType && type != common::sysflag::kTransactionCommit)
-            return;
-        std::string key(record.topic);
-        key += '-';
-        key += std::to_string(record.queueId);
-        int64_t &next = queueOffsets[key];
-        next = std::max(next, record.queueOffset + 1);
-    };
-    for (size_t i = 0; i < startIndex; ++i) {
-        int64_t position = 0;
-        while (position < files[i]->fileSize()) {
-            std::string ignored;
-            bool cleanEnd = false;
-            const auto decoded = checkRecord(*files[i], position, false, ignored, cleanEnd);
-            if (decoded.status != DecodeStatus::Ok)
-                break;
-            noteQueueOffset(decoded.record);
-            position += decoded.size;
         }
     }
 
@@ -126,7 +97,6 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
         bool cleanEnd = false;
         const auto decoded = checkRecord(file, position, checkCrc, fault, cleanEnd);
         if (decoded.status == DecodeStatus::Ok) {
-            noteQueueOffset(decoded.record);
             ++report.recordsScanned;
             lastGoodStart = file.fileFromOffset() + position;
             position += decoded.size;
@@ -164,7 +134,6 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
     if (!queue_.truncateDirtyFiles(report.processOffset, error))
         return false;
     checkpoint_.setConfirmPhyOffset(lastGoodStart);
-    queueOffsets_ = std::move(queueOffsets);
     return true;
 }
 

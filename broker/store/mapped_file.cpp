@@ -234,14 +234,8 @@ bool MappedFile::zeroFrom(int64_t position, std::string &error)
 
 bool MappedFile::destroy(std::string &error)
 {
-    if (mapped_) {
-        ::munmap(mapped_, static_cast<size_t>(fileSize_));
-        mapped_ = nullptr;
-    }
-    if (fd_ >= 0) {
-        ::close(fd_);
-        fd_ = -1;
-    }
+    // Only the name goes now; the mapping stays valid until the last holder of this object lets
+    // go (readers hold a shared_ptr), so deleting a file never pulls memory from under a read.
     if (::unlink(path_.c_str()) != 0 && errno != ENOENT) {
         error = systemError("cannot delete", path_);
         return false;

@@ -77,7 +77,7 @@ public:
     // Zeroes [position, fileSize) so stale bytes past a recovered tail can never be mistaken
     // for records later. Returns false with `error` set on failure.
     bool zeroFrom(int64_t position, std::string &error);
-    // Unmaps, closes and deletes the file.
+    // Deletes the file's name; the mapping and descriptor are released with the object.
     bool destroy(std::string &error);
 
 private:

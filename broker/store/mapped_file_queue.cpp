@@ -234,6 +234,39 @@ MappedFileQueue::SyncResult MappedFileQueue::commit(int leastPages)
     return result;
 }
 
+bool MappedFileQueue::deleteFirstFile(std::string &error)
+{
+    std::shared_ptr<MappedFile> file;
+    {
+        std::lock_guard lock(filesMutex_);
+        if (files_.empty())
+            return true;
+        file = files_.front();
+        files_.erase(files_.begin());
+    }
+    return file->destroy(error) && syncDirectory(directory_, error);
+}
+
+bool MappedFileQueue::deleteLastFile(std::string &error)
+{
+    std::shared_ptr<MappedFile> file;
+    {
+        std::lock_guard lock(filesMutex_);
+        if (files_.empty())
+            return true;
+        file = files_.back();
+        files_.pop_back();
+    }
+    if (!file->destroy(error) || !syncDirectory(directory_, error))
+        return false;
+    const int64_t end = maxOffset();
+    if (flushedWhere() > end)
+        flushedWhere_.store(end, std::memory_order_release);
+    if (committedWhere() > end)
+        committedWhere_.store(end, std::memory_order_release);
+    return true;
+}
+
 void MappedFileQueue::setFlushFaultForTesting(FlushFault fault)
 {
     std::lock_guard lock(flushMutex_);

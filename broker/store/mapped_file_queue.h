@@ -70,6 +70,9 @@ public:
     // Recovery: makes `offset` the end of the data. Files starting after it are deleted, the
     // file holding it gets its positions set and its stale tail zeroed.
     bool truncateDirtyFiles(int64_t offset, std::string &error);
+    // Retention and consume-queue truncation: delete the oldest / newest file.
+    bool deleteFirstFile(std::string &error);
+    bool deleteLastFile(std::string &error);
     void setFlushedWhere(int64_t offset) { flushedWhere_.store(offset, std::memory_order_release); }
     void setCommittedWhere(int64_t offset) { committedWhere_.store(offset, std::memory_order_release); }
 

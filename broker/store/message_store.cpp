@@ -1,13 +1,19 @@
 #include "broker/store/message_store.h"
 
+#include "broker/common/clock.h"
 #include "broker/common/service_thread.h"
+#include "broker/store/consume_queue_store.h"
+#include "broker/store/index_service.h"
+#include "broker/store/reput_message_service.h"
 #include "broker/store/store_checkpoint.h"
 #include "broker/store/store_files.h"
+#include "broker/store/store_services.h"
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace mqdesk::store {
 
@@ -57,27 +63,117 @@ bool MessageStore::open(std::string &error)
 
     const bool lastExitOk = !abort_file::exists(root);
     checkpoint_ = StoreCheckpoint::open(root + "/checkpoint", error);
-    if (!checkpoint_)
-        return false;
-    commitLog_ = std::make_unique<CommitLog>(config_, *checkpoint_, metrics_);
-    if (!commitLog_->load(error) || !commitLog_->recover(lastExitOk, recovery_, error)) {
+    if (!checkpoint_ || !recover(lastExitOk, error)) {
+        reput_.reset();
+        index_.reset();
+        consumeQueues_.reset();
         commitLog_.reset();
         lock_.reset();
         return false;
     }
-    spdlog::info("store {}: {} recovery scanned {} records from offset {}, log ends at {} ({})", root,
-                 lastExitOk ? "normal" : "abnormal", recovery_.recordsScanned, recovery_.startOffset,
-                 recovery_.processOffset, recovery_.stopReason);
-
-    commitLog_->start();
+    startServices();
     if (!abort_file::create(root, error)) {
-        commitLog_->shutdown();
+        shutdown();
         return false;
     }
+    return true;
+}
+
+bool MessageStore::recover(bool lastExitOk, std::string &error)
+{
+    const std::string root = config_.rootDir();
+    commitLog_ = std::make_unique<CommitLog>(config_, *checkpoint_, metrics_);
+    consumeQueues_ = std::make_unique<ConsumeQueueStore>(root + "/consumequeue", config_.mappedFileSizeConsumeQueue);
+    index_ = std::make_unique<IndexService>(config_);
+    if (!commitLog_->load(error) || !consumeQueues_->load(error) || !index_->load(lastExitOk, *checkpoint_, error))
+        return false;
+
+    int64_t dispatchFrom = -1;
+    if (!consumeQueues_->recover(dispatchFrom, error) || !commitLog_->recover(lastExitOk, recovery_, error))
+        return false;
+    // Queues never point past the log, and never below what retention left of it.
+    if (!consumeQueues_->truncateDirty(recovery_.processOffset, error))
+        return false;
+    consumeQueues_->correctMinOffsets(commitLog_->minOffset());
+
+    std::vector<ReputMessageService::Dispatcher> dispatchers;
+    dispatchers.emplace_back([this](const DispatchRequest &request) {
+        const int32_t type = request.sysFlag & common::sysflag::kTransactionMask;
+        if (type != common::sysflag::kTransactionNotType && type != common::sysflag::kTransactionCommit)
+            return; // half and rolled-back transaction records get no queue entry (§10)
+        std::string failure;
+        auto queue = consumeQueues_->find(request.topic, request.queueId, true);
+        if (!queue->putEntry(request.commitLogOffset, request.msgSize, request.tagsCode,
+                             request.consumeQueueOffset, request.storeTimestamp, failure))
+            spdlog::error("dispatch: consume queue {}/{}: {}", request.topic, request.queueId, failure);
+    });
+    if (config_.messageIndexEnable)
+        dispatchers.emplace_back([this](const DispatchRequest &request) {
+            std::string failure;
+            if (!index_->buildIndex(request, failure))
+                spdlog::error("dispatch: index: {}", failure);
+        });
+    reput_ = std::make_unique<ReputMessageService>(*commitLog_, std::move(dispatchers),
+                                                   parseDelayLevels(config_.messageDelayLevel));
+
+    // After a clean stop every queue holds everything, so dispatch resumes where the queues end;
+    // after a crash some queues may lag others, so everything from the recovery start is
+    // dispatched again (the queues and the index skip what they already have).
+    int64_t reputFrom = lastExitOk && dispatchFrom >= 0 ? dispatchFrom : recovery_.startOffset;
+    if (!lastExitOk && config_.messageIndexEnable) {
+        // The index dropped its files newer than the checkpoint; they may begin before the
+        // recovery start, so dispatch again from where the kept files end.
+        const auto indexFiles = index_->files();
+        reputFrom = std::min(reputFrom, indexFiles.empty() ? commitLog_->minOffset()
+                                                           : indexFiles.back().header.endPhyOffset);
+    }
+    reputFrom = std::clamp(reputFrom, commitLog_->minOffset(), recovery_.processOffset);
+    reput_->setReputFromOffset(reputFrom);
+    reput_->dispatchAvailable();
+    commitLog_->setQueueOffsetTable(consumeQueues_->queueOffsetTable());
+    spdlog::info("store {}: {} recovery scanned {} records from offset {}, log ends at {} ({}); "
+                 "dispatched from {}", root, lastExitOk ? "normal" : "abnormal", recovery_.recordsScanned,
+                 recovery_.startOffset, recovery_.processOffset, recovery_.stopReason, reputFrom);
+    return true;
+}
+
+void MessageStore::startServices()
+{
+    commitLog_->start();
+    reput_->start();
+    consumeQueueFlusher_ = std::make_unique<FlushConsumeQueueService>(*this);
+    consumeQueueFlusher_->start();
+    cleaner_ = std::make_unique<StoreCleaner>(*this);
+    cleaner_->start();
     ticker_ = std::make_unique<StoreTicker>(*this);
     ticker_->start();
     running_ = true;
-    return true;
+}
+
+PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
+{
+    if (cleaner_ && cleaner_->diskFull()) {
+        PutMessageResult refused;
+        refused.status = PutMessageStatus::ServiceNotAvailable;
+        refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
+        return refused;
+    }
+    auto result = commitLog_->putMessage(message);
+    reput_->wakeup();
+    return result;
+}
+
+void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCallback done)
+{
+    if (cleaner_ && cleaner_->diskFull()) {
+        PutMessageResult refused;
+        refused.status = PutMessageStatus::ServiceNotAvailable;
+        refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
+        done(refused);
+        return;
+    }
+    commitLog_->asyncPutMessage(message, std::move(done));
+    reput_->wakeup();
 }
 
 void MessageStore::tick()
@@ -94,20 +190,68 @@ void MessageStore::tick()
                               commitLog_->transientStorePoolEnabled());
 }
 
+CleanResult MessageStore::cleanExpiredFiles(bool force)
+{
+    return cleaner_->cleanOnce(force);
+}
+
+int64_t MessageStore::dispatchBehindBytes() const
+{
+    return reput_ ? reput_->dispatchBehindBytes() : 0;
+}
+
+void MessageStore::waitForDispatch()
+{
+    // The dispatcher follows the flushed position under SYNC_FLUSH, the readable end otherwise.
+    for (;;) {
+        const int64_t end = commitLog_->flushDiskType() == FlushDiskType::SyncFlush ? commitLog_->flushedWhere()
+                                                                                     : commitLog_->maxOffset();
+        if (!reput_ || reput_->reputFromOffset() >= end)
+            return;
+        reput_->wakeup();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+void MessageStore::flushIndex()
+{
+    std::string error;
+    if (index_ && !index_->flush(error))
+        spdlog::error("store: index: {}", error);
+}
+
+int MessageStore::deleteExpiredIndexFiles(int64_t commitLogMinOffset)
+{
+    if (!index_)
+        return 0;
+    const size_t before = index_->fileCount();
+    std::string error;
+    if (!index_->deleteExpiredFiles(commitLogMinOffset, error))
+        spdlog::error("store: index retention: {}", error);
+    return static_cast<int>(before - index_->fileCount());
+}
+
 void MessageStore::shutdown()
 {
     if (!running_)
         return;
     running_ = false;
+    cleaner_.reset();
     ticker_.reset();
-    commitLog_->shutdown();
+    commitLog_->shutdown(); // no more puts; everything appended is flushed
+    reput_->stop();
+    reput_->dispatchAvailable(); // whatever the thread had not reached yet
+    consumeQueueFlusher_->stop();
+    consumeQueueFlusher_->flushAll();
     std::string error;
+    if (!index_->shutdown(error))
+        spdlog::error("store: index: {}", error);
     if (!checkpoint_->flush(error)) {
         // Keep `abort`: the next start must not trust this shutdown.
         spdlog::error("store: {}; keeping the abort file", error);
-    } else if (commitLog_->unflushedBytes() != 0) {
-        spdlog::error("store: {} bytes could not be flushed; keeping the abort file",
-                      commitLog_->unflushedBytes());
+    } else if (commitLog_->unflushedBytes() != 0 || reput_->dispatchBehindBytes() != 0) {
+        spdlog::error("store: {} bytes not flushed, {} not dispatched; keeping the abort file",
+                      commitLog_->unflushedBytes(), reput_->dispatchBehindBytes());
     } else if (!abort_file::remove(config_.rootDir(), error)) {
         spdlog::error("store: {}", error);
     }

@@ -1,25 +1,68 @@
 #pragma once
 
-// The message store (RocketMQ's DefaultMessageStore), for now the commit log with its
-// checkpoint, lock and abort files, and a once-a-second ticker that persists the checkpoint and
-// samples the flush metrics.
+// The message store (RocketMQ's DefaultMessageStore): the commit log, the consume queues and
+// the index built from it by the dispatcher, the checkpoint, lock and abort files, retention,
+// and the queries the broker and the console need.
 //
 // Life cycle: open() takes the lock (before anything is touched, unlike RocketMQ, so a second
-// process can never truncate a running store's files), loads, recovers, starts the services
-// and writes `abort`; shutdown() flushes everything, writes the checkpoint and removes `abort`.
+// process can never truncate a running store's files), loads, recovers the consume queues and
+// the commit log, cuts the queues back to the log, dispatches what the queues miss (everything
+// from the recovery start after an unclean stop), rebuilds the next queue offsets from the
+// queues, starts the services and writes `abort`. shutdown() stops puts, lets dispatch catch
+// up, flushes everything, writes the checkpoint and removes `abort`.
 
 #include "broker/store/commit_log.h"
 #include "broker/store/flush_metrics.h"
 #include "broker/store/store_config.h"
 
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace mqdesk::store {
 
+class ConsumeQueueStore;
+class FlushConsumeQueueService;
+class IndexService;
+class ReputMessageService;
 class StoreCheckpoint;
+class StoreCleaner;
 class StoreLock;
 class StoreTicker;
+struct CleanResult;
+
+// Outcomes of a read, named as RocketMQ's GetMessageStatus.
+enum class GetMessageStatus {
+    Found,
+    NoMatchedMessage,   // entries found, none passed the tag filter
+    MessageWasRemoving, // the entries point at commit-log data already deleted
+    OffsetFoundNull,
+    OffsetOverflowBadly, // offset > max
+    OffsetOverflowOne,   // offset == max: nothing new yet
+    OffsetTooSmall,      // offset < min
+    NoMatchedLogicQueue, // no such topic-queue
+    NoMessageInQueue,    // the queue is empty
+};
+std::string_view getStatusName(GetMessageStatus status);
+
+struct GetMessageResult
+{
+    GetMessageStatus status = GetMessageStatus::NoMatchedLogicQueue;
+    int64_t nextBeginOffset = 0;
+    int64_t minOffset = 0;
+    int64_t maxOffset = 0;
+    std::vector<common::StoredMessage> messages;
+    std::vector<int64_t> queueOffsets; // of `messages`
+};
+
+struct QueryMessageResult
+{
+    std::vector<common::StoredMessage> messages;
+    int64_t indexLastUpdateTimestamp = 0;
+    int64_t indexLastUpdatePhyOffset = 0;
+};
 
 class MessageStore
 {
@@ -36,29 +79,66 @@ public:
 
     const MessageStoreConfig &config() const { return config_; }
     CommitLog &commitLog() { return *commitLog_; }
+    ConsumeQueueStore &consumeQueues() { return *consumeQueues_; }
     FlushMetrics &metrics() { return metrics_; }
     StoreCheckpoint &checkpoint() { return *checkpoint_; }
     const RecoveryReport &recoveryReport() const { return recovery_; }
 
-    PutMessageResult putMessage(const common::BrokerMessage &message) { return commitLog_->putMessage(message); }
-    void asyncPutMessage(const common::BrokerMessage &message, PutCallback done)
-    {
-        commitLog_->asyncPutMessage(message, std::move(done));
-    }
+    // Puts are refused (SERVICE_NOT_AVAILABLE) while the disk is above diskSpaceWarningLevelRatio.
+    PutMessageResult putMessage(const common::BrokerMessage &message);
+    void asyncPutMessage(const common::BrokerMessage &message, PutCallback done);
 
     void setFlushDiskType(FlushDiskType type) { commitLog_->setFlushDiskType(type); }
     bool setTransientStorePoolEnable(bool enable) { return commitLog_->setTransientStorePoolEnable(enable); }
 
+    // --- queries (message_store_queries.cpp) ---
+    // Up to `maxCount` messages of a queue from `offset`; with `tagsCodes`, only messages whose
+    // tags code is in it (entries skipped by the filter still advance nextBeginOffset).
+    GetMessageResult getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
+                                const std::set<int64_t> *tagsCodes = nullptr) const;
+    int64_t minOffsetInQueue(const std::string &topic, int32_t queueId) const;
+    int64_t maxOffsetInQueue(const std::string &topic, int32_t queueId) const;
+    // The first queue offset whose message was stored at or after `timestamp` (binary search);
+    // the max offset when every message is older, the min offset when every one is newer.
+    int64_t offsetInQueueByTime(const std::string &topic, int32_t queueId, int64_t timestamp) const;
+    // Store time of the oldest message still held: of a queue, or of the whole log (-1: none).
+    int64_t earliestMessageTime(const std::string &topic, int32_t queueId) const;
+    int64_t earliestMessageTime() const;
+    std::optional<common::StoredMessage> lookMessageByOffset(int64_t commitLogOffset) const;
+    // Messages of `topic` carrying `key` (in KEYS or as UNIQ_KEY) stored in [begin, end].
+    QueryMessageResult queryMessage(const std::string &topic, const std::string &key, int maxCount,
+                                    int64_t begin, int64_t end) const;
+    // Messages in [from, to) of a queue that are still held.
+    int64_t messageCountInQueue(const std::string &topic, int32_t queueId, int64_t from, int64_t to) const;
+    int64_t dispatchBehindBytes() const;
+
     // One tick of the 1 s schedule: persist the checkpoint, take a metrics sample. Public so
     // tests can drive it.
     void tick();
+    // One retention round now (tests, and mqadmin's deleteExpiredCommitLog later).
+    CleanResult cleanExpiredFiles(bool force);
+    // Dispatches what is readable now and waits for nothing else (tests, shutdown).
+    // Requires: no puts running meanwhile.
+    void waitForDispatch();
+
+    // For the services.
+    void flushIndex();
+    int deleteExpiredIndexFiles(int64_t commitLogMinOffset);
 
 private:
+    bool recover(bool lastExitOk, std::string &error);
+    void startServices();
+
     MessageStoreConfig config_;
     FlushMetrics metrics_;
     std::unique_ptr<StoreLock> lock_;
     std::unique_ptr<StoreCheckpoint> checkpoint_;
     std::unique_ptr<CommitLog> commitLog_;
+    std::unique_ptr<ConsumeQueueStore> consumeQueues_;
+    std::unique_ptr<IndexService> index_;
+    std::unique_ptr<ReputMessageService> reput_;
+    std::unique_ptr<FlushConsumeQueueService> consumeQueueFlusher_;
+    std::unique_ptr<StoreCleaner> cleaner_;
     std::unique_ptr<StoreTicker> ticker_;
     RecoveryReport recovery_;
     bool running_ = false;

@@ -100,7 +100,23 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"commitCommitLogThoroughInterval", intField(&C::commitCommitLogThoroughInterval, 0)},
         {"wakeCommitWhenPutMessage", boolField(&C::wakeCommitWhenPutMessage)},
         {"maxMessageSize", intField(&C::maxMessageSize, 1)},
+        {"mappedFileSizeConsumeQueue", intField<int64_t>(&C::mappedFileSizeConsumeQueue, 20)},
+        {"flushIntervalConsumeQueue", intField(&C::flushIntervalConsumeQueue, 1)},
+        {"flushConsumeQueueLeastPages", intField(&C::flushConsumeQueueLeastPages, 0)},
+        {"flushConsumeQueueThoroughInterval", intField(&C::flushConsumeQueueThoroughInterval, 0)},
+        {"messageDelayLevel", stringField(&C::messageDelayLevel)},
+        {"fileReservedTime", intField(&C::fileReservedTime, 0)},
+        {"deleteWhen", stringField(&C::deleteWhen)},
+        {"diskMaxUsedSpaceRatio", intField(&C::diskMaxUsedSpaceRatio, 0)},
+        {"diskSpaceWarningLevelRatio", intField(&C::diskSpaceWarningLevelRatio, 0)},
+        {"diskSpaceCleanForciblyRatio", intField(&C::diskSpaceCleanForciblyRatio, 0)},
+        {"cleanResourceInterval", intField(&C::cleanResourceInterval, 1)},
+        {"deleteFileBatchMax", intField(&C::deleteFileBatchMax, 1)},
+        {"cleanFileForciblyEnable", boolField(&C::cleanFileForciblyEnable)},
         {"checkCRCOnRecover", boolField(&C::checkCRCOnRecover)},
+        {"messageIndexEnable", boolField(&C::messageIndexEnable)},
+        {"maxHashSlotNum", intField(&C::maxHashSlotNum, 1)},
+        {"maxIndexNum", intField(&C::maxIndexNum, 2)},
         {"brokerIP1", stringField(&C::brokerIP1)},
         {"listenPort", intField(&C::listenPort, 0)},
     };
@@ -153,6 +169,10 @@ std::string MessageStoreConfig::set(std::string_view key, std::string_view value
     if (candidate.mappedFileSizeCommitLog > (int64_t{1} << 31) - 1)
         return "bad value '" + std::string(value) + "' for " + std::string(key)
                + ": mappedFileSizeCommitLog must stay below 2 GiB (record positions are ints)";
+    if (40 + int64_t{4} * candidate.maxHashSlotNum + int64_t{20} * candidate.maxIndexNum
+        > (int64_t{1} << 31) - 1) // Java computes the index file size as an int
+        return "bad value '" + std::string(value) + "' for " + std::string(key)
+               + ": 40 + maxHashSlotNum×4 + maxIndexNum×20 (the index file size) must stay below 2 GiB";
     *this = std::move(candidate);
     return {};
 }

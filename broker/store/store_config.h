@@ -44,8 +44,31 @@ struct MessageStoreConfig
     int commitCommitLogThoroughInterval = 200;  // ms
     bool wakeCommitWhenPutMessage = true;
 
+    // Consume queues (store-format §5, §9.5)
+    int64_t mappedFileSizeConsumeQueue = 300000LL * 20;
+    int flushIntervalConsumeQueue = 1000;          // ms
+    int flushConsumeQueueLeastPages = 2;
+    int flushConsumeQueueThoroughInterval = 60000; // ms
+    std::string messageDelayLevel = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
+
+    // Retention (§15)
+    int fileReservedTime = 72;            // hours
+    std::string deleteWhen = "04";        // local hours, ';'-separated
+    int diskMaxUsedSpaceRatio = 75;       // %
+    int diskSpaceWarningLevelRatio = 90;  // %: above it puts are refused
+    int diskSpaceCleanForciblyRatio = 85; // %: above it files go whatever their age
+    int cleanResourceInterval = 10000;    // ms
+    int deleteFileBatchMax = 10;
+    bool cleanFileForciblyEnable = true;
+
     int maxMessageSize = 4 * 1024 * 1024; // bytes of body
     bool checkCRCOnRecover = true;
+
+    // Message index (IndexService, store-format §6). One index file is
+    // 40 + maxHashSlotNum×4 + maxIndexNum×20 bytes (420,000,040 by default).
+    bool messageIndexEnable = true;
+    int maxHashSlotNum = 5000000;
+    int maxIndexNum = 5000000 * 4;
 
     // BrokerConfig: the store host written into every record.
     std::string brokerIP1 = "127.0.0.1";

@@ -16,6 +16,9 @@ inline store::MessageStoreConfig smallStoreConfig(const QString &root, int64_t f
     config.mappedFileSizeCommitLog = fileSize;
     config.flushDiskType = flush;
     config.listenPort = 10911;
+    // Small index files (the default one is 420 MB): tests make many stores.
+    config.maxHashSlotNum = 1000;
+    config.maxIndexNum = 4000;
     return config;
 }
 

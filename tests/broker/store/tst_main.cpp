@@ -4,5 +4,8 @@ QObject *createMappedFileQueueTest();
 QObject *createCommitLogTest();
 QObject *createFlushTest();
 QObject *createRecoveryTest();
+QObject *createConsumeQueueTest();
+QObject *createIndexTest();
 
-MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest())
+MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
+                 createConsumeQueueTest(), createIndexTest())

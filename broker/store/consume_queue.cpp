@@ -1,0 +1,239 @@
+#include "broker/store/consume_queue.h"
+
+#include "broker/common/bytes.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstring>
+
+namespace mqdesk::store {
+
+using common::readInt32;
+using common::readInt64;
+
+namespace {
+
+void writeEntry(uint8_t *at, int64_t commitLogOffset, int32_t size, int64_t tagsCode)
+{
+    common::writeInt64(at, commitLogOffset);
+    common::writeInt32(at + 8, size);
+    common::writeInt64(at + 12, tagsCode);
+}
+
+// An entry recovery keeps (§5.3): the filler counts as valid.
+bool isValidEntry(const ConsumeQueueEntry &entry) { return entry.commitLogOffset >= 0 && entry.size > 0; }
+
+} // namespace
+
+ConsumeQueue::ConsumeQueue(std::string topic, int32_t queueId, std::string directory, int64_t fileSize)
+    : topic_(std::move(topic)), queueId_(queueId), queue_(std::move(directory), fileSize)
+{}
+
+ConsumeQueueEntry ConsumeQueue::readEntry(const uint8_t *at)
+{
+    return {readInt64(at), readInt32(at + 8), readInt64(at + 12)};
+}
+
+bool ConsumeQueue::load(std::string &error)
+{
+    return queue_.load(error);
+}
+
+bool ConsumeQueue::recover(std::string &error)
+{
+    const auto files = queue_.files();
+    if (files.empty()) {
+        maxPhysicOffset_.store(-1);
+        return true;
+    }
+    size_t index = files.size() >= 3 ? files.size() - 3 : 0;
+    int64_t validEnd = files[index]->fileFromOffset();
+    int64_t maxPhysic = -1;
+    for (; index < files.size(); ++index) {
+        const MappedFile &file = *files[index];
+        int64_t position = 0;
+        for (; position + kEntrySize <= file.fileSize(); position += kEntrySize) {
+            const ConsumeQueueEntry entry = readEntry(file.data() + position);
+            if (!isValidEntry(entry))
+                break;
+            if (!entry.isFiller())
+                maxPhysic = entry.commitLogOffset + entry.size;
+        }
+        validEnd = file.fileFromOffset() + position;
+        if (position + kEntrySize <= file.fileSize())
+            break; // stopped inside this file
+    }
+    maxPhysicOffset_.store(maxPhysic);
+    if (!queue_.truncateDirtyFiles(validEnd, error))
+        return false;
+    if (auto first = queue_.firstFile()) {
+        // Until correctMinOffset() knows the commit log, the first valid entry is the minimum.
+        int64_t position = 0;
+        while (position + kEntrySize <= first->readPosition() && readEntry(first->data() + position).isFiller())
+            position += kEntrySize;
+        minLogicOffset_.store(first->fileFromOffset() + position);
+    }
+    return true;
+}
+
+bool ConsumeQueue::truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &error)
+{
+    for (;;) {
+        const auto last = queue_.lastFile();
+        if (!last)
+            break;
+        int64_t position = 0;
+        int64_t maxPhysic = -1;
+        for (; position + kEntrySize <= last->readPosition(); position += kEntrySize) {
+            const ConsumeQueueEntry entry = readEntry(last->data() + position);
+            if (entry.isFiller())
+                continue;
+            if (entry.commitLogOffset + entry.size > commitLogEnd)
+                break;
+            maxPhysic = entry.commitLogOffset + entry.size;
+        }
+        if (position == 0 && queue_.fileCount() > 1) {
+            // The whole file points past the end: delete it and look at the one before.
+            if (!queue_.deleteLastFile(error))
+                return false;
+            continue;
+        }
+        if (!queue_.truncateDirtyFiles(last->fileFromOffset() + position, error))
+            return false;
+        if (maxPhysic < 0) {
+            // Nothing valid left in the last file: the previous file's last entry is the end.
+            maxPhysic = -1;
+            const auto files = queue_.files();
+            if (files.size() >= 2) {
+                const MappedFile &previous = *files[files.size() - 2];
+                const ConsumeQueueEntry entry = readEntry(previous.data() + previous.readPosition() - kEntrySize);
+                if (!entry.isFiller())
+                    maxPhysic = entry.commitLogOffset + entry.size;
+            }
+        }
+        maxPhysicOffset_.store(maxPhysic);
+        break;
+    }
+    if (minLogicOffset_.load() > queue_.maxOffset())
+        minLogicOffset_.store(queue_.maxOffset());
+    return true;
+}
+
+bool ConsumeQueue::fillPreBlank(MappedFile &file, int64_t untilPosition, std::string &error)
+{
+    (void)error;
+    for (int64_t position = 0; position < untilPosition; position += kEntrySize)
+        writeEntry(file.appendTarget() + position, 0, 0x7FFFFFFF, 0);
+    file.advanceWrote(untilPosition, 0);
+    return true;
+}
+
+bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsCode, int64_t queueOffset,
+                            int64_t storeTimestamp, std::string &error)
+{
+    if (commitLogOffset + size <= maxPhysicOffset_.load(std::memory_order_relaxed))
+        return true; // already dispatched (recovery re-dispatch)
+    const int64_t expected = queueOffset * kEntrySize;
+    const int64_t fileSize = queue_.fileSize();
+    auto file = queue_.lastFile();
+    if (!file) {
+        // The first file ever of this queue: entries before the first one are fillers, and the
+        // queue starts at that entry (§5.1).
+        file = queue_.createFile(expected / fileSize * fileSize, error);
+        if (!file || !fillPreBlank(*file, expected % fileSize, error))
+            return false;
+        minLogicOffset_.store(expected);
+    } else if (file->isFull()) {
+        file = queue_.createFile(file->fileFromOffset() + fileSize, error);
+        if (!file)
+            return false;
+    }
+    const int64_t current = file->fileFromOffset() + file->wrotePosition();
+    if (expected < current)
+        return true; // an entry for this offset is already there
+    if (expected > current) {
+        spdlog::error("consume queue {}/{}: entry for queue offset {} would leave a gap after {}; "
+                      "appending it anyway (logic queue order may be wrong)",
+                      topic_, queueId_, queueOffset, current / kEntrySize);
+    }
+    writeEntry(file->appendTarget() + file->wrotePosition(), commitLogOffset, size, tagsCode);
+    file->advanceWrote(kEntrySize, storeTimestamp);
+    maxPhysicOffset_.store(commitLogOffset + size, std::memory_order_release);
+    return true;
+}
+
+int64_t ConsumeQueue::lastStoreTimestamp() const
+{
+    const auto last = queue_.lastFile();
+    return last ? last->lastStoreTimestamp() : 0;
+}
+
+std::optional<ConsumeQueueEntry> ConsumeQueue::entryAt(int64_t queueOffset) const
+{
+    const auto entries = entriesFrom(queueOffset, 1);
+    if (entries.empty())
+        return std::nullopt;
+    return entries.front();
+}
+
+std::vector<ConsumeQueueEntry> ConsumeQueue::entriesFrom(int64_t queueOffset, int maxCount) const
+{
+    std::vector<ConsumeQueueEntry> entries;
+    if (queueOffset < 0 || maxCount <= 0)
+        return entries;
+    const int64_t logical = queueOffset * kEntrySize;
+    const auto file = queue_.findFileByOffset(logical);
+    if (!file)
+        return entries;
+    const int64_t readable = file->readPosition();
+    for (int64_t position = logical - file->fileFromOffset();
+         position + kEntrySize <= readable && static_cast<int>(entries.size()) < maxCount;
+         position += kEntrySize)
+        entries.push_back(readEntry(file->data() + position));
+    return entries;
+}
+
+void ConsumeQueue::correctMinOffset(int64_t commitLogMinOffset)
+{
+    const auto first = queue_.firstFile();
+    if (!first)
+        return;
+    // Binary search in the first file for the first entry whose record is still there.
+    int64_t low = 0;
+    int64_t high = first->readPosition() / kEntrySize; // exclusive
+    while (low < high) {
+        const int64_t middle = (low + high) / 2;
+        const ConsumeQueueEntry entry = readEntry(first->data() + middle * kEntrySize);
+        if (!entry.isFiller() && entry.commitLogOffset >= commitLogMinOffset)
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    int64_t minLogic = first->fileFromOffset() + low * kEntrySize;
+    if (low == first->readPosition() / kEntrySize && queue_.fileCount() == 1)
+        minLogic = queue_.maxOffset(); // every entry points below the commit log: the queue is empty
+    minLogicOffset_.store(std::max(minLogic, minLogicOffset_.load()));
+}
+
+int ConsumeQueue::deleteExpiredFiles(int64_t commitLogMinOffset)
+{
+    int deleted = 0;
+    while (queue_.fileCount() > 1) {
+        const auto first = queue_.firstFile();
+        if (first->readPosition() < kEntrySize)
+            break;
+        const ConsumeQueueEntry last = readEntry(first->data() + first->readPosition() - kEntrySize);
+        if (last.commitLogOffset >= commitLogMinOffset)
+            break;
+        std::string error;
+        if (!queue_.deleteFirstFile(error)) {
+            spdlog::error("consume queue {}/{}: {}", topic_, queueId_, error);
+            break;
+        }
+        ++deleted;
+    }
+    correctMinOffset(commitLogMinOffset);
+    return deleted;
+}
+
+} // namespace mqdesk::store

@@ -1,0 +1,181 @@
+#include "broker/store/consume_queue_store.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace mqdesk::store {
+
+namespace {
+
+std::optional<int32_t> parseQueueId(const std::string &name)
+{
+    int32_t id = 0;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+    if (ec != std::errc() || end != name.data() + name.size() || id < 0)
+        return std::nullopt;
+    return id;
+}
+
+} // namespace
+
+ConsumeQueueStore::ConsumeQueueStore(std::string rootDirectory, int64_t fileSize)
+    : root_(std::move(rootDirectory)), fileSize_(consumeQueueFileSize(fileSize))
+{}
+
+bool ConsumeQueueStore::load(std::string &error)
+{
+    std::error_code ec;
+    fs::create_directories(root_, ec);
+    if (ec) {
+        error = "cannot create " + root_ + ": " + ec.message();
+        return false;
+    }
+    std::unique_lock lock(mutex_);
+    for (const auto &topicEntry : fs::directory_iterator(root_, ec)) {
+        if (!topicEntry.is_directory())
+            continue;
+        const std::string topic = topicEntry.path().filename().string();
+        for (const auto &queueEntry : fs::directory_iterator(topicEntry.path(), ec)) {
+            const auto queueId = parseQueueId(queueEntry.path().filename().string());
+            if (!queueEntry.is_directory() || !queueId)
+                continue; // RocketMQ ignores non-numeric queue directories
+            auto queue = std::make_shared<ConsumeQueue>(topic, *queueId, queueEntry.path().string(), fileSize_);
+            if (!queue->load(error))
+                return false;
+            queues_[topic][*queueId] = std::move(queue);
+        }
+    }
+    if (ec) {
+        error = "cannot list " + root_ + ": " + ec.message();
+        return false;
+    }
+    return true;
+}
+
+bool ConsumeQueueStore::recover(int64_t &dispatchFromPhyOffset, std::string &error)
+{
+    dispatchFromPhyOffset = -1;
+    std::shared_lock lock(mutex_);
+    for (auto &[topic, byId] : queues_) {
+        for (auto &[id, queue] : byId) {
+            if (!queue->recover(error))
+                return false;
+            dispatchFromPhyOffset = std::max(dispatchFromPhyOffset, queue->maxPhysicOffset());
+        }
+    }
+    return true;
+}
+
+bool ConsumeQueueStore::truncateDirty(int64_t commitLogEnd, std::string &error)
+{
+    std::shared_lock lock(mutex_);
+    for (auto &[topic, byId] : queues_) {
+        for (auto &[id, queue] : byId) {
+            if (queue->maxPhysicOffset() > commitLogEnd && !queue->truncateDirtyLogicFiles(commitLogEnd, error))
+                return false;
+        }
+    }
+    return true;
+}
+
+void ConsumeQueueStore::correctMinOffsets(int64_t commitLogMinOffset)
+{
+    forEach([commitLogMinOffset](ConsumeQueue &queue) { queue.correctMinOffset(commitLogMinOffset); });
+}
+
+std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, int32_t queueId, bool create)
+{
+    {
+        std::shared_lock lock(mutex_);
+        if (const auto t = queues_.find(topic); t != queues_.end()) {
+            if (const auto q = t->second.find(queueId); q != t->second.end())
+                return q->second;
+        }
+    }
+    if (!create)
+        return nullptr;
+    std::unique_lock lock(mutex_);
+    auto &slot = queues_[topic][queueId];
+    if (!slot) {
+        const std::string directory = root_ + "/" + topic + "/" + std::to_string(queueId);
+        slot = std::make_shared<ConsumeQueue>(topic, queueId, directory, fileSize_);
+        std::string error;
+        if (!slot->load(error)) // creates the directory
+            spdlog::error("consume queue {}/{}: {}", topic, queueId, error);
+    }
+    return slot;
+}
+
+std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, int32_t queueId) const
+{
+    std::shared_lock lock(mutex_);
+    if (const auto t = queues_.find(topic); t != queues_.end()) {
+        if (const auto q = t->second.find(queueId); q != t->second.end())
+            return q->second;
+    }
+    return nullptr;
+}
+
+void ConsumeQueueStore::forEach(const std::function<void(ConsumeQueue &)> &visit) const
+{
+    std::vector<std::shared_ptr<ConsumeQueue>> all;
+    {
+        std::shared_lock lock(mutex_);
+        for (const auto &[topic, byId] : queues_) {
+            for (const auto &[id, queue] : byId)
+                all.push_back(queue);
+        }
+    }
+    for (const auto &queue : all)
+        visit(*queue);
+}
+
+std::unordered_map<std::string, int64_t> ConsumeQueueStore::queueOffsetTable() const
+{
+    std::unordered_map<std::string, int64_t> table;
+    forEach([&table](ConsumeQueue &queue) {
+        table[queue.topic() + "-" + std::to_string(queue.queueId())] = queue.maxOffset();
+    });
+    return table;
+}
+
+int64_t ConsumeQueueStore::lastStoreTimestamp() const
+{
+    int64_t latest = 0;
+    forEach([&latest](ConsumeQueue &queue) { latest = std::max(latest, queue.lastStoreTimestamp()); });
+    return latest;
+}
+
+int64_t ConsumeQueueStore::flushAll(int leastPages)
+{
+    int64_t bytes = 0;
+    forEach([&bytes, leastPages](ConsumeQueue &queue) {
+        for (;;) {
+            const auto result = queue.flush(leastPages);
+            if (result.failed) {
+                spdlog::error("consume queue {}/{}: {}", queue.topic(), queue.queueId(), result.error);
+                break;
+            }
+            if (result.bytes == 0)
+                break;
+            bytes += result.bytes;
+        }
+    });
+    return bytes;
+}
+
+int ConsumeQueueStore::deleteExpiredFiles(int64_t commitLogMinOffset)
+{
+    int deleted = 0;
+    forEach([&deleted, commitLogMinOffset](ConsumeQueue &queue) {
+        deleted += queue.deleteExpiredFiles(commitLogMinOffset);
+    });
+    return deleted;
+}
+
+} // namespace mqdesk::store

@@ -1,0 +1,57 @@
+#pragma once
+
+// All consume queues of a store (RocketMQ's ConsumeQueueStore): consumequeue/<topic>/<queueId>/.
+// Queues are created by the dispatch thread on first use and looked up from any thread.
+
+#include "broker/store/consume_queue.h"
+#include "broker/store/store_config.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+namespace mqdesk::store {
+
+class ConsumeQueueStore
+{
+public:
+    ConsumeQueueStore(std::string rootDirectory, int64_t fileSize);
+
+    // Opens every consumequeue/<topic>/<numeric queueId>/ directory (others are ignored).
+    bool load(std::string &error);
+    // Recovers every queue; returns the dispatch-from offset: the largest end of a record any
+    // queue points at, -1 when no queue holds an entry.
+    bool recover(int64_t &dispatchFromPhyOffset, std::string &error);
+    bool truncateDirty(int64_t commitLogEnd, std::string &error);
+    void correctMinOffsets(int64_t commitLogMinOffset);
+
+    // The queue, created (with its directory) when `create` is set.
+    std::shared_ptr<ConsumeQueue> find(const std::string &topic, int32_t queueId, bool create = false);
+    std::shared_ptr<ConsumeQueue> find(const std::string &topic, int32_t queueId) const;
+    void forEach(const std::function<void(ConsumeQueue &)> &visit) const;
+    // Next queue offset of every topic-queue, keyed "topic-queueId" like the commit log's table.
+    std::unordered_map<std::string, int64_t> queueOffsetTable() const;
+    // Latest store time written to any queue (checkpoint logicsMsgTimestamp).
+    int64_t lastStoreTimestamp() const;
+
+    // Flushes every queue (leastPages rule as for the commit log); returns bytes flushed.
+    int64_t flushAll(int leastPages);
+    int deleteExpiredFiles(int64_t commitLogMinOffset);
+
+private:
+    std::string root_;
+    int64_t fileSize_;
+    mutable std::shared_mutex mutex_;
+    std::map<std::string, std::map<int32_t, std::shared_ptr<ConsumeQueue>>> queues_; // guarded by mutex_
+};
+
+// The consume-queue file size in effect: the setting rounded up to whole entries (§2.1).
+inline int64_t consumeQueueFileSize(int64_t configured)
+{
+    return (configured + ConsumeQueue::kEntrySize - 1) / ConsumeQueue::kEntrySize * ConsumeQueue::kEntrySize;
+}
+
+} // namespace mqdesk::store

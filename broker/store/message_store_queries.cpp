@@ -1,0 +1,200 @@
+// MessageStore's queries (store-format §5, §6): reads through the consume queues, the index and
+// the commit log, from any thread.
+
+#include "broker/store/message_store.h"
+
+#include "broker/store/consume_queue_store.h"
+#include "broker/store/index_service.h"
+
+#include <algorithm>
+
+namespace mqdesk::store {
+
+std::string_view getStatusName(GetMessageStatus status)
+{
+    switch (status) {
+    case GetMessageStatus::Found: return "FOUND";
+    case GetMessageStatus::NoMatchedMessage: return "NO_MATCHED_MESSAGE";
+    case GetMessageStatus::MessageWasRemoving: return "MESSAGE_WAS_REMOVING";
+    case GetMessageStatus::OffsetFoundNull: return "OFFSET_FOUND_NULL";
+    case GetMessageStatus::OffsetOverflowBadly: return "OFFSET_OVERFLOW_BADLY";
+    case GetMessageStatus::OffsetOverflowOne: return "OFFSET_OVERFLOW_ONE";
+    case GetMessageStatus::OffsetTooSmall: return "OFFSET_TOO_SMALL";
+    case GetMessageStatus::NoMatchedLogicQueue: return "NO_MATCHED_LOGIC_QUEUE";
+    case GetMessageStatus::NoMessageInQueue: return "NO_MESSAGE_IN_QUEUE";
+    }
+    return "UNKNOWN";
+}
+
+GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
+                                          const std::set<int64_t> *tagsCodes) const
+{
+    GetMessageResult result;
+    const auto queue = consumeQueues_->find(topic, queueId);
+    if (!queue) {
+        result.status = GetMessageStatus::NoMatchedLogicQueue;
+        return result;
+    }
+    result.minOffset = queue->minOffset();
+    result.maxOffset = queue->maxOffset();
+    // Where a consumer should go next when the offset is out of range (RocketMQ's correction).
+    if (result.maxOffset == 0) {
+        result.status = GetMessageStatus::NoMessageInQueue;
+        return result;
+    }
+    if (offset < result.minOffset) {
+        result.status = GetMessageStatus::OffsetTooSmall;
+        result.nextBeginOffset = result.minOffset;
+        return result;
+    }
+    if (offset == result.maxOffset) {
+        result.status = GetMessageStatus::OffsetOverflowOne;
+        result.nextBeginOffset = offset;
+        return result;
+    }
+    if (offset > result.maxOffset) {
+        result.status = GetMessageStatus::OffsetOverflowBadly;
+        result.nextBeginOffset = result.maxOffset;
+        return result;
+    }
+
+    result.status = GetMessageStatus::NoMatchedMessage;
+    int64_t next = offset;
+    const int64_t commitLogMin = commitLog_->minOffset();
+    // Scan at most a few times maxCount entries so a selective filter cannot make one read
+    // unbounded; the consumer continues from nextBeginOffset.
+    const int scanLimit = std::max(maxCount, 1) * 16;
+    int scanned = 0;
+    while (static_cast<int>(result.messages.size()) < maxCount && scanned < scanLimit && next < result.maxOffset) {
+        const auto entries = queue->entriesFrom(next, std::min(scanLimit - scanned, 256));
+        if (entries.empty())
+            break;
+        for (const ConsumeQueueEntry &entry : entries) {
+            const int64_t queueOffset = next++;
+            ++scanned;
+            if (entry.isFiller())
+                continue;
+            if (entry.commitLogOffset < commitLogMin) {
+                result.status = GetMessageStatus::MessageWasRemoving;
+                continue;
+            }
+            if (tagsCodes && !tagsCodes->contains(entry.tagsCode))
+                continue;
+            auto message = commitLog_->readMessage(entry.commitLogOffset);
+            if (!message) {
+                result.status = GetMessageStatus::OffsetFoundNull;
+                continue;
+            }
+            result.messages.push_back(std::move(*message));
+            result.queueOffsets.push_back(queueOffset);
+            if (static_cast<int>(result.messages.size()) >= maxCount)
+                break;
+        }
+    }
+    if (!result.messages.empty())
+        result.status = GetMessageStatus::Found;
+    result.nextBeginOffset = next;
+    return result;
+}
+
+int64_t MessageStore::minOffsetInQueue(const std::string &topic, int32_t queueId) const
+{
+    const auto queue = consumeQueues_->find(topic, queueId);
+    return queue ? queue->minOffset() : 0;
+}
+
+int64_t MessageStore::maxOffsetInQueue(const std::string &topic, int32_t queueId) const
+{
+    const auto queue = consumeQueues_->find(topic, queueId);
+    return queue ? queue->maxOffset() : 0;
+}
+
+int64_t MessageStore::offsetInQueueByTime(const std::string &topic, int32_t queueId, int64_t timestamp) const
+{
+    const auto queue = consumeQueues_->find(topic, queueId);
+    if (!queue)
+        return 0;
+    const auto storeTimeAt = [&](int64_t queueOffset) -> int64_t {
+        const auto entry = queue->entryAt(queueOffset);
+        if (!entry || entry->isFiller())
+            return -1;
+        const auto message = commitLog_->readMessage(entry->commitLogOffset);
+        return message ? message->storeTimestamp : -1;
+    };
+    int64_t low = queue->minOffset();
+    int64_t high = queue->maxOffset(); // exclusive: the answer when every message is older
+    while (low < high) {
+        const int64_t middle = low + (high - low) / 2;
+        const int64_t stored = storeTimeAt(middle);
+        if (stored >= timestamp)
+            high = middle;
+        else
+            low = middle + 1; // older (or unreadable: retention took it)
+    }
+    return low;
+}
+
+int64_t MessageStore::earliestMessageTime(const std::string &topic, int32_t queueId) const
+{
+    const auto queue = consumeQueues_->find(topic, queueId);
+    if (!queue)
+        return -1;
+    for (int64_t offset = queue->minOffset(); offset < queue->maxOffset(); ++offset) {
+        const auto entry = queue->entryAt(offset);
+        if (!entry)
+            break;
+        if (entry->isFiller())
+            continue;
+        const auto message = commitLog_->readMessage(entry->commitLogOffset);
+        return message ? message->storeTimestamp : -1;
+    }
+    return -1;
+}
+
+int64_t MessageStore::earliestMessageTime() const
+{
+    int64_t earliest = -1;
+    commitLog_->forEachRecord(commitLog_->minOffset(), [&earliest](int64_t, const common::RecordView &record) {
+        earliest = record.storeTimestamp;
+        return false;
+    });
+    return earliest;
+}
+
+std::optional<common::StoredMessage> MessageStore::lookMessageByOffset(int64_t commitLogOffset) const
+{
+    return commitLog_->readMessage(commitLogOffset);
+}
+
+QueryMessageResult MessageStore::queryMessage(const std::string &topic, const std::string &key, int maxCount,
+                                              int64_t begin, int64_t end) const
+{
+    QueryMessageResult result;
+    const auto found = index_->queryOffset(topic, key, maxCount, begin, end);
+    result.indexLastUpdateTimestamp = found.indexLastUpdateTimestamp;
+    result.indexLastUpdatePhyOffset = found.indexLastUpdatePhyOffset;
+    for (const int64_t offset : found.phyOffsets) {
+        auto message = commitLog_->readMessage(offset);
+        if (!message || message->topic != topic)
+            continue;
+        // The index only knows hashes: keep messages that really carry the key.
+        const auto uniqKey = message->properties.get(common::property::kUniqClientMessageId);
+        const auto keys = message->properties.keys();
+        if (uniqKey != key && std::find(keys.begin(), keys.end(), key) == keys.end())
+            continue;
+        result.messages.push_back(std::move(*message));
+    }
+    return result;
+}
+
+int64_t MessageStore::messageCountInQueue(const std::string &topic, int32_t queueId, int64_t from, int64_t to) const
+{
+    const auto queue = consumeQueues_->find(topic, queueId);
+    if (!queue)
+        return 0;
+    const int64_t low = std::max(from, queue->minOffset());
+    const int64_t high = std::min(to, queue->maxOffset());
+    return std::max<int64_t>(0, high - low);
+}
+
+} // namespace mqdesk::store

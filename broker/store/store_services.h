@@ -1,0 +1,69 @@
+#pragma once
+
+// The store's background services besides the commit log's own flushers:
+//   FlushConsumeQueueService  flushes consume queues (and the index) on RocketMQ's schedule and
+//                             keeps the checkpoint's logicsMsgTimestamp covered by flushed data
+//   StoreCleaner              retention: deletes expired commit-log files, then the consume-queue
+//                             and index files that only point into them
+
+#include "broker/common/service_thread.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace mqdesk::store {
+
+class MessageStore;
+
+class FlushConsumeQueueService : public common::ServiceThread
+{
+public:
+    explicit FlushConsumeQueueService(MessageStore &store);
+    ~FlushConsumeQueueService() override;
+    // Flushes everything and persists the checkpoint (shutdown).
+    void flushAll();
+
+protected:
+    void run() override;
+
+private:
+    void flushOnce(bool thorough);
+
+    MessageStore &store_;
+};
+
+struct CleanResult
+{
+    int commitLogFiles = 0;
+    int consumeQueueFiles = 0;
+    int indexFiles = 0;
+    double diskUsedRatio = 0; // of the commit log's file system, 0..1
+};
+
+class StoreCleaner : public common::ServiceThread
+{
+public:
+    explicit StoreCleaner(MessageStore &store);
+    ~StoreCleaner() override;
+
+    // One cleaning round now. `force`: delete every file but the newest regardless of age and
+    // hour (RocketMQ's manual delete / "clean immediately").
+    CleanResult cleanOnce(bool force);
+    bool diskFull() const { return diskFull_.load(std::memory_order_acquire); }
+
+protected:
+    void run() override;
+
+private:
+    bool isDeleteHour() const;
+
+    MessageStore &store_;
+    std::atomic<bool> diskFull_{false};
+};
+
+// Used share of the file system holding `path` (0..1), or -1 when it cannot be read.
+double diskUsedRatio(const std::string &path);
+
+} // namespace mqdesk::store

@@ -1,0 +1,273 @@
+// Consume queues, dispatch and the store's queries (store-format §5, §10, §11, §15).
+
+#include "store_test_util.h"
+
+#include "broker/common/bytes.h"
+#include "broker/common/java_hash.h"
+#include "broker/common/message_id.h"
+#include "broker/store/consume_queue.h"
+#include "broker/store/consume_queue_store.h"
+#include "broker/store/store_services.h"
+
+#include <filesystem>
+#include <map>
+
+using namespace mqdesk;
+using namespace mqdesk::store;
+using mqdesk::test::q;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Several topics, queues, tags and keys, in an order that interleaves them in the commit log.
+std::vector<PutMessageResult> putMixed(MessageStore &store, int count)
+{
+    std::vector<PutMessageResult> results;
+    for (int i = 0; i < count; ++i) {
+        auto m = test::makeMessage("Topic" + std::to_string(i % 3), i % 4, "body-" + std::to_string(i),
+                                   "key-" + std::to_string(i) + " shared-" + std::to_string(i % 5));
+        m.properties.set(common::property::kTags, i % 2 ? "TagOdd" : "TagEven");
+        results.push_back(store.putMessage(m));
+    }
+    return results;
+}
+
+// Every entry of every queue points at a record of that topic, queue and queue offset.
+void checkQueuesAgreeWithLog(MessageStore &store, size_t expectedEntries)
+{
+    size_t entries = 0;
+    store.consumeQueues().forEach([&](ConsumeQueue &queue) {
+        for (int64_t offset = queue.minOffset(); offset < queue.maxOffset(); ++offset) {
+            const auto entry = queue.entryAt(offset);
+            QVERIFY(entry);
+            const auto message = store.lookMessageByOffset(entry->commitLogOffset);
+            QVERIFY(message);
+            QCOMPARE(q(message->topic), q(queue.topic()));
+            QCOMPARE(message->queueId, queue.queueId());
+            QCOMPARE(message->queueOffset, offset);
+            QCOMPARE(entry->size, message->totalSize);
+            QCOMPARE(entry->tagsCode, common::tagsCodeOf(message->tags()));
+            ++entries;
+        }
+    });
+    QCOMPARE(entries, expectedEntries);
+}
+
+} // namespace
+
+class ConsumeQueueTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void writesSpecEntryAfterFillers()
+    {
+        // §17.1: the first file ever of a queue whose first entry is queue offset 5.
+        QTemporaryDir dir;
+        ConsumeQueue queue("TopicTest", 1, dir.path().toStdString(), 6000000);
+        std::string error;
+        QVERIFY(queue.load(error));
+        QVERIFY(queue.putEntry(0, 123, common::tagsCodeOf("TagA"), 5, 1700000000123, error));
+        QCOMPARE(queue.minOffset(), int64_t{5});
+        QCOMPARE(queue.maxOffset(), int64_t{6});
+        const auto bytes = test::readFile(dir.path().toStdString() + "/00000000000000000000");
+        QCOMPARE(bytes.size(), size_t{6000000});
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(q(common::toUpperHex(std::span<const uint8_t>(bytes.data() + i * 20, 20))),
+                     QStringLiteral("00000000000000007FFFFFFF0000000000000000"));
+        QCOMPARE(q(common::toUpperHex(std::span<const uint8_t>(bytes.data() + 100, 20))),
+                 QStringLiteral("00000000000000000000007B000000000027A807"));
+        // Re-dispatching the same record changes nothing.
+        QVERIFY(queue.putEntry(0, 123, common::tagsCodeOf("TagA"), 5, 1700000000123, error));
+        QCOMPARE(queue.maxOffset(), int64_t{6});
+        QVERIFY(queue.entryAt(4)->isFiller());
+        QCOMPARE(queue.entryAt(5)->size, 123);
+    }
+
+    void dispatchBuildsQueuesThatAgreeWithTheLog()
+    {
+        QTemporaryDir dir;
+        auto config = test::smallStoreConfig(dir.path(), 64 * 1024);
+        config.mappedFileSizeConsumeQueue = 20 * 50; // several queue files
+        auto store = test::openStore(config);
+        putMixed(*store, 600);
+        store->waitForDispatch();
+        QCOMPARE(store->dispatchBehindBytes(), int64_t{0});
+        checkQueuesAgreeWithLog(*store, 600);
+        QCOMPARE(store->maxOffsetInQueue("Topic1", 1), int64_t{50});
+        QCOMPARE(store->minOffsetInQueue("Topic1", 1), int64_t{0});
+        QCOMPARE(store->messageCountInQueue("Topic1", 1, 10, 1000), int64_t{40});
+        QVERIFY(fs::exists(dir.path().toStdString() + "/consumequeue/Topic2/3/00000000000000000000"));
+    }
+
+    void readsMessagesWithOffsetsAndTagFilter()
+    {
+        QTemporaryDir dir;
+        auto store = test::openStore(test::smallStoreConfig(dir.path()));
+        putMixed(*store, 120);
+        store->waitForDispatch();
+        // Topic0 queue 0 holds i = 0, 12, 24, ...: all even.
+        auto all = store->getMessage("Topic0", 0, 0, 5);
+        QCOMPARE(all.status, GetMessageStatus::Found);
+        QCOMPARE(all.messages.size(), size_t{5});
+        QCOMPARE(all.nextBeginOffset, int64_t{5});
+        QCOMPARE(q(all.messages[1].bodyText()), QStringLiteral("body-12"));
+        // Topic1 queue 1 holds i = 1, 13, ... (odd) : an even filter finds nothing but moves on.
+        const std::set<int64_t> even{common::tagsCodeOf("TagEven")};
+        const auto none = store->getMessage("Topic1", 1, 0, 4, &even);
+        QCOMPARE(none.status, GetMessageStatus::NoMatchedMessage);
+        QVERIFY(none.nextBeginOffset > 0);
+        QCOMPARE(store->getMessage("Topic0", 0, 10, 5).status, GetMessageStatus::OffsetOverflowOne);
+        QCOMPARE(store->getMessage("Topic0", 0, 11, 5).status, GetMessageStatus::OffsetOverflowBadly);
+        QCOMPARE(store->getMessage("Topic0", 0, 11, 5).nextBeginOffset, int64_t{10});
+        QCOMPARE(store->getMessage("Nope", 0, 0, 5).status, GetMessageStatus::NoMatchedLogicQueue);
+    }
+
+    void findsMessagesByKeyThroughTheIndex()
+    {
+        QTemporaryDir dir;
+        auto config = test::smallStoreConfig(dir.path());
+        config.maxHashSlotNum = 97; // collisions on purpose: the store must filter them out
+        config.maxIndexNum = 400;   // several index files
+        auto store = test::openStore(config);
+        putMixed(*store, 300);
+        auto unique = test::makeMessage("Topic0", 0, "with uniq key");
+        unique.properties.set(common::property::kUniqClientMessageId, "7F00000112345E2DE80C47B7607B0000");
+        store->putMessage(unique);
+        store->waitForDispatch();
+
+        const auto one = store->queryMessage("Topic0", "key-3", 32, 0, INT64_MAX);
+        QCOMPARE(one.messages.size(), size_t{1});
+        QCOMPARE(q(one.messages[0].bodyText()), QStringLiteral("body-3"));
+        QVERIFY(store->queryMessage("Topic1", "key-3", 32, 0, INT64_MAX).messages.empty()); // other topic
+        // shared-0 in Topic0: i ≡ 0 (mod 15), 20 messages; maxCount bounds the answer.
+        QCOMPARE(store->queryMessage("Topic0", "shared-0", 64, 0, INT64_MAX).messages.size(), size_t{20});
+        QCOMPARE(store->queryMessage("Topic0", "shared-0", 5, 0, INT64_MAX).messages.size(), size_t{5});
+        const auto byUniq = store->queryMessage("Topic0", "7F00000112345E2DE80C47B7607B0000", 32, 0, INT64_MAX);
+        QCOMPARE(byUniq.messages.size(), size_t{1});
+        QCOMPARE(q(byUniq.messages[0].bodyText()), QStringLiteral("with uniq key"));
+        // Every key of every message is found.
+        for (int i = 0; i < 300; ++i) {
+            const auto found = store->queryMessage("Topic" + std::to_string(i % 3), "key-" + std::to_string(i), 4, 0,
+                                                   INT64_MAX);
+            QCOMPARE(found.messages.size(), size_t{1});
+        }
+        // A time range before everything finds nothing.
+        QVERIFY(store->queryMessage("Topic0", "key-3", 32, 0, 1000).messages.empty());
+    }
+
+    void findsOffsetsByTime()
+    {
+        QTemporaryDir dir;
+        auto store = test::openStore(test::smallStoreConfig(dir.path()));
+        std::vector<int64_t> times;
+        for (int i = 0; i < 6; ++i) {
+            times.push_back(store->putMessage(test::makeMessage("Timed", 0, "m")).storeTimestamp);
+            QTest::qWait(5); // distinct store times
+        }
+        store->waitForDispatch();
+        QCOMPARE(store->offsetInQueueByTime("Timed", 0, 0), int64_t{0});
+        QCOMPARE(store->offsetInQueueByTime("Timed", 0, times[3]), int64_t{3});
+        QCOMPARE(store->offsetInQueueByTime("Timed", 0, times[3] + 1), int64_t{4});
+        QCOMPARE(store->offsetInQueueByTime("Timed", 0, times[5] + 1), int64_t{6});
+        QCOMPARE(store->earliestMessageTime("Timed", 0), times[0]);
+        QCOMPARE(store->earliestMessageTime(), times[0]);
+    }
+
+    void restartsKeepQueuesAndOffsets()
+    {
+        QTemporaryDir dir;
+        const auto config = test::smallStoreConfig(dir.path(), 16 * 1024);
+        {
+            auto store = test::openStore(config);
+            putMixed(*store, 200);
+        }
+        auto store = test::openStore(config);
+        QVERIFY(!store->recoveryReport().abnormal);
+        checkQueuesAgreeWithLog(*store, 200);
+        // The next put of Topic1/1 continues that queue (i = 1, 13, ..., 193: 17 messages).
+        QCOMPARE(store->putMessage(test::makeMessage("Topic1", 1, "next")).queueOffset, int64_t{17});
+    }
+
+    void uncleanStopRebuildsQueuesFromTheLog()
+    {
+        QTemporaryDir dir;
+        const QString live = dir.path() + QStringLiteral("/live");
+        const QString crashed = dir.path() + QStringLiteral("/crashed");
+        auto store = test::openStore(test::smallStoreConfig(live, 16 * 1024));
+        putMixed(*store, 300);
+        store->waitForDispatch();
+        fs::copy(live.toStdString(), crashed.toStdString(), fs::copy_options::recursive);
+        fs::remove(crashed.toStdString() + "/lock");
+        store.reset();
+        // Lose some queues and the index, as a crash before their flush would.
+        fs::remove_all(crashed.toStdString() + "/consumequeue/Topic0");
+        fs::remove_all(crashed.toStdString() + "/consumequeue/Topic2/1");
+        fs::remove_all(crashed.toStdString() + "/index");
+
+        auto recovered = test::openStore(test::smallStoreConfig(crashed, 16 * 1024));
+        QVERIFY(recovered->recoveryReport().abnormal);
+        checkQueuesAgreeWithLog(*recovered, 300);
+        for (int i = 0; i < 300; i += 7)
+            QCOMPARE(recovered->queryMessage("Topic" + std::to_string(i % 3), "key-" + std::to_string(i), 4, 0, INT64_MAX)
+                         .messages.size(),
+                     size_t{1});
+        QCOMPARE(recovered->putMessage(test::makeMessage("Topic0", 0, "next")).queueOffset, int64_t{25});
+    }
+
+    void truncatedLogCutsTheQueues()
+    {
+        QTemporaryDir dir;
+        const auto config = test::smallStoreConfig(dir.path(), 64 * 1024);
+        std::vector<PutMessageResult> results;
+        {
+            auto store = test::openStore(config);
+            results = putMixed(*store, 40);
+        }
+        // Damage record 30: recovery cuts the log there and the queues with it.
+        const std::string file = config.commitLogDir() + "/00000000000000000000";
+        auto bytes = test::readFile(file);
+        bytes[static_cast<size_t>(results[30].wroteOffset) + 90] ^= 0xFF;
+        test::writeFile(file, bytes);
+        auto store = test::openStore(config);
+        QCOMPARE(store->recoveryReport().processOffset, results[30].wroteOffset);
+        checkQueuesAgreeWithLog(*store, 30);
+    }
+
+    void retentionDeletesOldFilesEverywhere()
+    {
+        QTemporaryDir dir;
+        auto config = test::smallStoreConfig(dir.path(), 8 * 1024);
+        config.mappedFileSizeConsumeQueue = 20 * 10;
+        config.fileReservedTime = 0;
+        auto store = test::openStore(config);
+        putMixed(*store, 300);
+        store->waitForDispatch();
+        const size_t before = store->commitLog().mappedFileQueue().fileCount();
+        QVERIFY(before > 5);
+        const auto cleaned = store->cleanExpiredFiles(true);
+        QVERIFY(cleaned.commitLogFiles >= 1);
+        QVERIFY(cleaned.consumeQueueFiles >= 1);
+        QCOMPARE(store->commitLog().mappedFileQueue().fileCount(), before - static_cast<size_t>(cleaned.commitLogFiles));
+        QVERIFY(store->commitLog().mappedFileQueue().fileCount() >= 1);
+        const int64_t minOffset = store->commitLog().minOffset();
+        QVERIFY(minOffset > 0);
+        // Every queue now starts at an entry whose record is still there.
+        store->consumeQueues().forEach([&](ConsumeQueue &queue) {
+            const auto entry = queue.entryAt(queue.minOffset());
+            if (entry)
+                QVERIFY(entry->commitLogOffset >= minOffset);
+        });
+        // The queue of the last message (i = 299: Topic2, queue 3) still holds its newest ones.
+        const auto early = store->getMessage("Topic2", 3, 0, 1);
+        QCOMPARE(early.status, GetMessageStatus::OffsetTooSmall);
+        QVERIFY(early.nextBeginOffset > 0);
+        const auto rest = store->getMessage("Topic2", 3, early.nextBeginOffset, 100);
+        QCOMPARE(rest.status, GetMessageStatus::Found);
+        QCOMPARE(q(rest.messages.back().bodyText()), QStringLiteral("body-299"));
+    }
+};
+
+QObject *createConsumeQueueTest() { return new ConsumeQueueTest; }
+
+#include "tst_consume_queue.moc"
