@@ -4,6 +4,7 @@
 // byte of what comes back: variable sizes make records end at every possible position.
 
 #include "broker/common/message.h"
+#include "broker/store/store_config.h"
 
 #include <string>
 
@@ -14,6 +15,18 @@ inline std::string crashBody(int64_t seq)
     std::string body = "seq=" + std::to_string(seq) + ";";
     body.append(static_cast<size_t>(seq * 7919 % 700), static_cast<char>('a' + seq % 26));
     return body;
+}
+
+// The store settings of both processes: small files so the log rolls over often.
+inline store::MessageStoreConfig crashStoreConfig(const std::string &root)
+{
+    store::MessageStoreConfig config;
+    config.storePathRootDir = root;
+    config.mappedFileSizeCommitLog = 256 * 1024;
+    config.mappedFileSizeConsumeQueue = 20 * 2000;
+    config.maxHashSlotNum = 5000;
+    config.maxIndexNum = 20000;
+    return config;
 }
 
 inline common::BrokerMessage crashMessage(int64_t seq)

@@ -25,9 +25,11 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: %s STORE_DIR FILE_SIZE FIRST_SEQ THREADS\n", argv[0]);
         return 2;
     }
-    store::MessageStoreConfig config;
-    config.storePathRootDir = argv[1];
-    config.mappedFileSizeCommitLog = std::atoll(argv[2]);
+    store::MessageStoreConfig config = test::crashStoreConfig(argv[1]);
+    if (config.mappedFileSizeCommitLog != std::atoll(argv[2])) {
+        std::fprintf(stderr, "crash_writer: file size %s disagrees with the test's\n", argv[2]);
+        return 2;
+    }
     config.flushDiskType = store::FlushDiskType::SyncFlush;
     const int64_t firstSeq = std::atoll(argv[3]);
     const int threads = std::atoi(argv[4]);

@@ -3,6 +3,7 @@
 
 #include "test_support.h"
 
+#include "broker/common/message_properties.h"
 #include "broker/store/message_store.h"
 
 #include <QJsonDocument>
@@ -51,8 +52,9 @@ private slots:
         const Run run = bench({QStringLiteral("store"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--flush"),
                                flush, QStringLiteral("--threads"), QString::number(threads), QStringLiteral("--size"),
                                QStringLiteral("700"), QStringLiteral("--count"), QString::number(count),
-                               QStringLiteral("--file-size"), QStringLiteral("1048576"), QStringLiteral("--queues"),
-                               QStringLiteral("3"), QStringLiteral("--json")});
+                               QStringLiteral("--file-size"), QStringLiteral("1048576"), QStringLiteral("--topics"),
+                               QStringLiteral("2"), QStringLiteral("--queues"), QStringLiteral("3"),
+                               QStringLiteral("--keys"), QStringLiteral("--json")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QJsonParseError parseError;
         const QJsonObject json = QJsonDocument::fromJson(run.out, &parseError).object();
@@ -69,6 +71,9 @@ private slots:
             QVERIFY(json.value(QStringLiteral("put_latency_us")).toObject().contains(QLatin1String(key)));
         for (const char *key : {"p50", "p99", "max"})
             QVERIFY(json.value(QStringLiteral("flush_latency_us")).toObject().contains(QLatin1String(key)));
+        QVERIFY(json.value(QStringLiteral("keys")).toBool());
+        QVERIFY(json.contains(QStringLiteral("dispatch_behind_bytes")));
+        QVERIFY(json.value(QStringLiteral("dispatch_catchup_ms")).toDouble() >= 0);
         const QJsonObject baseline = json.value(QStringLiteral("baseline")).toObject();
         QVERIFY(baseline.value(QStringLiteral("fdatasync_us_p50")).toDouble() > 0);
         QVERIFY(baseline.value(QStringLiteral("seq_write_mb_per_s")).toDouble() > 0);
@@ -84,16 +89,26 @@ private slots:
         QVERIFY2(store.open(error), error.c_str());
         QVERIFY(!store.recoveryReport().abnormal);
         int records = 0;
-        std::map<int32_t, int64_t> next;
+        std::map<std::pair<std::string, int32_t>, int64_t> next;
         bool gapless = true;
-        store.commitLog().forEachRecord(0, [&](int64_t, const common::RecordView &r) {
+        bool queuesAgree = true;
+        std::vector<std::pair<std::string, std::string>> keys; // topic, key
+        store.commitLog().forEachRecord(0, [&](int64_t offset, const common::RecordView &r) {
             ++records;
-            gapless &= r.queueOffset == next[r.queueId]++;
+            gapless &= r.queueOffset == next[{std::string(r.topic), r.queueId}]++;
+            // Its consume-queue entry points back at it.
+            const auto read = store.getMessage(std::string(r.topic), r.queueId, r.queueOffset, 1);
+            queuesAgree &= read.messages.size() == 1 && read.messages[0].physicalOffset == offset;
+            keys.emplace_back(r.topic, std::string(*common::MessageProperties::find(r.properties, "KEYS")));
             return r.body.size() == 700;
         });
         QCOMPARE(records, count);
         QVERIFY(gapless);
-        QCOMPARE(next.size(), size_t{3});
+        QVERIFY(queuesAgree);
+        QCOMPARE(next.size(), size_t{6}); // 2 topics × 3 queues
+        // Every key is found through the index.
+        for (const auto &[topic, key] : keys)
+            QCOMPARE(store.queryMessage(topic, key, 4, 0, INT64_MAX).messages.size(), size_t{1});
     }
 
     void refusesBadInput()
