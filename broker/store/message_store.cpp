@@ -104,8 +104,12 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
         std::string failure;
         auto queue = consumeQueues_->find(request.topic, request.queueId, true);
         if (!queue->putEntry(request.commitLogOffset, request.msgSize, request.tagsCode,
-                             request.consumeQueueOffset, request.storeTimestamp, failure))
+                             request.consumeQueueOffset, request.storeTimestamp, failure)) {
             spdlog::error("dispatch: consume queue {}/{}: {}", request.topic, request.queueId, failure);
+            return;
+        }
+        if (arrivingListener_)
+            arrivingListener_(request);
     });
     if (config_.messageIndexEnable)
         dispatchers.emplace_back([this](const DispatchRequest &request) {
@@ -193,6 +197,18 @@ void MessageStore::tick()
 CleanResult MessageStore::cleanExpiredFiles(bool force)
 {
     return cleaner_->cleanOnce(force);
+}
+
+void MessageStore::setMessageArrivingListener(MessageArrivingListener listener)
+{
+    // Before open() nothing reads it; after, the dispatch thread does: swap it only there.
+    if (!running_) {
+        arrivingListener_ = std::move(listener);
+        return;
+    }
+    reput_->stop();
+    arrivingListener_ = std::move(listener);
+    reput_->start();
 }
 
 int64_t MessageStore::dispatchBehindBytes() const

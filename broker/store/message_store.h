@@ -12,9 +12,11 @@
 // up, flushes everything, writes the checkpoint and removes `abort`.
 
 #include "broker/store/commit_log.h"
+#include "broker/store/dispatch_request.h"
 #include "broker/store/flush_metrics.h"
 #include "broker/store/store_config.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -111,6 +113,11 @@ public:
     // Messages in [from, to) of a queue that are still held.
     int64_t messageCountInQueue(const std::string &topic, int32_t queueId, int64_t from, int64_t to) const;
     int64_t dispatchBehindBytes() const;
+    // Told of every message dispatched into a consume queue (topic, queue id, queue offset,
+    // tags code, store time): how held pulls learn that their queue has something new.
+    // Called on the dispatch thread; must not block. Set before or after open().
+    using MessageArrivingListener = std::function<void(const DispatchRequest &)>;
+    void setMessageArrivingListener(MessageArrivingListener listener);
 
     // One tick of the 1 s schedule: persist the checkpoint, take a metrics sample. Public so
     // tests can drive it.
@@ -142,6 +149,7 @@ private:
     std::unique_ptr<StoreTicker> ticker_;
     RecoveryReport recovery_;
     bool running_ = false;
+    MessageArrivingListener arrivingListener_; // read by the dispatch thread after open()
 };
 
 } // namespace mqdesk::store

@@ -9,7 +9,9 @@
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/store_services.h"
 
+#include <ctime>
 #include <filesystem>
+#include <mutex>
 #include <map>
 
 using namespace mqdesk;
@@ -154,6 +156,51 @@ private slots:
         }
         // A time range before everything finds nothing.
         QVERIFY(store->queryMessage("Topic0", "key-3", 32, 0, 1000).messages.empty());
+    }
+
+    void tellsListenersOfArrivingMessages()
+    {
+        QTemporaryDir dir;
+        MessageStore store(test::smallStoreConfig(dir.path()));
+        std::mutex mutex;
+        std::vector<std::pair<std::string, int64_t>> arrived; // "topic-queue", queue offset
+        store.setMessageArrivingListener([&](const DispatchRequest &request) {
+            std::lock_guard lock(mutex);
+            arrived.emplace_back(request.topic + "-" + std::to_string(request.queueId), request.consumeQueueOffset);
+        });
+        std::string error;
+        QVERIFY2(store.open(error), error.c_str());
+        store.putMessage(test::makeMessage("Arrive", 2, "a"));
+        store.putMessage(test::makeMessage("Arrive", 2, "b"));
+        auto half = test::makeMessage("Arrive", 2, "half"); // no queue entry, so no arrival
+        half.sysFlag = common::sysflag::kTransactionPrepared;
+        store.putMessage(half);
+        store.waitForDispatch();
+        std::lock_guard lock(mutex);
+        QCOMPARE(arrived.size(), size_t{2});
+        QCOMPARE(q(arrived[1].first), QStringLiteral("Arrive-2"));
+        QCOMPARE(arrived[1].second, int64_t{1});
+    }
+
+    void retentionRunsInTheDeleteHourAndRefusesPutsOnAFullDisk()
+    {
+        QTemporaryDir dir;
+        auto config = test::smallStoreConfig(dir.path(), 8 * 1024);
+        config.fileReservedTime = 0;
+        const time_t now = std::time(nullptr);
+        std::tm local{};
+        localtime_r(&now, &local);
+        config.deleteWhen = "99;" + std::to_string(local.tm_hour); // this hour (and a never-hour)
+        config.diskSpaceWarningLevelRatio = 0;                       // any used space is "full"
+        auto store = test::openStore(config);
+        putMixed(*store, 100);
+        store->waitForDispatch();
+        const auto cleaned = store->cleanExpiredFiles(false); // not forced: the hour allows it
+        QVERIFY(cleaned.commitLogFiles >= 1);
+        QVERIFY(cleaned.diskUsedRatio > 0);
+        const auto refused = store->putMessage(test::makeMessage("Full", 0, "no room"));
+        QCOMPARE(refused.status, PutMessageStatus::ServiceNotAvailable);
+        QVERIFY2(refused.error.find("diskSpaceWarningLevelRatio") != std::string::npos, refused.error.c_str());
     }
 
     void findsOffsetsByTime()
