@@ -310,6 +310,28 @@ bool IndexService::deleteExpiredFiles(int64_t commitLogMinOffset, std::string &e
     return true;
 }
 
+bool IndexService::truncateDirtyFiles(int64_t commitLogEnd, int &deleted, std::string &error)
+{
+    std::lock_guard writeLock(writeMutex_);
+    deleted = 0;
+    // endPhyOffset is the start of the newest record a file indexed (or, for a fresh file, the
+    // one it inherited): at or past the end, the file knows records that are gone.
+    while (!files_.empty() && files_.back()->endPhyOffset() >= commitLogEnd) {
+        std::unique_ptr<IndexFile> dirty;
+        {
+            std::unique_lock filesLock(filesMutex_);
+            dirty = std::move(files_.back());
+            files_.pop_back();
+        }
+        spdlog::info("index: deleting {} (it indexes offsets up to {}, the commit log now ends at {}); "
+                     "re-dispatch rebuilds it", dirty->path(), dirty->endPhyOffset(), commitLogEnd);
+        if (!dirty->destroy(error))
+            return false;
+        ++deleted;
+    }
+    return true;
+}
+
 bool IndexService::flush(std::string &error)
 {
     std::lock_guard writeLock(writeMutex_);

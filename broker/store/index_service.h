@@ -96,6 +96,12 @@ public:
     // last one, stopping at the first file that is still needed.
     bool deleteExpiredFiles(int64_t commitLogMinOffset, std::string &error);
 
+    // Recovery: deletes the newest files while they hold entries at or beyond `commitLogEnd` —
+    // entries of records the commit log no longer has. Left in place they would also make the
+    // re-dispatch protection skip the new records written at those offsets. Returns how many
+    // files went; re-dispatch from the new end rebuilds what they held below commitLogEnd.
+    bool truncateDirtyFiles(int64_t commitLogEnd, int &deleted, std::string &error);
+
     // Writes the header of and forces every file changed since its last flush; each full file
     // flushed advances checkpoint.indexMsgTimestamp to its endTimestamp (checkpoint flushed).
     bool flush(std::string &error);

@@ -91,8 +91,10 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
     int64_t dispatchFrom = -1;
     if (!consumeQueues_->recover(dispatchFrom, error) || !commitLog_->recover(lastExitOk, recovery_, error))
         return false;
-    // Queues never point past the log, and never below what retention left of it.
-    if (!consumeQueues_->truncateDirty(recovery_.processOffset, error))
+    // Queues and index never point past the log, and never below what retention left of it.
+    int droppedIndexFiles = 0;
+    if (!consumeQueues_->truncateDirty(recovery_.processOffset, error)
+        || !index_->truncateDirtyFiles(recovery_.processOffset, droppedIndexFiles, error))
         return false;
     consumeQueues_->correctMinOffsets(commitLog_->minOffset());
 
@@ -124,9 +126,9 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
     // after a crash some queues may lag others, so everything from the recovery start is
     // dispatched again (the queues and the index skip what they already have).
     int64_t reputFrom = lastExitOk && dispatchFrom >= 0 ? dispatchFrom : recovery_.startOffset;
-    if (!lastExitOk && config_.messageIndexEnable) {
-        // The index dropped its files newer than the checkpoint; they may begin before the
-        // recovery start, so dispatch again from where the kept files end.
+    if ((!lastExitOk || droppedIndexFiles > 0) && config_.messageIndexEnable) {
+        // The index dropped files (newer than the checkpoint, or holding records the log lost);
+        // they may begin before the recovery start, so dispatch again from where the kept files end.
         const auto indexFiles = index_->files();
         reputFrom = std::min(reputFrom, indexFiles.empty() ? commitLog_->minOffset()
                                                            : indexFiles.back().header.endPhyOffset);

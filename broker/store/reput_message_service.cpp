@@ -125,8 +125,6 @@ int ReputMessageService::doReput()
             dispatcher(request);
         offset += decoded.size;
         reputFromOffset_.store(offset, std::memory_order_release);
-        if (arrivalListener_)
-            arrivalListener_(request);
         ++dispatched;
     }
     reputFromOffset_.store(offset, std::memory_order_release);

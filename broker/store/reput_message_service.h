@@ -2,8 +2,7 @@
 
 // The dispatcher (RocketMQ's ReputMessageService, store-format §10): one thread follows the
 // commit log from reputFromOffset to the reput end — the flushed position under SYNC_FLUSH, the
-// readable end otherwise — and hands every record to the dispatchers (consume queues, index),
-// then tells the arrival listener (long polling) which queue got a message.
+// readable end otherwise — and hands every record to the dispatchers (consume queues, index).
 
 #include "broker/common/service_thread.h"
 #include "broker/store/dispatch_request.h"
@@ -20,9 +19,6 @@ class ReputMessageService : public common::ServiceThread
 {
 public:
     using Dispatcher = std::function<void(const DispatchRequest &)>;
-    // Called after a record was dispatched: topic, queue id, the queue's new max offset,
-    // tags code, store time. Must not block.
-    using ArrivalListener = std::function<void(const DispatchRequest &)>;
 
     ReputMessageService(CommitLog &commitLog, std::vector<Dispatcher> dispatchers,
                         const std::vector<int64_t> &delayLevelMillis);
@@ -32,7 +28,6 @@ public:
     int64_t reputFromOffset() const { return reputFromOffset_.load(std::memory_order_acquire); }
     // Bytes appended but not yet dispatched.
     int64_t dispatchBehindBytes() const;
-    void setArrivalListener(ArrivalListener listener) { arrivalListener_ = std::move(listener); }
 
     // Dispatches everything up to the reput end on the calling thread (startup, shutdown).
     // Requires: the service thread is not running.
@@ -50,7 +45,6 @@ private:
     CommitLog &commitLog_;
     std::vector<Dispatcher> dispatchers_;
     std::vector<int64_t> delayLevelMillis_; // index level - 1
-    ArrivalListener arrivalListener_;
     std::atomic<int64_t> reputFromOffset_{0};
 };
 
