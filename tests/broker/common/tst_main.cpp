@@ -2,5 +2,6 @@
 
 QObject *createRecordCodecTest();
 QObject *createCommonPartsTest();
+QObject *createJsonTest();
 
-MQDESK_TEST_MAIN(createRecordCodecTest(), createCommonPartsTest())
+MQDESK_TEST_MAIN(createRecordCodecTest(), createCommonPartsTest(), createJsonTest())
