@@ -25,6 +25,14 @@ inline constexpr int32_t kStoreHostV6 = 0x20;
 inline constexpr int32_t kNeedUnwrap = 0x40;
 inline constexpr int32_t kInnerBatch = 0x80;
 inline constexpr int32_t kCompressionTypeMask = 0x700;
+
+// Whether a record takes a queue offset and a consume-queue entry: plain messages and
+// committed transaction messages do; half (PREPARED) and ROLLBACK records do not (§10, §16).
+inline bool hasQueueEntry(int32_t sysFlag)
+{
+    const int32_t type = sysFlag & kTransactionMask;
+    return type == kTransactionNotType || type == kTransactionCommit;
+}
 } // namespace sysflag
 
 // A message as handed to the store for appending (RocketMQ's MessageExtBrokerInner). The store

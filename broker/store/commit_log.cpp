@@ -21,23 +21,6 @@ using common::steadyMicros;
 using common::wallMillis;
 using common::DecodeStatus;
 
-namespace {
-
-void makeQueueKey(std::string &key, std::string_view topic, int32_t queueId)
-{
-    key.assign(topic);
-    key += '-';
-    key += std::to_string(queueId);
-}
-
-bool assignsQueueOffset(int32_t sysFlag)
-{
-    const int32_t type = sysFlag & common::sysflag::kTransactionMask;
-    return type == common::sysflag::kTransactionNotType || type == common::sysflag::kTransactionCommit;
-}
-
-} // namespace
-
 std::string_view putStatusName(PutMessageStatus status)
 {
     switch (status) {
@@ -230,7 +213,7 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     }
     encoded.sysFlag = first.sysFlag;
     encoded.count = static_cast<int32_t>(messages.size());
-    makeQueueKey(queueKey, first.topic, first.queueId);
+    queueKey = topicQueueKey(first.topic, first.queueId);
 
     appendEncoded(encoded, result);
     if (!result.stored()) {
@@ -283,7 +266,7 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
 
     const auto it = queueOffsets_.find(encoded.queueKey);
     const int64_t baseQueueOffset = it == queueOffsets_.end() ? 0 : it->second;
-    const bool assigns = assignsQueueOffset(encoded.sysFlag);
+    const bool assigns = common::sysflag::hasQueueEntry(encoded.sysFlag);
     const int64_t wrote = file->wrotePosition();
     const int64_t physicalOffset = file->fileFromOffset() + wrote;
 
@@ -411,8 +394,7 @@ int64_t CommitLog::forEachRecord(int64_t fromOffset,
 
 int64_t CommitLog::nextQueueOffset(std::string_view topic, int32_t queueId) const
 {
-    std::string key;
-    makeQueueKey(key, topic, queueId);
+    const std::string key = topicQueueKey(topic, queueId);
     std::lock_guard lock(putMutex_);
     const auto it = queueOffsets_.find(key);
     return it == queueOffsets_.end() ? 0 : it->second;

@@ -30,6 +30,15 @@
 namespace mqdesk::store {
 
 class StoreCheckpoint;
+
+// "topic-queueId": the key of RocketMQ's topic-queue table (next queue offset per queue).
+inline std::string topicQueueKey(std::string_view topic, int32_t queueId)
+{
+    std::string key(topic);
+    key += '-';
+    key += std::to_string(queueId);
+    return key;
+}
 class TransientStorePool;
 class AllocateMappedFileService;
 class GroupCommitService;

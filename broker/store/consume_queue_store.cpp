@@ -1,5 +1,7 @@
 #include "broker/store/consume_queue_store.h"
 
+#include "broker/store/commit_log.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -139,7 +141,7 @@ std::unordered_map<std::string, int64_t> ConsumeQueueStore::queueOffsetTable() c
 {
     std::unordered_map<std::string, int64_t> table;
     forEach([&table](ConsumeQueue &queue) {
-        table[queue.topic() + "-" + std::to_string(queue.queueId())] = queue.maxOffset();
+        table[topicQueueKey(queue.topic(), queue.queueId())] = queue.maxOffset();
     });
     return table;
 }

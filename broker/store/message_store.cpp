@@ -100,9 +100,8 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
 
     std::vector<ReputMessageService::Dispatcher> dispatchers;
     dispatchers.emplace_back([this](const DispatchRequest &request) {
-        const int32_t type = request.sysFlag & common::sysflag::kTransactionMask;
-        if (type != common::sysflag::kTransactionNotType && type != common::sysflag::kTransactionCommit)
-            return; // half and rolled-back transaction records get no queue entry (§10)
+        if (!common::sysflag::hasQueueEntry(request.sysFlag))
+            return;
         std::string failure;
         auto queue = consumeQueues_->find(request.topic, request.queueId, true);
         if (!queue->putEntry(request.commitLogOffset, request.msgSize, request.tagsCode,
