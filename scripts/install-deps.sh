@@ -7,7 +7,7 @@ packages=(
   # build
   build-essential cmake ninja-build ccache pkg-config
   # engine
-  zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev
+  zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev libasio-dev
   # Qt (tests use Qt Test; the desktop app comes later)
   qt6-base-dev
 )
