@@ -6,6 +6,7 @@ QObject *createFlushTest();
 QObject *createRecoveryTest();
 QObject *createConsumeQueueTest();
 QObject *createIndexTest();
+QObject *createStoreReaderTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
-                 createConsumeQueueTest(), createIndexTest())
+                 createConsumeQueueTest(), createIndexTest(), createStoreReaderTest())
