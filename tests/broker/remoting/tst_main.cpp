@@ -3,5 +3,8 @@
 QObject *createRemotingCommandTest();
 QObject *createRemotingCodecTest();
 QObject *createFrameDecoderTest();
+QObject *createRemotingServerTest();
+QObject *createRemotingClientTest();
 
-MQDESK_TEST_MAIN(createRemotingCommandTest(), createRemotingCodecTest(), createFrameDecoderTest())
+MQDESK_TEST_MAIN(createRemotingCommandTest(), createRemotingCodecTest(), createFrameDecoderTest(),
+                 createRemotingServerTest(), createRemotingClientTest())

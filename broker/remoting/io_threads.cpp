@@ -1,0 +1,57 @@
+#include "broker/remoting/io_threads.h"
+
+#include <pthread.h>
+
+namespace mqdesk::remoting {
+
+IoThreads::IoThreads()
+    : io_(std::make_shared<asio::io_context>())
+    , timer_(asio::make_strand(*io_))
+{
+}
+
+IoThreads::~IoThreads()
+{
+    join();
+}
+
+void IoThreads::start(const std::string &name, size_t count, std::function<void()> scan)
+{
+    scan_ = std::move(scan);
+    work_.emplace(asio::make_work_guard(*io_));
+    scheduleScan();
+    for (size_t i = 0; i < std::max<size_t>(count, 1); ++i) {
+        threads_.emplace_back([this, threadName = (name + "-io-" + std::to_string(i)).substr(0, 15)] {
+            pthread_setname_np(pthread_self(), threadName.c_str());
+            io_->run();
+        });
+    }
+}
+
+void IoThreads::scheduleScan()
+{
+    timer_.expires_after(kScanPeriod);
+    timer_.async_wait([this](std::error_code ec) {
+        if (ec || stopping_)
+            return;
+        scan_();
+        scheduleScan();
+    });
+}
+
+void IoThreads::join()
+{
+    if (stopping_.exchange(true))
+        return;
+    asio::post(timer_.get_executor(), [this] { timer_.cancel(); });
+    work_.reset();
+    for (std::thread &thread : threads_)
+        thread.join();
+    threads_.clear();
+    // Not started, or handlers left by a thread that never ran: drop them now, while the
+    // objects they refer to still exist.
+    io_->restart();
+    io_->poll();
+}
+
+} // namespace mqdesk::remoting

@@ -1,0 +1,68 @@
+#pragma once
+
+// Executors that run request processors off the io threads (DESIGN.md, Threads): a slow disk or
+// a held pull must never stall the sockets. The remoting layer only needs "try to run this";
+// when an executor refuses, the dispatcher answers SYSTEM_BUSY (remoting spec §9).
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mqdesk::remoting {
+
+class Executor
+{
+public:
+    using Task = std::function<void()>;
+
+    virtual ~Executor() = default;
+
+    // Queues `task` to run later on one of the executor's threads. Returns false, without
+    // running or keeping the task, when the executor is full or shut down; the caller then
+    // owns the refusal (the dispatcher answers SYSTEM_BUSY).
+    virtual bool tryExecute(Task task) = 0;
+};
+
+// A fixed pool of named threads draining one bounded FIFO queue. Tasks run in queue order per
+// thread; with more than one thread they may complete in any order.
+class ProcessorExecutor final : public Executor
+{
+public:
+    // `name` prefixes the thread names ("send-0", "send-1", ...; Linux keeps 15 characters).
+    // `queueCapacity` counts queued tasks, not running ones.
+    ProcessorExecutor(std::string name, size_t threadCount = 1, size_t queueCapacity = 10000);
+    // Shuts down and joins.
+    ~ProcessorExecutor() override;
+
+    ProcessorExecutor(const ProcessorExecutor &) = delete;
+    ProcessorExecutor &operator=(const ProcessorExecutor &) = delete;
+
+    bool tryExecute(Task task) override;
+
+    // Refuses new tasks, lets the threads finish the tasks already queued, and joins them.
+    // Idempotent. Must not be called from one of this executor's own threads.
+    void shutdown();
+
+    const std::string &name() const { return name_; }
+    size_t threadCount() const { return threads_.size(); }
+    size_t queueCapacity() const { return queueCapacity_; }
+    size_t queuedTasks() const;
+
+private:
+    void run();
+
+    const std::string name_;
+    const size_t queueCapacity_;
+    mutable std::mutex mutex_;
+    std::condition_variable wakeUp_;
+    std::deque<Task> queue_; // guarded by mutex_
+    bool stopping_ = false;  // guarded by mutex_
+    std::vector<std::thread> threads_;
+};
+
+} // namespace mqdesk::remoting
