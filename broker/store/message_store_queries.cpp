@@ -7,6 +7,7 @@
 #include "broker/store/index_service.h"
 
 #include <algorithm>
+#include <set>
 
 namespace mqdesk::store {
 
@@ -173,7 +174,12 @@ QueryMessageResult MessageStore::queryMessage(const std::string &topic, const st
     const auto found = index_->queryOffset(topic, key, maxCount, begin, end);
     result.indexLastUpdateTimestamp = found.indexLastUpdateTimestamp;
     result.indexLastUpdatePhyOffset = found.indexLastUpdatePhyOffset;
+    std::set<int64_t> seen;
     for (const int64_t offset : found.phyOffsets) {
+        // The index can hold a record twice: re-dispatch indexes the record at a file's
+        // endPhyOffset again (as RocketMQ does), e.g. after a crash.
+        if (!seen.insert(offset).second)
+            continue;
         auto message = commitLog_->readMessage(offset);
         if (!message || message->topic != topic)
             continue;
