@@ -21,7 +21,7 @@ namespace {
 
 constexpr size_t kNameLength = 17; // yyyyMMddHHmmssSSS
 
-bool isIndexFileName(const std::string &name)
+bool isIndexFileName(std::string_view name)
 {
     // RocketMQ accepts any name Long.parseLong takes; ours are 17 digits.
     return !name.empty() && name.size() <= 19
@@ -105,13 +105,8 @@ bool IndexService::load(bool lastExitOk, StoreCheckpoint &checkpoint, std::strin
         if (std::error_code typeError; entry.is_directory(typeError))
             continue;
         const std::string name = entry.path().filename().string();
-        const size_t suffix = std::string_view(kCreatingSuffix).size();
-        if (name.ends_with(kCreatingSuffix) && isIndexFileName(name.substr(0, name.size() - suffix))) {
-            spdlog::info("removing {}, an index file whose creation was interrupted", entry.path().string());
-            std::error_code removeError; // a leftover that stays is harmless, and skipped next time too
-            fs::remove(entry.path(), removeError);
+        if (removeCreationLeftover(entry.path().string(), isIndexFileName))
             continue;
-        }
         if (!isIndexFileName(name)) {
             error = entry.path().string()
                     + ": not an index file (names are yyyyMMddHHmmssSSS); move it out of the store";

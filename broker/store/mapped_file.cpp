@@ -1,5 +1,7 @@
 #include "broker/store/mapped_file.h"
 
+#include <spdlog/spdlog.h>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -32,6 +34,17 @@ MappedFile::MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSiz
     : path_(std::move(path)), fileFromOffset_(fileFromOffset), fileSize_(fileSize), fd_(fd),
       mapped_(mapped)
 {}
+
+bool removeCreationLeftover(const std::string &path, bool (*isFileName)(std::string_view))
+{
+    const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
+    const std::string_view suffix = kCreatingSuffix;
+    if (!name.ends_with(suffix) || !isFileName(name.substr(0, name.size() - suffix.size())))
+        return false;
+    spdlog::info("removing {}, a file whose creation was interrupted", path);
+    ::unlink(path.c_str());
+    return true;
+}
 
 bool syncDirectoryOf(const std::string &path, std::string &error)
 {

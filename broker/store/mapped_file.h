@@ -102,6 +102,11 @@ std::string offsetToFileName(int64_t offset);
 // A file being created carries this suffix until it has its full size; load() removes leftovers.
 inline constexpr const char *kCreatingSuffix = ".creating";
 
+// Whether `path` is the leftover of a file creation a crash interrupted — `<name>.creating`
+// where `isFileName(name)` — and if so removes it (it never held data). A leftover that cannot
+// be removed is harmless: it is skipped again next time.
+bool removeCreationLeftover(const std::string &path, bool (*isFileName)(std::string_view));
+
 // fsyncs the directory holding `path`, making a created, renamed or deleted name durable.
 bool syncDirectoryOf(const std::string &path, std::string &error);
 bool syncDirectory(const std::string &directory, std::string &error);

@@ -15,7 +15,7 @@ namespace mqdesk::store {
 
 namespace {
 
-bool isOffsetName(const std::string &name)
+bool isOffsetName(std::string_view name)
 {
     return name.size() == 20 && std::all_of(name.begin(), name.end(), [](char c) {
                return c >= '0' && c <= '9';
@@ -43,12 +43,8 @@ bool MappedFileQueue::load(std::string &error)
         if (entry.is_directory())
             continue;
         const std::string name = entry.path().filename().string();
-        if (name.size() > 20 && name.ends_with(kCreatingSuffix) && isOffsetName(name.substr(0, 20))) {
-            // A crash while a file was being created: it never held data.
-            spdlog::info("removing {}, a file whose creation was interrupted", entry.path().string());
-            fs::remove(entry.path(), ec);
+        if (removeCreationLeftover(entry.path().string(), isOffsetName))
             continue;
-        }
         if (!isOffsetName(name)) {
             error = entry.path().string()
                     + ": not a store file (names are 20-digit offsets); move it out of the store";
