@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 cmake --preset release -DMQDESK_BUILD_TESTS=OFF >/dev/null
-cmake --build --preset release -j "$(nproc)" --target mqdesk-bench
+cmake --build --preset release -j "$(nproc)" --target mqdesk-bench mqdesk-admin
 
 bench=build/release/app/mqdesk-bench/mqdesk-bench
 if (($# > 0)); then
