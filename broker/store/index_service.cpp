@@ -94,31 +94,9 @@ bool IndexService::load(bool lastExitOk, StoreCheckpoint &checkpoint, std::strin
         return false;
     }
     checkpoint_ = &checkpoint;
-    std::error_code ec;
-    fs::create_directories(directory_, ec);
-    if (ec) {
-        error = "cannot create directory " + directory_ + ": " + ec.message();
-        return false;
-    }
     std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(directory_, ec)) {
-        if (std::error_code typeError; entry.is_directory(typeError))
-            continue;
-        const std::string name = entry.path().filename().string();
-        if (removeCreationLeftover(entry.path().string(), isIndexFileName))
-            continue;
-        if (!isIndexFileName(name)) {
-            error = entry.path().string()
-                    + ": not an index file (names are yyyyMMddHHmmssSSS); move it out of the store";
-            return false;
-        }
-        names.push_back(name);
-    }
-    if (ec) {
-        error = "cannot list " + directory_ + ": " + ec.message();
+    if (!listStoreFileNames(directory_, isIndexFileName, "yyyyMMddHHmmssSSS", names, error))
         return false;
-    }
-    std::sort(names.begin(), names.end()); // RocketMQ's order: by name
 
     std::vector<std::unique_ptr<IndexFile>> loaded;
     for (const std::string &name : names) {

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
+#include <filesystem>
 
 namespace mqdesk::store {
 
@@ -34,6 +36,38 @@ MappedFile::MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSiz
     : path_(std::move(path)), fileFromOffset_(fileFromOffset), fileSize_(fileSize), fd_(fd),
       mapped_(mapped)
 {}
+
+bool listStoreFileNames(const std::string &directory, bool (*isFileName)(std::string_view),
+                        std::string_view nameRule, std::vector<std::string> &names, std::string &error)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    if (ec) {
+        error = "cannot create directory " + directory + ": " + ec.message();
+        return false;
+    }
+    names.clear();
+    for (const auto &entry : fs::directory_iterator(directory, ec)) {
+        if (std::error_code typeError; entry.is_directory(typeError))
+            continue;
+        const std::string name = entry.path().filename().string();
+        if (removeCreationLeftover(entry.path().string(), isFileName))
+            continue;
+        if (!isFileName(name)) {
+            error = entry.path().string() + ": not a store file (names are " + std::string(nameRule)
+                    + "); move it out of the store";
+            return false;
+        }
+        names.push_back(name);
+    }
+    if (ec) {
+        error = "cannot list " + directory + ": " + ec.message();
+        return false;
+    }
+    std::sort(names.begin(), names.end());
+    return true;
+}
 
 bool removeCreationLeftover(const std::string &path, bool (*isFileName)(std::string_view))
 {

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mqdesk::store {
 
@@ -101,6 +103,13 @@ std::string offsetToFileName(int64_t offset);
 
 // A file being created carries this suffix until it has its full size; load() removes leftovers.
 inline constexpr const char *kCreatingSuffix = ".creating";
+
+// The names of a store directory's files in name order (RocketMQ's order), creating the
+// directory when missing and removing creation leftovers. A file whose name fails
+// `isFileName` is an error naming it and `nameRule` ("20-digit offsets"); sub-directories
+// are skipped.
+bool listStoreFileNames(const std::string &directory, bool (*isFileName)(std::string_view),
+                        std::string_view nameRule, std::vector<std::string> &names, std::string &error);
 
 // Whether `path` is the leftover of a file creation a crash interrupted — `<name>.creating`
 // where `isFileName(name)` — and if so removes it (it never held data). A leftover that cannot

@@ -32,31 +32,10 @@ MappedFileQueue::~MappedFileQueue() = default;
 
 bool MappedFileQueue::load(std::string &error)
 {
-    std::error_code ec;
-    fs::create_directories(directory_, ec);
-    if (ec) {
-        error = "cannot create directory " + directory_ + ": " + ec.message();
-        return false;
-    }
     std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(directory_, ec)) {
-        if (entry.is_directory())
-            continue;
-        const std::string name = entry.path().filename().string();
-        if (removeCreationLeftover(entry.path().string(), isOffsetName))
-            continue;
-        if (!isOffsetName(name)) {
-            error = entry.path().string()
-                    + ": not a store file (names are 20-digit offsets); move it out of the store";
-            return false;
-        }
-        names.push_back(name);
-    }
-    if (ec) {
-        error = "cannot list " + directory_ + ": " + ec.message();
+    if (!listStoreFileNames(directory_, isOffsetName, "20-digit offsets", names, error))
         return false;
-    }
-    std::sort(names.begin(), names.end());
+    std::error_code ec;
 
     if (!names.empty()) {
         const std::string lastPath = directory_ + "/" + names.back();
