@@ -71,6 +71,14 @@ public:
     void fail(std::string message);
     // Unknown properties and absent known ones.
     BeanExtras finish();
+    // finish() into `extras`; false with `error` set when any property failed to read.
+    bool finish(BeanExtras &extras, std::string &error)
+    {
+        extras = finish();
+        if (!ok())
+            error = this->error();
+        return ok();
+    }
 
 private:
     const common::JsonObject *object_ = nullptr;

@@ -34,11 +34,8 @@ bool bloomFromJson(const JsonValue &value, const std::string &path, BloomFilterD
         }
         return true;
     });
-    bloom.extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    if (!reader.finish(bloom.extras, error))
         return false;
-    }
     out = std::move(bloom);
     return true;
 }
@@ -77,11 +74,8 @@ bool ConsumerFilterData::fromJson(const JsonValue &value, const std::string &pat
     reader.readString("expression", data.expression);
     reader.readString("expressionType", data.expressionType);
     reader.readString("topic", data.topic);
-    data.extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    if (!reader.finish(data.extras, error))
         return false;
-    }
     out = std::move(data);
     return true;
 }
@@ -165,11 +159,9 @@ bool ConsumerFilterManager::decodeLocked(const JsonValue &root, std::string &err
             return true;
         });
     });
-    BeanExtras extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    BeanExtras extras;
+    if (!reader.finish(extras, error))
         return false;
-    }
     table_ = std::move(table);
     rootExtras_ = std::move(extras);
     return true;

@@ -213,11 +213,9 @@ bool ConsumerOffsetManager::decodeLocked(const JsonValue &root, std::string &err
             return read;
         });
     });
-    BeanExtras extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    BeanExtras extras;
+    if (!reader.finish(extras, error))
         return false;
-    }
     table_ = std::move(table);
     dataVersion_ = std::move(version);
     rootExtras_ = std::move(extras);

@@ -35,11 +35,8 @@ bool DataVersion::fromJson(const common::JsonValue &value, const std::string &pa
     reader.readInt64("counter", version.counter);
     reader.readInt64("stateVersion", version.stateVersion);
     reader.readInt64("timestamp", version.timestamp);
-    version.extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    if (!reader.finish(version.extras, error))
         return false;
-    }
     out = std::move(version);
     return true;
 }

@@ -56,11 +56,9 @@ bool DelayOffsetManager::decodeLocked(const JsonValue &root, std::string &error)
             return true;
         });
     });
-    BeanExtras extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    BeanExtras extras;
+    if (!reader.finish(extras, error))
         return false;
-    }
     table_ = std::move(table);
     dataVersion_ = std::move(version);
     rootExtras_ = std::move(extras);

@@ -14,11 +14,8 @@ bool readBean(const JsonValue &value, const std::string &path, Bean &out, std::s
     Bean bean;
     BeanReader reader(value, path);
     read(reader, bean);
-    bean.extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    if (!reader.finish(bean.extras, error))
         return false;
-    }
     out = std::move(bean);
     return true;
 }

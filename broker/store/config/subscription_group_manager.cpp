@@ -140,11 +140,9 @@ bool SubscriptionGroupManager::decodeLocked(const JsonValue &root, std::string &
             return true;
         });
     });
-    BeanExtras extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    BeanExtras extras;
+    if (!reader.finish(extras, error))
         return false;
-    }
     groups_ = std::move(groups);
     forbidden_ = std::move(forbidden);
     dataVersion_ = std::move(version);

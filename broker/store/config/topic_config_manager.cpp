@@ -33,11 +33,8 @@ bool TopicConfig::fromJson(const JsonValue &value, const std::string &path, Topi
     reader.readString("topicName", config.topicName);
     reader.readInt32("topicSysFlag", config.topicSysFlag);
     reader.readInt32("writeQueueNums", config.writeQueueNums);
-    config.extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    if (!reader.finish(config.extras, error))
         return false;
-    }
     out = std::move(config);
     return true;
 }
@@ -113,11 +110,9 @@ bool TopicConfigManager::decodeLocked(const JsonValue &root, std::string &error)
             return true;
         });
     });
-    BeanExtras extras = reader.finish();
-    if (!reader.ok()) {
-        error = reader.error();
+    BeanExtras extras;
+    if (!reader.finish(extras, error))
         return false;
-    }
     table_ = std::move(table);
     dataVersion_ = std::move(version);
     rootExtras_ = std::move(extras);
