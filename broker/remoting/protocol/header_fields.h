@@ -1,0 +1,78 @@
+#pragma once
+
+// Reading and writing the typed "custom header" fields of a command (remoting spec §2.1).
+// Java's CommandCustomHeader turns extFields into typed fields and rejects a request whose
+// mandatory field is missing ("the custom field <x> is null") or unparsable; processors here
+// read fields through a HeaderReader and answer SYSTEM_ERROR with its first error.
+
+#include "broker/remoting/remoting_command.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mqdesk::remoting {
+
+class HeaderReader
+{
+public:
+    explicit HeaderReader(const ExtFields &fields) : fields_(fields) {}
+
+    // Mandatory fields: a missing or unparsable one records an error (the first one is kept)
+    // and returns an empty value.
+    std::string requireString(std::string_view key);
+    int32_t requireInt32(std::string_view key);
+    int64_t requireInt64(std::string_view key);
+    bool requireBool(std::string_view key);
+
+    // Optional fields: absent (or, for strings, present) gives the value; present but
+    // unparsable records an error like a mandatory field.
+    std::string optString(std::string_view key, std::string_view fallback = {});
+    int32_t optInt32(std::string_view key, int32_t fallback);
+    int64_t optInt64(std::string_view key, int64_t fallback);
+    bool optBool(std::string_view key, bool fallback);
+    std::optional<int64_t> findInt64(std::string_view key);
+
+    bool ok() const { return error_.empty(); }
+    // "the custom field <queueId> is null" / "the custom field <queueId> is not a number: x"
+    const std::string &error() const { return error_; }
+
+private:
+    void fail(std::string message);
+    const std::string *lookup(std::string_view key, bool mandatory);
+
+    const ExtFields &fields_;
+    std::string error_;
+};
+
+// Java's Long/Integer.parseLong semantics: optional sign, decimal digits only, no blanks, in
+// range. (ali-ons sends JSON numbers, which arrive here as their decimal text.)
+std::optional<int64_t> parseJavaLong(std::string_view text);
+std::optional<int32_t> parseJavaInt(std::string_view text);
+// Java's Boolean.parseBoolean: "true" in any case is true, everything else false.
+bool parseJavaBoolean(std::string_view text);
+
+// Writers used by processors and clients: numbers in decimal, booleans as "true"/"false".
+inline void setField(ExtFields &fields, std::string key, std::string value)
+{
+    fields.set(std::move(key), std::move(value));
+}
+inline void setField(ExtFields &fields, std::string key, const char *value)
+{
+    fields.set(std::move(key), std::string(value));
+}
+inline void setField(ExtFields &fields, std::string key, int64_t value)
+{
+    fields.set(std::move(key), std::to_string(value));
+}
+inline void setField(ExtFields &fields, std::string key, int32_t value)
+{
+    fields.set(std::move(key), std::to_string(value));
+}
+inline void setField(ExtFields &fields, std::string key, bool value)
+{
+    fields.set(std::move(key), value ? "true" : "false");
+}
+
+} // namespace mqdesk::remoting
