@@ -1,0 +1,646 @@
+#include "broker/remoting/protocol/route_data.h"
+
+#include "broker/common/bytes.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/json_fields.h"
+
+#include <zlib.h>
+
+#include <limits>
+
+namespace mqdesk::remoting {
+
+using common::JsonArray;
+using common::JsonObject;
+using common::JsonValue;
+
+namespace {
+
+// A decompressed registration body larger than this is refused (a zlib bomb guard); a broker
+// with a million topics stays far below it.
+constexpr size_t kMaxInflatedSize = 256u * 1024 * 1024;
+
+std::string memberPath(std::string_view path, std::string_view key)
+{
+    if (path.empty())
+        return std::string(key);
+    std::string out(path);
+    out += '.';
+    out += key;
+    return out;
+}
+
+std::string indexPath(std::string_view path, size_t index)
+{
+    return std::string(path) + "[" + std::to_string(index) + "]";
+}
+
+bool fail(std::string &error, std::string_view path, std::string_view what)
+{
+    error = path.empty() ? std::string(what) : std::string(path) + ": " + std::string(what);
+    return false;
+}
+
+// A member that is present and not null (fastjson omits nulls; a null leaves the default).
+const JsonValue *member(const JsonValue &object, std::string_view key)
+{
+    const JsonValue *value = object.find(key);
+    return value && !value->isNull() ? value : nullptr;
+}
+
+bool requireObject(const JsonValue &value, std::string_view path, std::string &error)
+{
+    return value.isObject() ||
+           fail(error, path.empty() ? std::string_view("body") : path,
+                std::string("expected an object, found ") + value.typeName());
+}
+
+bool readStringArray(const JsonValue &array, std::string_view path, std::vector<std::string> &out,
+                     std::string &error)
+{
+    if (!array.isArray())
+        return fail(error, path, std::string("expected an array, found ") + array.typeName());
+    out.clear();
+    out.reserve(array.asArray().size());
+    for (size_t i = 0; i < array.asArray().size(); ++i) {
+        const JsonValue &element = array.asArray()[i];
+        if (!element.isString())
+            return fail(error, indexPath(path, i), std::string("expected a string, found ") + element.typeName());
+        out.push_back(element.asString());
+    }
+    return true;
+}
+
+JsonValue stringArray(const std::vector<std::string> &values)
+{
+    JsonArray array;
+    array.reserve(values.size());
+    for (const std::string &value : values)
+        array.emplace_back(value);
+    return array;
+}
+
+// A `{key: [strings]}` table such as filterServerTable or clusterAddrTable.
+JsonValue stringListTable(const std::map<std::string, std::vector<std::string>> &table)
+{
+    JsonObject object;
+    for (const auto &[key, values] : table)
+        object.set(key, stringArray(values));
+    return object;
+}
+
+bool readStringListTable(const JsonValue &object, std::string_view key, std::string_view path,
+                         std::map<std::string, std::vector<std::string>> &out, std::string &error)
+{
+    out.clear();
+    const JsonValue *value = member(object, key);
+    if (!value)
+        return true;
+    const std::string tablePath = memberPath(path, key);
+    if (!requireObject(*value, tablePath, error))
+        return false;
+    for (const common::JsonMember &entry : value->asObject()) {
+        std::vector<std::string> list;
+        if (!entry.value.isNull() && !readStringArray(entry.value, memberPath(tablePath, entry.key), list, error))
+            return false;
+        out[entry.key] = std::move(list);
+    }
+    return true;
+}
+
+void appendInt32(std::vector<uint8_t> &out, int32_t value)
+{
+    uint8_t bytes[4];
+    common::writeInt32(bytes, value);
+    out.insert(out.end(), bytes, bytes + 4);
+}
+
+void appendPart(std::vector<uint8_t> &out, std::string_view text)
+{
+    appendInt32(out, static_cast<int32_t>(text.size()));
+    out.insert(out.end(), text.begin(), text.end());
+}
+
+// Reads the length-prefixed parts of the inflated registration body.
+class PartReader
+{
+public:
+    explicit PartReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+
+    bool readInt32(int32_t &out)
+    {
+        if (bytes_.size() - pos_ < 4)
+            return false;
+        out = common::readInt32(bytes_.data() + pos_);
+        pos_ += 4;
+        return true;
+    }
+    bool readPart(std::string_view &out)
+    {
+        int32_t length = 0;
+        if (!readInt32(length) || length < 0 || bytes_.size() - pos_ < static_cast<size_t>(length))
+            return false;
+        out = std::string_view(reinterpret_cast<const char *>(bytes_.data() + pos_), static_cast<size_t>(length));
+        pos_ += static_cast<size_t>(length);
+        return true;
+    }
+
+private:
+    std::span<const uint8_t> bytes_;
+    size_t pos_ = 0;
+};
+
+bool inflateAll(std::span<const uint8_t> input, std::vector<uint8_t> &out, std::string &error)
+{
+    z_stream stream{};
+    if (inflateInit(&stream) != Z_OK)
+        return fail(error, {}, "compressed body: zlib init failed");
+    stream.next_in = const_cast<Bytef *>(input.data());
+    stream.avail_in = static_cast<uInt>(input.size());
+    out.clear();
+    int status = Z_OK;
+    while (status == Z_OK) {
+        if (out.size() >= kMaxInflatedSize) {
+            inflateEnd(&stream);
+            return fail(error, {}, "compressed body: inflates beyond 256 MiB");
+        }
+        const size_t used = out.size();
+        out.resize(used + 64 * 1024);
+        stream.next_out = out.data() + used;
+        stream.avail_out = 64 * 1024;
+        status = inflate(&stream, Z_NO_FLUSH);
+        out.resize(out.size() - stream.avail_out);
+        if (status == Z_BUF_ERROR && stream.avail_in == 0)
+            break; // input ended before the stream did
+    }
+    inflateEnd(&stream);
+    if (status != Z_STREAM_END)
+        return fail(error, {}, std::string("compressed body: not a complete zlib stream") +
+                                   (stream.msg ? std::string(" (") + stream.msg + ")" : std::string()));
+    return true;
+}
+
+// "name read write perm filterType" (TopicConfig.encode); 5.x appends attributes, ignored.
+bool decodeTopicLine(std::string_view line, TopicConfigData &out)
+{
+    std::vector<std::string_view> fields;
+    size_t start = 0;
+    while (start <= line.size()) {
+        const size_t end = line.find(' ', start);
+        fields.push_back(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+        if (end == std::string_view::npos)
+            break;
+        start = end + 1;
+    }
+    if (fields.size() < 5)
+        return false;
+    const std::optional<int32_t> read = parseJavaInt(fields[1]);
+    const std::optional<int32_t> write = parseJavaInt(fields[2]);
+    const std::optional<int32_t> perm = parseJavaInt(fields[3]);
+    if (fields[0].empty() || !read || !write || !perm)
+        return false;
+    out = TopicConfigData{};
+    out.topicName = std::string(fields[0]);
+    out.readQueueNums = *read;
+    out.writeQueueNums = *write;
+    out.perm = *perm;
+    out.topicFilterType = std::string(fields[4]);
+    return true;
+}
+
+} // namespace
+
+namespace topicPerm {
+std::string permName(int32_t perm)
+{
+    std::string out = "---";
+    if (isReadable(perm))
+        out[0] = 'R';
+    if (isWriteable(perm))
+        out[1] = 'W';
+    if (isInherited(perm))
+        out[2] = 'X';
+    return out;
+}
+} // namespace topicPerm
+
+// QueueData ----------------------------------------------------------------------------------
+
+JsonValue QueueData::toJsonValue() const
+{
+    JsonObject object;
+    object.set("brokerName", brokerName);
+    object.set("perm", perm);
+    object.set("readQueueNums", readQueueNums);
+    object.set("topicSysFlag", topicSysFlag);
+    object.set("writeQueueNums", writeQueueNums);
+    return object;
+}
+
+bool QueueData::fromJsonValue(const JsonValue &value, std::string_view path, QueueData &out, std::string &error)
+{
+    out = QueueData{};
+    error.clear();
+    JsonFieldReader reader(value, std::string(path), error);
+    reader.readString("brokerName", out.brokerName);
+    reader.readInt("readQueueNums", out.readQueueNums);
+    reader.readInt("writeQueueNums", out.writeQueueNums);
+    reader.readInt("perm", out.perm);
+    reader.readInt("topicSysFlag", out.topicSysFlag);
+    return reader.ok();
+}
+
+// BrokerData ---------------------------------------------------------------------------------
+
+std::string BrokerData::masterAddress() const
+{
+    const auto it = brokerAddrs.find(kMasterId);
+    return it == brokerAddrs.end() ? std::string() : it->second;
+}
+
+JsonValue BrokerData::toJsonValue() const
+{
+    JsonObject addrs;
+    for (const auto &[id, address] : brokerAddrs)
+        addrs.setIntegerKey(id, address); // the strict writer quotes it
+    JsonObject object;
+    object.set("brokerAddrs", std::move(addrs));
+    object.set("brokerName", brokerName);
+    object.set("cluster", cluster);
+    return object;
+}
+
+bool BrokerData::fromJsonValue(const JsonValue &value, std::string_view path, BrokerData &out, std::string &error)
+{
+    out = BrokerData{};
+    error.clear();
+    JsonFieldReader reader(value, std::string(path), error);
+    reader.readString("cluster", out.cluster);
+    reader.readString("brokerName", out.brokerName);
+    if (!reader.ok())
+        return false;
+    const JsonValue *addrs = member(value, "brokerAddrs");
+    if (!addrs)
+        return true;
+    const std::string addrsPath = memberPath(path, "brokerAddrs");
+    if (!requireObject(*addrs, addrsPath, error))
+        return false;
+    for (const common::JsonMember &entry : addrs->asObject()) {
+        // Bare (`{0:…}`, fastjson's default) and quoted (`{"0":…}`) keys alike.
+        const std::optional<int64_t> id = parseJavaLong(entry.key);
+        if (!id)
+            return fail(error, addrsPath, "key \"" + entry.key + "\" is not a broker id");
+        if (!entry.value.isString())
+            return fail(error, memberPath(addrsPath, entry.key),
+                        std::string("expected a string, found ") + entry.value.typeName());
+        out.brokerAddrs[*id] = entry.value.asString();
+    }
+    return true;
+}
+
+// TopicRouteData -----------------------------------------------------------------------------
+
+std::string TopicRouteData::toJson() const
+{
+    JsonArray brokers;
+    for (const BrokerData &broker : brokerDatas)
+        brokers.push_back(broker.toJsonValue());
+    JsonArray queues;
+    for (const QueueData &queue : queueDatas)
+        queues.push_back(queue.toJsonValue());
+    JsonObject object;
+    object.set("brokerDatas", std::move(brokers));
+    object.set("filterServerTable", stringListTable(filterServerTable));
+    if (orderTopicConf)
+        object.set("orderTopicConf", *orderTopicConf);
+    object.set("queueDatas", std::move(queues));
+    return common::toJsonCompact(object);
+}
+
+bool TopicRouteData::fromJson(std::string_view body, TopicRouteData &out, std::string &error)
+{
+    out = TopicRouteData{};
+    error.clear();
+    JsonValue root;
+    if (!parseJsonObject(body, root, error))
+        return false;
+    if (member(root, "orderTopicConf")) {
+        out.orderTopicConf.emplace();
+        JsonFieldReader(root, {}, error).readString("orderTopicConf", *out.orderTopicConf);
+        if (!error.empty())
+            return false;
+    }
+    if (const JsonValue *queues = member(root, "queueDatas")) {
+        if (!queues->isArray())
+            return fail(error, "queueDatas", std::string("expected an array, found ") + queues->typeName());
+        for (size_t i = 0; i < queues->asArray().size(); ++i) {
+            QueueData queue;
+            if (!QueueData::fromJsonValue(queues->asArray()[i], indexPath("queueDatas", i), queue, error))
+                return false;
+            out.queueDatas.push_back(std::move(queue));
+        }
+    }
+    if (const JsonValue *brokers = member(root, "brokerDatas")) {
+        if (!brokers->isArray())
+            return fail(error, "brokerDatas", std::string("expected an array, found ") + brokers->typeName());
+        for (size_t i = 0; i < brokers->asArray().size(); ++i) {
+            BrokerData broker;
+            if (!BrokerData::fromJsonValue(brokers->asArray()[i], indexPath("brokerDatas", i), broker, error))
+                return false;
+            out.brokerDatas.push_back(std::move(broker));
+        }
+    }
+    return readStringListTable(root, "filterServerTable", {}, out.filterServerTable, error);
+}
+
+// ClusterInfo --------------------------------------------------------------------------------
+
+std::string ClusterInfo::toJson() const
+{
+    JsonObject brokers;
+    for (const auto &[name, broker] : brokerAddrTable)
+        brokers.set(name, broker.toJsonValue());
+    JsonObject object;
+    object.set("brokerAddrTable", std::move(brokers));
+    object.set("clusterAddrTable", stringListTable(clusterAddrTable));
+    return common::toJsonCompact(object);
+}
+
+bool ClusterInfo::fromJson(std::string_view body, ClusterInfo &out, std::string &error)
+{
+    out = ClusterInfo{};
+    error.clear();
+    JsonValue root;
+    if (!parseJsonObject(body, root, error))
+        return false;
+    if (const JsonValue *brokers = member(root, "brokerAddrTable")) {
+        if (!requireObject(*brokers, "brokerAddrTable", error))
+            return false;
+        for (const common::JsonMember &entry : brokers->asObject()) {
+            BrokerData broker;
+            if (!BrokerData::fromJsonValue(entry.value, memberPath("brokerAddrTable", entry.key), broker, error))
+                return false;
+            out.brokerAddrTable[entry.key] = std::move(broker);
+        }
+    }
+    return readStringListTable(root, "clusterAddrTable", {}, out.clusterAddrTable, error);
+}
+
+// TopicList ----------------------------------------------------------------------------------
+
+std::string TopicList::toJson() const
+{
+    JsonObject object;
+    if (!brokerAddr.empty())
+        object.set("brokerAddr", brokerAddr);
+    object.set("topicList", stringArray(topicList));
+    return common::toJsonCompact(object);
+}
+
+bool TopicList::fromJson(std::string_view body, TopicList &out, std::string &error)
+{
+    out = TopicList{};
+    error.clear();
+    JsonValue root;
+    if (!parseJsonObject(body, root, error))
+        return false;
+    JsonFieldReader(root, {}, error).readString("brokerAddr", out.brokerAddr);
+    if (!error.empty())
+        return false;
+    const JsonValue *topics = member(root, "topicList");
+    return !topics || readStringArray(*topics, "topicList", out.topicList, error);
+}
+
+// KVTable ------------------------------------------------------------------------------------
+
+std::string KVTable::toJson() const
+{
+    JsonObject entries;
+    for (const auto &[key, value] : table)
+        entries.set(key, value);
+    JsonObject object;
+    object.set("table", std::move(entries));
+    return common::toJsonCompact(object);
+}
+
+bool KVTable::fromJson(std::string_view body, KVTable &out, std::string &error)
+{
+    out = KVTable{};
+    error.clear();
+    JsonValue root;
+    if (!parseJsonObject(body, root, error))
+        return false;
+    const JsonValue *entries = member(root, "table");
+    if (!entries)
+        return true;
+    if (!requireObject(*entries, "table", error))
+        return false;
+    for (const common::JsonMember &entry : entries->asObject()) {
+        if (!entry.value.isString())
+            return fail(error, memberPath("table", entry.key),
+                        std::string("expected a string, found ") + entry.value.typeName());
+        out.table[entry.key] = entry.value.asString();
+    }
+    return true;
+}
+
+// DataVersionData ----------------------------------------------------------------------------
+
+JsonValue DataVersionData::toJsonValue() const
+{
+    JsonObject object;
+    object.set("counter", counter);
+    if (stateVersion)
+        object.set("stateVersion", *stateVersion);
+    object.set("timestamp", timestamp);
+    return object;
+}
+
+bool DataVersionData::fromJsonValue(const JsonValue &value, std::string_view path, DataVersionData &out,
+                                    std::string &error)
+{
+    out = DataVersionData{};
+    error.clear();
+    JsonFieldReader reader(value, std::string(path), error);
+    reader.readLong("counter", out.counter);
+    reader.readLong("timestamp", out.timestamp);
+    if (reader.ok() && member(value, "stateVersion")) {
+        out.stateVersion = 0;
+        reader.readLong("stateVersion", *out.stateVersion);
+    }
+    return reader.ok();
+}
+
+std::string DataVersionData::toJson() const { return common::toJsonCompact(toJsonValue()); }
+
+bool DataVersionData::fromJson(std::string_view body, DataVersionData &out, std::string &error)
+{
+    JsonValue root;
+    return parseJsonObject(body, root, error) && fromJsonValue(root, {}, out, error);
+}
+
+// TopicConfigData ----------------------------------------------------------------------------
+
+JsonValue TopicConfigData::toJsonValue() const
+{
+    JsonObject object;
+    object.set("order", order);
+    object.set("perm", perm);
+    object.set("readQueueNums", readQueueNums);
+    object.set("topicFilterType", topicFilterType);
+    object.set("topicName", topicName);
+    object.set("topicSysFlag", topicSysFlag);
+    object.set("writeQueueNums", writeQueueNums);
+    return object;
+}
+
+bool TopicConfigData::fromJsonValue(const JsonValue &value, std::string_view path, TopicConfigData &out,
+                                    std::string &error)
+{
+    out = TopicConfigData{};
+    error.clear();
+    JsonFieldReader reader(value, std::string(path), error);
+    reader.readString("topicName", out.topicName);
+    reader.readInt("readQueueNums", out.readQueueNums);
+    reader.readInt("writeQueueNums", out.writeQueueNums);
+    reader.readInt("perm", out.perm);
+    reader.readString("topicFilterType", out.topicFilterType);
+    reader.readInt("topicSysFlag", out.topicSysFlag);
+    reader.readBool("order", out.order);
+    return reader.ok();
+}
+
+// TopicConfigSerializeWrapper ----------------------------------------------------------------
+
+JsonValue TopicConfigSerializeWrapper::toJsonValue() const
+{
+    JsonObject table;
+    for (const TopicConfigData &topic : topicConfigTable)
+        table.set(topic.topicName, topic.toJsonValue());
+    JsonObject object;
+    object.set("dataVersion", dataVersion.toJsonValue());
+    object.set("topicConfigTable", std::move(table));
+    return object;
+}
+
+bool TopicConfigSerializeWrapper::fromJsonValue(const JsonValue &value, std::string_view path,
+                                                TopicConfigSerializeWrapper &out, std::string &error)
+{
+    out = TopicConfigSerializeWrapper{};
+    error.clear();
+    if (!requireObject(value, path, error))
+        return false;
+    if (const JsonValue *version = member(value, "dataVersion")) {
+        if (!DataVersionData::fromJsonValue(*version, memberPath(path, "dataVersion"), out.dataVersion, error))
+            return false;
+    }
+    const JsonValue *table = member(value, "topicConfigTable");
+    if (!table)
+        return true;
+    const std::string tablePath = memberPath(path, "topicConfigTable");
+    if (!requireObject(*table, tablePath, error))
+        return false;
+    out.topicConfigTable.reserve(table->asObject().size());
+    for (const common::JsonMember &entry : table->asObject()) {
+        TopicConfigData topic;
+        if (!TopicConfigData::fromJsonValue(entry.value, memberPath(tablePath, entry.key), topic, error))
+            return false;
+        if (topic.topicName.empty())
+            topic.topicName = entry.key;
+        out.topicConfigTable.push_back(std::move(topic));
+    }
+    return true;
+}
+
+std::string TopicConfigSerializeWrapper::toJson() const { return common::toJsonCompact(toJsonValue()); }
+
+bool TopicConfigSerializeWrapper::fromJson(std::string_view body, TopicConfigSerializeWrapper &out,
+                                           std::string &error)
+{
+    JsonValue root;
+    return parseJsonObject(body, root, error) && fromJsonValue(root, {}, out, error);
+}
+
+// RegisterBrokerBody -------------------------------------------------------------------------
+
+std::string RegisterBrokerBody::toJson() const
+{
+    JsonObject object;
+    object.set("filterServerList", stringArray(filterServerList));
+    object.set("topicConfigSerializeWrapper", topicConfigSerializeWrapper.toJsonValue());
+    return common::toJsonCompact(object);
+}
+
+bool RegisterBrokerBody::fromJson(std::string_view body, RegisterBrokerBody &out, std::string &error)
+{
+    out = RegisterBrokerBody{};
+    error.clear();
+    JsonValue root;
+    if (!parseJsonObject(body, root, error))
+        return false;
+    if (const JsonValue *wrapper = member(root, "topicConfigSerializeWrapper")) {
+        if (!TopicConfigSerializeWrapper::fromJsonValue(*wrapper, "topicConfigSerializeWrapper",
+                                                        out.topicConfigSerializeWrapper, error))
+            return false;
+    }
+    const JsonValue *filters = member(root, "filterServerList");
+    return !filters || readStringArray(*filters, "filterServerList", out.filterServerList, error);
+}
+
+std::vector<uint8_t> RegisterBrokerBody::encodeCompressed() const
+{
+    std::vector<uint8_t> plain;
+    appendPart(plain, topicConfigSerializeWrapper.dataVersion.toJson());
+    appendInt32(plain, static_cast<int32_t>(topicConfigSerializeWrapper.topicConfigTable.size()));
+    for (const TopicConfigData &topic : topicConfigSerializeWrapper.topicConfigTable) {
+        appendPart(plain, topic.topicName + " " + std::to_string(topic.readQueueNums) + " " +
+                              std::to_string(topic.writeQueueNums) + " " + std::to_string(topic.perm) + " " +
+                              topic.topicFilterType);
+    }
+    appendPart(plain, common::toJsonCompact(stringArray(filterServerList)));
+
+    uLongf size = compressBound(static_cast<uLong>(plain.size()));
+    std::vector<uint8_t> out(size);
+    if (compress2(out.data(), &size, plain.data(), static_cast<uLong>(plain.size()), Z_BEST_COMPRESSION) != Z_OK)
+        return {}; // only on out-of-memory; the caller's decode then reports a broken stream
+    out.resize(size);
+    return out;
+}
+
+bool RegisterBrokerBody::decodeCompressed(std::span<const uint8_t> bytes, RegisterBrokerBody &out,
+                                          std::string &error)
+{
+    out = RegisterBrokerBody{};
+    error.clear();
+    std::vector<uint8_t> plain;
+    if (!inflateAll(bytes, plain, error))
+        return false;
+    PartReader reader(plain);
+    std::string_view part;
+    if (!reader.readPart(part))
+        return fail(error, {}, "compressed body: truncated dataVersion");
+    if (!DataVersionData::fromJson(part, out.topicConfigSerializeWrapper.dataVersion, error))
+        return fail(error, {}, "compressed body: dataVersion: " + error);
+    int32_t count = 0;
+    if (!reader.readInt32(count) || count < 0)
+        return fail(error, {}, "compressed body: missing topic count");
+    for (int32_t i = 0; i < count; ++i) {
+        TopicConfigData topic;
+        if (!reader.readPart(part))
+            return fail(error, {}, "compressed body: truncated at topic " + std::to_string(i));
+        if (!decodeTopicLine(part, topic))
+            return fail(error, {}, "compressed body: topic " + std::to_string(i) + ": malformed \"" +
+                                       std::string(part.substr(0, 200)) + "\"");
+        out.topicConfigSerializeWrapper.topicConfigTable.push_back(std::move(topic));
+    }
+    if (!reader.readPart(part))
+        return fail(error, {}, "compressed body: truncated filterServerList");
+    common::JsonParseResult filters = common::parseJson(part);
+    if (!filters.ok())
+        return fail(error, "filterServerList", "invalid JSON: " + filters.error);
+    if (!filters.value.isNull() && !readStringArray(filters.value, "filterServerList", out.filterServerList, error))
+        return false;
+    return true;
+}
+
+} // namespace mqdesk::remoting
