@@ -10,10 +10,14 @@ packages=(
   zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev libasio-dev
   # Qt (tests use Qt Test; the desktop app comes later)
   qt6-base-dev
+  # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
+  nodejs npm
 )
 
 missing=()
 for p in "${packages[@]}"; do
+  # NodeSource's nodejs package ships npm itself and conflicts with Debian's npm package.
+  if [[ $p == npm ]] && command -v npm >/dev/null; then continue; fi
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
