@@ -1,5 +1,6 @@
 #include "broker/store/store_config.h"
 
+#include "broker/common/config_fields.h"
 #include "broker/common/host_address.h"
 
 #include <charconv>
@@ -10,65 +11,10 @@ namespace mqdesk::store {
 
 namespace {
 
-struct Field
-{
-    std::function<std::string(MessageStoreConfig &, std::string_view)> set;
-    std::function<std::string(const MessageStoreConfig &)> get;
-};
-
-template <typename Int>
-std::string parseInt(std::string_view text, Int &out, Int minimum)
-{
-    Int value{};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
-        return "expected an integer";
-    if (value < minimum)
-        return "must be at least " + std::to_string(minimum);
-    out = value;
-    return {};
-}
-
-std::string parseBool(std::string_view text, bool &out)
-{
-    // Java's Boolean.parseBoolean is lenient (anything but "true" is false); we are strict so a
-    // typo is reported instead of silently turning a feature off.
-    if (text == "true") {
-        out = true;
-        return {};
-    }
-    if (text == "false") {
-        out = false;
-        return {};
-    }
-    return "expected true or false";
-}
-
-template <typename Int>
-Field intField(Int MessageStoreConfig::*member, Int minimum)
-{
-    return {[member, minimum](MessageStoreConfig &c, std::string_view v) {
-                return parseInt(v, c.*member, minimum);
-            },
-            [member](const MessageStoreConfig &c) { return std::to_string(c.*member); }};
-}
-
-Field boolField(bool MessageStoreConfig::*member)
-{
-    return {[member](MessageStoreConfig &c, std::string_view v) { return parseBool(v, c.*member); },
-            [member](const MessageStoreConfig &c) {
-                return std::string(c.*member ? "true" : "false");
-            }};
-}
-
-Field stringField(std::string MessageStoreConfig::*member)
-{
-    return {[member](MessageStoreConfig &c, std::string_view v) {
-                c.*member = std::string(v);
-                return std::string();
-            },
-            [member](const MessageStoreConfig &c) { return c.*member; }};
-}
+using Field = common::ConfigField<MessageStoreConfig>;
+using common::boolField;
+using common::intField;
+using common::stringField;
 
 const std::map<std::string, Field, std::less<>> &fields()
 {
@@ -76,7 +22,7 @@ const std::map<std::string, Field, std::less<>> &fields()
     static const std::map<std::string, Field, std::less<>> table = {
         {"storePathRootDir", stringField(&C::storePathRootDir)},
         {"storePathCommitLog", stringField(&C::storePathCommitLog)},
-        {"mappedFileSizeCommitLog", intField<int64_t>(&C::mappedFileSizeCommitLog, 4096)},
+        {"mappedFileSizeCommitLog", intField(&C::mappedFileSizeCommitLog, int64_t{4096})},
         {"flushDiskType",
          {[](C &c, std::string_view v) -> std::string {
               const auto type = parseFlushDiskType(v);
@@ -100,7 +46,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"commitCommitLogThoroughInterval", intField(&C::commitCommitLogThoroughInterval, 0)},
         {"wakeCommitWhenPutMessage", boolField(&C::wakeCommitWhenPutMessage)},
         {"maxMessageSize", intField(&C::maxMessageSize, 1)},
-        {"mappedFileSizeConsumeQueue", intField<int64_t>(&C::mappedFileSizeConsumeQueue, 20)},
+        {"mappedFileSizeConsumeQueue", intField(&C::mappedFileSizeConsumeQueue, int64_t{20})},
         {"flushIntervalConsumeQueue", intField(&C::flushIntervalConsumeQueue, 1)},
         {"flushConsumeQueueLeastPages", intField(&C::flushConsumeQueueLeastPages, 0)},
         {"flushConsumeQueueThoroughInterval", intField(&C::flushConsumeQueueThoroughInterval, 0)},
