@@ -1,5 +1,6 @@
 #include "broker/store/commit_log.h"
 
+#include "broker/common/bytes.h"
 #include "broker/common/clock.h"
 #include "broker/common/message_id.h"
 #include "broker/store/allocate_mapped_file_service.h"
@@ -364,6 +365,22 @@ std::optional<common::StoredMessage> CommitLog::readMessage(int64_t offset, std:
         *error = "no valid record at commit-log offset " + std::to_string(offset) + " (log ends at "
                  + std::to_string(maxOffset()) + ", walk stopped at " + std::to_string(end) + ")";
     return found;
+}
+
+bool CommitLog::copyRecord(int64_t offset, int32_t size, std::vector<uint8_t> &out) const
+{
+    const auto file = queue_.findFileByOffset(offset);
+    if (!file || size < 8)
+        return false;
+    const int64_t position = offset - file->fileFromOffset();
+    if (position < 0 || position + size > file->readPosition())
+        return false;
+    const uint8_t *record = file->data() + position;
+    const int32_t magic = common::readInt32(record + 4);
+    if (common::readInt32(record) != size || (magic != common::kMagicV1 && magic != common::kMagicV2))
+        return false;
+    out.insert(out.end(), record, record + size);
+    return true;
 }
 
 int64_t CommitLog::forEachRecord(int64_t fromOffset,

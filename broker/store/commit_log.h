@@ -86,6 +86,10 @@ public:
 
     // Reading committed data.
     std::optional<common::StoredMessage> readMessage(int64_t offset, std::string *error = nullptr) const;
+    // Appends the `size` bytes of the record at `offset` as stored (RocketMQ's
+    // getMessage(offset, size) for pulls: no decoding). False when they are not all readable
+    // in one file or do not start with a record magic.
+    bool copyRecord(int64_t offset, int32_t size, std::vector<uint8_t> &out) const;
     // Calls `visit` for each valid record from `fromOffset` to the end of the readable data;
     // stops early when `visit` returns false. Returns the offset where the walk ended.
     int64_t forEachRecord(int64_t fromOffset,

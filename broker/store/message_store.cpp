@@ -181,6 +181,19 @@ void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCall
     reput_->wakeup();
 }
 
+void MessageStore::asyncPutMessages(std::span<const common::BrokerMessage> messages, PutCallback done)
+{
+    if (cleaner_ && cleaner_->diskFull()) {
+        PutMessageResult refused;
+        refused.status = PutMessageStatus::ServiceNotAvailable;
+        refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
+        done(refused);
+        return;
+    }
+    commitLog_->asyncPutMessages(messages, std::move(done));
+    reput_->wakeup();
+}
+
 void MessageStore::tick()
 {
     if (!commitLog_)

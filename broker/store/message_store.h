@@ -57,6 +57,20 @@ struct GetMessageResult
     int64_t maxOffset = 0;
     std::vector<common::StoredMessage> messages;
     std::vector<int64_t> queueOffsets; // of `messages`
+    // With GetMessageOptions::rawRecords: the records exactly as stored, back to back (the body
+    // of a PULL_MESSAGE response), instead of `messages`.
+    std::vector<uint8_t> recordBytes;
+    int32_t messageCount = 0; // messages found, in either form
+};
+
+struct GetMessageOptions
+{
+    // Only messages whose consume-queue tags code passes; entries it skips still advance
+    // nextBeginOffset. Null: every message.
+    std::function<bool(int64_t tagsCode)> tagsFilter;
+    bool rawRecords = false;
+    // Stop before the bytes found would pass this (0: no limit); the first message always fits.
+    int64_t maxBytes = 0;
 };
 
 struct QueryMessageResult
@@ -89,6 +103,8 @@ public:
     // Puts are refused (SERVICE_NOT_AVAILABLE) while the disk is above diskSpaceWarningLevelRatio.
     PutMessageResult putMessage(const common::BrokerMessage &message);
     void asyncPutMessage(const common::BrokerMessage &message, PutCallback done);
+    // A batch of one topic and queue (SEND_BATCH_MESSAGE), stored contiguously.
+    void asyncPutMessages(std::span<const common::BrokerMessage> messages, PutCallback done);
 
     void setFlushDiskType(FlushDiskType type) { commitLog_->setFlushDiskType(type); }
     bool setTransientStorePoolEnable(bool enable) { return commitLog_->setTransientStorePoolEnable(enable); }
@@ -98,6 +114,8 @@ public:
     // tags code is in it (entries skipped by the filter still advance nextBeginOffset).
     GetMessageResult getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
                                 const std::set<int64_t> *tagsCodes = nullptr) const;
+    GetMessageResult getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
+                                const GetMessageOptions &options) const;
     int64_t minOffsetInQueue(const std::string &topic, int32_t queueId) const;
     int64_t maxOffsetInQueue(const std::string &topic, int32_t queueId) const;
     // The first queue offset whose message was stored at or after `timestamp` (binary search);

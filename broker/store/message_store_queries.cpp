@@ -30,6 +30,15 @@ std::string_view getStatusName(GetMessageStatus status)
 GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
                                           const std::set<int64_t> *tagsCodes) const
 {
+    GetMessageOptions options;
+    if (tagsCodes)
+        options.tagsFilter = [tagsCodes](int64_t code) { return tagsCodes->contains(code); };
+    return getMessage(topic, queueId, offset, maxCount, options);
+}
+
+GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
+                                          const GetMessageOptions &options) const
+{
     GetMessageResult result;
     const auto queue = consumeQueues_->find(topic, queueId);
     if (!queue) {
@@ -66,33 +75,54 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
     // unbounded; the consumer continues from nextBeginOffset.
     const int scanLimit = std::max(maxCount, 1) * 16;
     int scanned = 0;
-    while (static_cast<int>(result.messages.size()) < maxCount && scanned < scanLimit && next < result.maxOffset) {
+    bool full = false;
+    while (!full && result.messageCount < maxCount && scanned < scanLimit && next < result.maxOffset) {
         const auto entries = queue->entriesFrom(next, std::min(scanLimit - scanned, 256));
         if (entries.empty())
             break;
         for (const ConsumeQueueEntry &entry : entries) {
-            const int64_t queueOffset = next++;
-            ++scanned;
-            if (entry.isFiller())
+            if (entry.isFiller()) {
+                ++next;
+                ++scanned;
                 continue;
+            }
             if (entry.commitLogOffset < commitLogMin) {
                 result.status = GetMessageStatus::MessageWasRemoving;
+                ++next;
+                ++scanned;
                 continue;
             }
-            if (tagsCodes && !tagsCodes->contains(entry.tagsCode))
-                continue;
-            auto message = commitLog_->readMessage(entry.commitLogOffset);
-            if (!message) {
-                result.status = GetMessageStatus::OffsetFoundNull;
+            if (options.tagsFilter && !options.tagsFilter(entry.tagsCode)) {
+                ++next;
+                ++scanned;
                 continue;
             }
-            result.messages.push_back(std::move(*message));
+            if (options.maxBytes > 0 && result.messageCount > 0
+                && static_cast<int64_t>(result.recordBytes.size()) + entry.size > options.maxBytes) {
+                full = true; // the next pull starts at this entry
+                break;
+            }
+            const int64_t queueOffset = next++;
+            ++scanned;
+            if (options.rawRecords) {
+                if (!commitLog_->copyRecord(entry.commitLogOffset, entry.size, result.recordBytes)) {
+                    result.status = GetMessageStatus::OffsetFoundNull;
+                    continue;
+                }
+            } else {
+                auto message = commitLog_->readMessage(entry.commitLogOffset);
+                if (!message) {
+                    result.status = GetMessageStatus::OffsetFoundNull;
+                    continue;
+                }
+                result.messages.push_back(std::move(*message));
+            }
             result.queueOffsets.push_back(queueOffset);
-            if (static_cast<int>(result.messages.size()) >= maxCount)
+            if (++result.messageCount >= maxCount)
                 break;
         }
     }
-    if (!result.messages.empty())
+    if (result.messageCount > 0)
         result.status = GetMessageStatus::Found;
     result.nextBeginOffset = next;
     return result;
