@@ -1,0 +1,117 @@
+// mqdesk-broker: a RocketMQ NameServer and Broker in one process, headless. Parses the flags,
+// loads broker.conf, starts an EmbeddedBroker, prints the ready line and waits for SIGINT or
+// SIGTERM to shut down cleanly.
+
+#include "broker/server/embedded_broker.h"
+
+#include <CLI/CLI.hpp>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <iostream>
+#include <pthread.h>
+
+using mqdesk::server::EmbeddedBroker;
+using mqdesk::server::EmbeddedBrokerOptions;
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitStartFailed = 1;
+
+// Blocks the stop signals in this thread before any other starts, so every thread inherits
+// the mask and only sigwait() in main() ever sees them.
+sigset_t blockStopSignals()
+{
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    return signals;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    CLI::App app{"MQDesk broker: a RocketMQ-compatible NameServer + Broker in one process"};
+    std::string configFile;
+    bool printConfig = false;
+    std::string namesrvAddr;
+    std::string storeDir;
+    int namesrvPort = 9876;
+    int brokerPort = -1;
+    std::string bindAddress;
+    app.add_option("-c,--config", configFile, "broker.conf (RocketMQ keys)")->check(CLI::ExistingFile);
+    app.add_flag("-p,--print-config", printConfig, "Print the effective configuration and exit");
+    app.add_option("-n,--namesrv", namesrvAddr,
+                   "Register with these NameServers (host:port;host:port) instead of starting one");
+    app.add_option("--store", storeDir, "Store root directory (storePathRootDir)");
+    app.add_option("--namesrv-port", namesrvPort, "Embedded NameServer port; 0 picks a free one")
+        ->check(CLI::Range(0, 65535))
+        ->capture_default_str();
+    app.add_option("--broker-port", brokerPort, "Broker port (listenPort, default 10911); 0 picks a free one")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--bind", bindAddress, "Address to listen on (bindAddress, default 127.0.0.1)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e) == 0 ? 0 : kExitUsage;
+    }
+    spdlog::set_default_logger(spdlog::stderr_color_mt("mqdesk-broker"));
+
+    EmbeddedBrokerOptions options;
+    if (!configFile.empty()) {
+        std::vector<std::string> unknownKeys;
+        std::string error;
+        if (!options.settings.loadFile(configFile, unknownKeys, error)) {
+            std::cerr << "mqdesk-broker: " << error << "\n";
+            return kExitUsage;
+        }
+        for (const std::string &key : unknownKeys)
+            spdlog::warn("{}: unknown setting '{}' ignored", configFile, key);
+    }
+    const auto override = [&](const std::string &key, const std::string &value) {
+        if (std::string error = options.settings.set(key, value); !error.empty()) {
+            std::cerr << "mqdesk-broker: " << error << "\n";
+            std::exit(kExitUsage);
+        }
+    };
+    if (!storeDir.empty())
+        override("storePathRootDir", storeDir);
+    if (brokerPort >= 0)
+        override("listenPort", std::to_string(brokerPort));
+    if (!bindAddress.empty())
+        override("bindAddress", bindAddress);
+    if (!namesrvAddr.empty()) {
+        override("namesrvAddr", namesrvAddr);
+        options.startNamesrv = false;
+    }
+    // Message ids carry brokerIP1: a broker bound to one address advertises that one.
+    if (options.settings.broker.bindAddress != "0.0.0.0" && options.settings.store.brokerIP1 == "127.0.0.1")
+        override("brokerIP1", options.settings.broker.bindAddress);
+    options.namesrvPort = static_cast<uint16_t>(namesrvPort);
+
+    if (printConfig) {
+        std::cout << options.settings.toPropertiesText();
+        return 0;
+    }
+
+    const sigset_t stopSignals = blockStopSignals();
+    EmbeddedBroker broker(std::move(options));
+    std::string error;
+    if (!broker.start(error)) {
+        std::cerr << "mqdesk-broker: " << error << "\n";
+        return kExitStartFailed;
+    }
+    std::cout << broker.readyLine() << std::endl;
+
+    int signal = 0;
+    sigwait(&stopSignals, &signal);
+    spdlog::info("{} received, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+    broker.shutdown();
+    return 0;
+}

@@ -1,0 +1,150 @@
+#include "broker/server/broker_config.h"
+
+#include "broker/common/config_fields.h"
+#include "broker/common/properties_file.h"
+
+#include <algorithm>
+
+namespace mqdesk::server {
+
+namespace {
+
+using Field = common::ConfigField<BrokerConfig>;
+using common::boolField;
+using common::intField;
+using common::stringField;
+
+const std::map<std::string, Field, std::less<>> &fields()
+{
+    using C = BrokerConfig;
+    static const std::map<std::string, Field, std::less<>> table = {
+        {"brokerClusterName", stringField(&C::brokerClusterName)},
+        {"brokerName", stringField(&C::brokerName)},
+        {"brokerId", intField(&C::brokerId, int64_t{0})},
+        {"regionId", stringField(&C::regionId)},
+        {"bindAddress", stringField(&C::bindAddress)},
+        {"namesrvAddr", stringField(&C::namesrvAddr)},
+        {"brokerPermission", intField(&C::brokerPermission, 0)},
+        {"autoCreateTopicEnable", boolField(&C::autoCreateTopicEnable)},
+        {"defaultTopicQueueNums", intField(&C::defaultTopicQueueNums, 1)},
+        {"autoCreateSubscriptionGroup", boolField(&C::autoCreateSubscriptionGroup)},
+        {"clusterTopicEnable", boolField(&C::clusterTopicEnable)},
+        {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
+        {"traceTopicEnable", boolField(&C::traceTopicEnable)},
+        {"longPollingEnable", boolField(&C::longPollingEnable)},
+        {"shortPollingTimeMills", intField(&C::shortPollingTimeMills, int64_t{1})},
+        {"transferMsgByHeap", boolField(&C::transferMsgByHeap)},
+        {"traceOn", boolField(&C::traceOn)},
+        {"rejectTransactionMessage", boolField(&C::rejectTransactionMessage)},
+        {"registerNameServerPeriod", intField(&C::registerNameServerPeriod, 1)},
+        {"registerBrokerTimeoutMills", intField(&C::registerBrokerTimeoutMills, 1)},
+        {"sendMessageThreadPoolNums", intField(&C::sendMessageThreadPoolNums, 1)},
+        {"pullMessageThreadPoolNums", intField(&C::pullMessageThreadPoolNums, 1)},
+        {"adminBrokerThreadPoolNums", intField(&C::adminBrokerThreadPoolNums, 1)},
+        {"sendThreadPoolQueueCapacity", intField(&C::sendThreadPoolQueueCapacity, 1)},
+        {"pullThreadPoolQueueCapacity", intField(&C::pullThreadPoolQueueCapacity, 1)},
+        {"channelNotActiveInterval", intField(&C::channelNotActiveInterval, 1000)},
+    };
+    return table;
+}
+
+} // namespace
+
+std::string BrokerConfig::set(std::string_view key, std::string_view value)
+{
+    const auto it = fields().find(key);
+    if (it == fields().end())
+        return "unknown broker setting '" + std::string(key) + "'";
+    BrokerConfig candidate = *this;
+    if (std::string error = it->second.set(candidate, value); !error.empty())
+        return "bad value '" + std::string(value) + "' for " + std::string(key) + ": " + error;
+    if (candidate.brokerName.empty() || candidate.brokerClusterName.empty())
+        return "bad value '' for " + std::string(key) + ": brokerName and brokerClusterName must not be empty";
+    *this = std::move(candidate);
+    return {};
+}
+
+bool BrokerConfig::knows(std::string_view key) const
+{
+    return fields().contains(key);
+}
+
+BrokerConfig::ApplyResult BrokerConfig::apply(const std::map<std::string, std::string> &properties)
+{
+    ApplyResult result;
+    for (const auto &[key, value] : properties) {
+        if (!knows(key)) {
+            result.unknownKeys.push_back(key);
+            continue;
+        }
+        if (std::string error = set(key, value); !error.empty()) {
+            result.error = std::move(error);
+            return result;
+        }
+    }
+    return result;
+}
+
+std::vector<std::pair<std::string, std::string>> BrokerConfig::toProperties() const
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto &[key, field] : fields())
+        out.emplace_back(key, field.get(*this));
+    return out;
+}
+
+BrokerSettings::ApplyResult BrokerSettings::apply(const std::map<std::string, std::string> &properties)
+{
+    ApplyResult result;
+    const auto storeResult = store.apply(properties);
+    if (!storeResult.error.empty()) {
+        result.error = storeResult.error;
+        return result;
+    }
+    std::map<std::string, std::string> rest;
+    for (const std::string &key : storeResult.unknownKeys)
+        rest.emplace(key, properties.at(key));
+    return broker.apply(rest);
+}
+
+bool BrokerSettings::loadFile(const std::string &path, std::vector<std::string> &unknownKeys, std::string &error)
+{
+    const common::PropertiesParseResult parsed = common::loadPropertiesFile(path);
+    if (!parsed.error.empty()) {
+        error = parsed.error;
+        return false;
+    }
+    ApplyResult result = apply(parsed.values);
+    if (!result.error.empty()) {
+        error = path + ": " + result.error;
+        return false;
+    }
+    unknownKeys = std::move(result.unknownKeys);
+    return true;
+}
+
+std::string BrokerSettings::set(std::string_view key, std::string_view value)
+{
+    if (broker.knows(key))
+        return broker.set(key, value);
+    return store.set(key, value);
+}
+
+std::vector<std::pair<std::string, std::string>> BrokerSettings::toProperties() const
+{
+    auto out = broker.toProperties();
+    const auto storeProperties = store.toProperties();
+    out.insert(out.end(), storeProperties.begin(), storeProperties.end());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string BrokerSettings::toPropertiesText() const
+{
+    std::string text;
+    for (const auto &[key, value] : toProperties())
+        text += key + "=" + value + "\n";
+    return text;
+}
+
+} // namespace mqdesk::server

@@ -1,0 +1,87 @@
+#pragma once
+
+// The broker's own settings (RocketMQ's BrokerConfig and the NettyServerConfig keys MQDesk
+// uses), named and defaulted as RocketMQ does, plus the store's (MessageStoreConfig), so one
+// broker.conf written for RocketMQ configures MQDesk unchanged. Deliberate differences: the
+// broker binds 127.0.0.1 unless `bindAddress` says otherwise, and brokerName defaults to
+// "broker-a" (RocketMQ uses the host name).
+
+#include "broker/store/store_config.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mqdesk::server {
+
+struct BrokerConfig
+{
+    std::string brokerClusterName = "DefaultCluster";
+    std::string brokerName = "broker-a";
+    int64_t brokerId = 0; // 0 = master
+    std::string regionId = "DefaultRegion";
+    std::string bindAddress = "127.0.0.1";
+    // ";"-separated NameServer addresses to register with. Empty: the embedded one only.
+    std::string namesrvAddr;
+    int brokerPermission = 6; // PermName READ | WRITE
+
+    bool autoCreateTopicEnable = true;
+    int defaultTopicQueueNums = 8;
+    bool autoCreateSubscriptionGroup = true;
+    bool clusterTopicEnable = true;
+    bool brokerTopicEnable = true;
+    bool traceTopicEnable = false;
+
+    bool longPollingEnable = true;
+    int64_t shortPollingTimeMills = 1000;
+    bool transferMsgByHeap = true;
+    bool traceOn = true;
+    bool rejectTransactionMessage = false;
+
+    int registerNameServerPeriod = 30000; // ms, clamped to 10–60 s like RocketMQ
+    int registerBrokerTimeoutMills = 6000;
+    int sendMessageThreadPoolNums = 1;
+    int pullMessageThreadPoolNums = 4;
+    int adminBrokerThreadPoolNums = 2;
+    int sendThreadPoolQueueCapacity = 10000;
+    int pullThreadPoolQueueCapacity = 100000;
+    int channelNotActiveInterval = 120000; // ms without a heartbeat before a client is dropped
+
+    // Applies broker.conf keys. Keys of neither config come back in `unknownKeys`; a bad value
+    // is an error naming the key and the value.
+    struct ApplyResult
+    {
+        std::string error;
+        std::vector<std::string> unknownKeys;
+    };
+    ApplyResult apply(const std::map<std::string, std::string> &properties);
+    // One key of this config; error message, empty on success. Unknown keys are an error.
+    std::string set(std::string_view key, std::string_view value);
+    bool knows(std::string_view key) const;
+    std::vector<std::pair<std::string, std::string>> toProperties() const;
+};
+
+// Both configs of a broker, read from one broker.conf.
+struct BrokerSettings
+{
+    using ApplyResult = BrokerConfig::ApplyResult;
+
+    BrokerConfig broker;
+    store::MessageStoreConfig store;
+
+    // Loads `path` (a Java .properties file). Unknown keys are reported in `unknownKeys` and
+    // otherwise ignored, as RocketMQ does. Error names the file, line or key.
+    bool loadFile(const std::string &path, std::vector<std::string> &unknownKeys, std::string &error);
+    ApplyResult apply(const std::map<std::string, std::string> &properties);
+    // One key of either config (UPDATE_BROKER_CONFIG). Error names the key.
+    std::string set(std::string_view key, std::string_view value);
+    // Every key of both with its effective value, sorted by name (`-p`, GET_BROKER_CONFIG).
+    std::vector<std::pair<std::string, std::string>> toProperties() const;
+    std::string toPropertiesText() const; // "key=value\n" lines
+
+};
+
+} // namespace mqdesk::server

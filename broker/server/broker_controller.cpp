@@ -1,0 +1,433 @@
+#include "broker/server/broker_controller.h"
+
+#include "broker/common/clock.h"
+#include "broker/common/service_thread.h"
+#include "broker/namesrv/namesrv_controller.h"
+#include "broker/namesrv/route_info_manager.h"
+#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/remoting/remoting_server.h"
+#include "broker/server/admin_processor.h"
+#include "broker/server/broker_stats.h"
+#include "broker/server/client_manage_processor.h"
+#include "broker/server/consumer_manager.h"
+#include "broker/server/pull_message_processor.h"
+#include "broker/server/pull_request_hold_service.h"
+#include "broker/server/send_message_processor.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_filter_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/delay_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
+#include "broker/store/config/topic_config_manager.h"
+#include "broker/store/message_store.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+namespace mqdesk::server {
+
+using remoting::RemotingCommand;
+using remoting::RequestCode;
+using remoting::ResponseCode;
+
+// Once a second: statistics; every 5 s offsets; every 10 s silent clients; every
+// registerNameServerPeriod the NameServer registration.
+class BrokerScheduler : public common::ServiceThread
+{
+public:
+    explicit BrokerScheduler(BrokerController &broker) : ServiceThread("BrokerScheduler"), broker_(broker) {}
+    ~BrokerScheduler() override { stop(); }
+
+protected:
+    void run() override
+    {
+        int64_t lastOffsets = common::steadyMicros() / 1000;
+        int64_t lastScan = lastOffsets;
+        int64_t lastRegister = lastOffsets;
+        while (!isStopped()) {
+            waitForRunning(std::chrono::milliseconds(1000));
+            if (isStopped())
+                break;
+            const int64_t now = common::steadyMicros() / 1000;
+            broker_.stats().sample(common::wallMillis());
+            if (now - lastOffsets >= 5000) {
+                lastOffsets = now;
+                broker_.persistConsumerOffsets();
+            }
+            if (now - lastScan >= 10000) {
+                lastScan = now;
+                broker_.scanNotActiveClients();
+            }
+            const int period = std::clamp(broker_.brokerConfig().registerNameServerPeriod, 10000, 60000);
+            if (now - lastRegister >= period) {
+                lastRegister = now;
+                broker_.registerBrokerAll();
+            }
+        }
+    }
+
+private:
+    BrokerController &broker_;
+};
+
+BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvController *localNamesrv)
+    : settings_(std::move(settings)), localNamesrv_(localNamesrv),
+      topicTable_(std::make_unique<store::TopicConfigManager>()),
+      offsetTable_(std::make_unique<store::ConsumerOffsetManager>()),
+      groupTable_(std::make_unique<store::SubscriptionGroupManager>()),
+      delayOffsetTable_(std::make_unique<store::DelayOffsetManager>()),
+      filterTable_(std::make_unique<store::ConsumerFilterManager>()),
+      consumers_(std::make_unique<ConsumerManager>()), producers_(std::make_unique<ProducerManager>()),
+      stats_(std::make_unique<BrokerStats>())
+{
+    topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_);
+}
+
+BrokerController::~BrokerController()
+{
+    shutdown();
+}
+
+std::string BrokerController::brokerAddress() const
+{
+    return settings_.store.brokerIP1 + ":" + std::to_string(listenPort());
+}
+
+uint16_t BrokerController::listenPort() const
+{
+    return server_ && server_->isRunning() ? server_->localPort() : static_cast<uint16_t>(settings_.store.listenPort);
+}
+
+bool BrokerController::loadConfigFiles(std::string &error)
+{
+    const std::string configDir = settings_.store.rootDir() + "/config";
+    std::error_code ec;
+    std::filesystem::create_directories(configDir, ec);
+    if (ec) {
+        error = "cannot create " + configDir + ": " + ec.message();
+        return false;
+    }
+    store::ConfigManager *managers[] = {topicTable_.get(), offsetTable_.get(), groupTable_.get(),
+                                        delayOffsetTable_.get(), filterTable_.get()};
+    for (store::ConfigManager *manager : managers) {
+        if (!manager->load(configDir, error))
+            return false;
+    }
+    return topicManager_->initialize(error);
+}
+
+bool BrokerController::startServer(std::string &error)
+{
+    const BrokerConfig &config = settings_.broker;
+    sendExecutor_ = std::make_unique<remoting::ProcessorExecutor>(
+        "send", static_cast<size_t>(config.sendMessageThreadPoolNums), static_cast<size_t>(config.sendThreadPoolQueueCapacity));
+    pullExecutor_ = std::make_unique<remoting::ProcessorExecutor>(
+        "pull", static_cast<size_t>(config.pullMessageThreadPoolNums), static_cast<size_t>(config.pullThreadPoolQueueCapacity));
+    clientExecutor_ = std::make_unique<remoting::ProcessorExecutor>("client", 1, 50000);
+    adminExecutor_ = std::make_unique<remoting::ProcessorExecutor>(
+        "admin", static_cast<size_t>(config.adminBrokerThreadPoolNums), 10000);
+
+    remoting::RemotingServerOptions options;
+    options.host = config.bindAddress;
+    options.port = static_cast<uint16_t>(settings_.store.listenPort);
+    options.name = "broker";
+    server_ = std::make_unique<remoting::RemotingServer>(options);
+    registerProcessors();
+    server_->setConnectionCloseListener(
+        [this](const remoting::RequestContext &connection) { onConnectionClosed(connection.connectionId()); });
+    if (!server_->start(&error)) {
+        error = "broker: " + error;
+        return false;
+    }
+    settings_.store.listenPort = server_->localPort();
+    return true;
+}
+
+void BrokerController::registerProcessors()
+{
+    // Until the store is open every request is refused, so a client that connects early (the
+    // port is bound before recovery runs) gets a clear answer instead of touching a null store.
+    const auto guarded = [this](auto handler) {
+        return [this, handler](const remoting::RequestContext &context, RemotingCommand request,
+                               remoting::Responder respond) {
+            if (!isServing()) {
+                respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                        "broker is starting or stopping, try again"));
+                return;
+            }
+            handler(context, std::move(request), std::move(respond));
+        };
+    };
+    auto send = std::make_shared<SendMessageProcessor>(*this);
+    const auto sendHandler = guarded([send](const auto &c, RemotingCommand r, remoting::Responder d) {
+        send->process(c, std::move(r), std::move(d));
+    });
+    for (int32_t code : {RequestCode::kSendMessage, RequestCode::kSendMessageV2, RequestCode::kSendBatchMessage})
+        server_->registerProcessor(code, sendHandler, *sendExecutor_);
+
+    pullProcessor_ = std::make_unique<PullMessageProcessor>(*this);
+    server_->registerProcessor(RequestCode::kPullMessage,
+                               guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                   pullProcessor_->process(c, std::move(r), std::move(d));
+                               }),
+                               *pullExecutor_);
+
+    auto client = std::make_shared<ClientManageProcessor>(*this);
+    const auto bind = [&](int32_t code, auto method, remoting::Executor &executor) {
+        server_->registerProcessor(code, guarded([client, method](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                       ((*client).*method)(c, std::move(r), std::move(d));
+                                   }),
+                                   executor);
+    };
+    bind(RequestCode::kHeartBeat, &ClientManageProcessor::heartbeat, *clientExecutor_);
+    bind(RequestCode::kUnregisterClient, &ClientManageProcessor::unregisterClient, *clientExecutor_);
+    bind(RequestCode::kGetConsumerListByGroup, &ClientManageProcessor::consumerListByGroup, *clientExecutor_);
+    bind(RequestCode::kQueryConsumerOffset, &ClientManageProcessor::queryConsumerOffset, *clientExecutor_);
+    bind(RequestCode::kUpdateConsumerOffset, &ClientManageProcessor::updateConsumerOffset, *clientExecutor_);
+    for (int32_t code : {RequestCode::kGetMaxOffset, RequestCode::kGetMinOffset, RequestCode::kSearchOffsetByTimestamp,
+                         RequestCode::kGetEarliestMsgStoretime})
+        bind(code, &ClientManageProcessor::queueOffsetQuery, *clientExecutor_);
+
+    auto admin = std::make_shared<AdminProcessor>(*this);
+    for (int32_t code : AdminProcessor::codes()) {
+        server_->registerProcessor(code, guarded([admin](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                       admin->process(c, std::move(r), std::move(d));
+                                   }),
+                                   *adminExecutor_);
+    }
+}
+
+bool BrokerController::start(std::string &error)
+{
+    if (started_) {
+        error = "broker already started";
+        return false;
+    }
+    bootTimestamp_ = common::wallMillis();
+    if (!loadConfigFiles(error) || !startServer(error)) {
+        shutdown();
+        return false;
+    }
+    store_ = std::make_unique<store::MessageStore>(settings_.store);
+    pullHold_ = std::make_unique<PullRequestHoldService>(
+        [this](HeldPull pull) { pullProcessor_->rerun(std::move(pull)); },
+        [this](const std::string &topic, int32_t queueId) { return store_->maxOffsetInQueue(topic, queueId); });
+    store_->setMessageArrivingListener([this](const store::DispatchRequest &dispatched) {
+        pullHold_->notifyMessageArriving(dispatched.topic, dispatched.queueId, dispatched.consumeQueueOffset,
+                                         dispatched.tagsCode);
+    });
+    if (!store_->open(error)) {
+        store_.reset();
+        shutdown();
+        return false;
+    }
+    pullHold_->start();
+    topicManager_->setChangeListener([this] { registerBrokerAll(); });
+    namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
+    scheduler_ = std::make_unique<BrokerScheduler>(*this);
+    started_ = true;
+    serving_.store(true, std::memory_order_release);
+    registerBrokerAll();
+    scheduler_->start();
+    spdlog::info("broker {} serving at {} (cluster {}, store {})", settings_.broker.brokerName, brokerAddress(),
+                 settings_.broker.brokerClusterName, settings_.store.rootDir());
+    return true;
+}
+
+void BrokerController::shutdown()
+{
+    const bool wasServing = serving_.exchange(false);
+    if (scheduler_)
+        scheduler_->stop();
+    if (wasServing)
+        unregisterBrokerAll();
+    if (server_)
+        server_->stop(); // closes every connection: held pulls can no longer be answered
+    if (pullHold_) {
+        pullHold_->stop();
+        pullHold_->releaseAll();
+    }
+    for (auto *executor : {sendExecutor_.get(), pullExecutor_.get(), clientExecutor_.get(), adminExecutor_.get()}) {
+        if (executor)
+            executor->shutdown();
+    }
+    if (namesrvClient_)
+        namesrvClient_->shutdown();
+    if (store_) {
+        store_->setMessageArrivingListener({});
+        store_->shutdown();
+    }
+    if (started_) {
+        persistConsumerOffsets();
+        std::string error;
+        for (store::ConfigManager *manager :
+             {static_cast<store::ConfigManager *>(groupTable_.get()), static_cast<store::ConfigManager *>(topicTable_.get())}) {
+            if (!manager->persist(error))
+                spdlog::error("broker: {}", error);
+        }
+        spdlog::info("broker {} stopped", settings_.broker.brokerName);
+    }
+    started_ = false;
+}
+
+void BrokerController::persistConsumerOffsets()
+{
+    std::string error;
+    if (!offsetTable_->persist(error))
+        spdlog::error("broker: cannot persist consumer offsets: {}", error);
+}
+
+void BrokerController::onConnectionClosed(uint64_t connectionId)
+{
+    for (const std::string &group : consumers_->removeConnection(connectionId))
+        notifyConsumerIdsChanged(group);
+    producers_->removeConnection(connectionId);
+}
+
+void BrokerController::scanNotActiveClients()
+{
+    const int64_t now = common::wallMillis();
+    for (const std::string &group : consumers_->scanNotActive(now, settings_.broker.channelNotActiveInterval))
+        notifyConsumerIdsChanged(group);
+    producers_->scanNotActive(now, settings_.broker.channelNotActiveInterval);
+}
+
+void BrokerController::notifyConsumerIdsChanged(const std::string &group)
+{
+    const auto info = consumers_->group(group);
+    if (!info)
+        return;
+    for (const ClientChannelInfo &channel : info->channels) {
+        RemotingCommand notify = RemotingCommand::createRequest(RequestCode::kNotifyConsumerIdsChanged);
+        remoting::setField(notify.extFields, "consumerGroup", group);
+        channel.channel.sendOneway(std::move(notify));
+    }
+}
+
+void BrokerController::registerBrokerAll()
+{
+    if (!isServing())
+        return;
+    remoting::TopicConfigSerializeWrapper wrapper;
+    const store::DataVersion version = topicTable_->dataVersion();
+    wrapper.dataVersion.counter = version.counter;
+    wrapper.dataVersion.timestamp = version.timestamp;
+    const int32_t brokerPerm = settings_.broker.brokerPermission;
+    for (const store::TopicConfig &topic : topicTable_->topicConfigs()) {
+        remoting::TopicConfigData data;
+        data.topicName = topic.topicName;
+        data.readQueueNums = topic.readQueueNums;
+        data.writeQueueNums = topic.writeQueueNums;
+        // A broker without write permission advertises its topics read-only (Java does the same).
+        data.perm = (brokerPerm & store::perm::kWrite) ? topic.perm : (topic.perm & brokerPerm);
+        data.topicFilterType = topic.topicFilterType;
+        data.topicSysFlag = topic.topicSysFlag;
+        data.order = topic.order;
+        wrapper.topicConfigTable.push_back(std::move(data));
+    }
+    const std::string address = brokerAddress();
+    const BrokerConfig &config = settings_.broker;
+    if (localNamesrv_)
+        localNamesrv_->routes().registerBroker(config.brokerClusterName, address, config.brokerName, config.brokerId,
+                                               settings_.store.brokerIP1 + ":" + std::to_string(listenPort() + 1),
+                                               wrapper, 0, common::wallMillis());
+    if (config.namesrvAddr.empty())
+        return;
+    remoting::RegisterBrokerBody body;
+    body.topicConfigSerializeWrapper = std::move(wrapper);
+    const std::string json = body.toJson();
+    std::string_view list = config.namesrvAddr;
+    while (!list.empty()) {
+        const size_t semicolon = list.find(';');
+        const std::string namesrv(list.substr(0, semicolon));
+        list = semicolon == std::string_view::npos ? std::string_view() : list.substr(semicolon + 1);
+        if (namesrv.empty())
+            continue;
+        if (std::string error = registerWithRemote(namesrv, json); !error.empty())
+            spdlog::warn("broker: registration with NameServer {} failed: {}", namesrv, error);
+    }
+}
+
+std::string BrokerController::registerWithRemote(const std::string &namesrvAddr, const std::string &body)
+{
+    const BrokerConfig &config = settings_.broker;
+    RemotingCommand request = RemotingCommand::createRequest(RequestCode::kRegisterBroker);
+    remoting::setField(request.extFields, "brokerName", config.brokerName);
+    remoting::setField(request.extFields, "brokerAddr", brokerAddress());
+    remoting::setField(request.extFields, "clusterName", config.brokerClusterName);
+    remoting::setField(request.extFields, "haServerAddr",
+                       settings_.store.brokerIP1 + ":" + std::to_string(listenPort() + 1));
+    remoting::setField(request.extFields, "brokerId", config.brokerId);
+    remoting::setField(request.extFields, "compressed", false);
+    request.body.assign(body.begin(), body.end());
+    const remoting::InvokeResult result = namesrvClient_->invokeSync(
+        namesrvAddr, std::move(request), std::chrono::milliseconds(config.registerBrokerTimeoutMills));
+    if (!result.ok())
+        return result.errorMessage;
+    if (result.response.code != ResponseCode::kSuccess)
+        return "answered " + std::to_string(result.response.code) + ": " + result.response.remark.value_or("");
+    return {};
+}
+
+void BrokerController::unregisterBrokerAll()
+{
+    const BrokerConfig &config = settings_.broker;
+    if (localNamesrv_)
+        localNamesrv_->routes().unregisterBroker(config.brokerClusterName, brokerAddress(), config.brokerName,
+                                                 config.brokerId);
+    std::string_view list = config.namesrvAddr;
+    while (!list.empty() && namesrvClient_) {
+        const size_t semicolon = list.find(';');
+        const std::string namesrv(list.substr(0, semicolon));
+        list = semicolon == std::string_view::npos ? std::string_view() : list.substr(semicolon + 1);
+        if (namesrv.empty())
+            continue;
+        RemotingCommand request = RemotingCommand::createRequest(RequestCode::kUnregisterBroker);
+        remoting::setField(request.extFields, "brokerName", config.brokerName);
+        remoting::setField(request.extFields, "brokerAddr", brokerAddress());
+        remoting::setField(request.extFields, "clusterName", config.brokerClusterName);
+        remoting::setField(request.extFields, "brokerId", config.brokerId);
+        namesrvClient_->invokeSync(namesrv, std::move(request), std::chrono::milliseconds(3000));
+    }
+}
+
+std::string BrokerController::updateConfig(const std::map<std::string, std::string> &properties)
+{
+    std::lock_guard lock(settingsMutex_);
+    for (const auto &[key, value] : properties) {
+        // Settings that shape files or sockets only take effect at the next start; the flush
+        // mode and the transient pool switch live.
+        if (key == "flushDiskType") {
+            const auto type = store::parseFlushDiskType(value);
+            if (!type)
+                return "bad value '" + value + "' for flushDiskType: expected SYNC_FLUSH or ASYNC_FLUSH";
+            if (store_)
+                store_->setFlushDiskType(*type);
+        } else if (key == "transientStorePoolEnable") {
+            if (value != "true" && value != "false")
+                return "bad value '" + value + "' for transientStorePoolEnable: expected true or false";
+            if (store_ && !store_->setTransientStorePoolEnable(value == "true"))
+                return "transientStorePoolEnable cannot be switched now (buffered data not yet committed)";
+        } else if (key == "listenPort" || key == "storePathRootDir" || key == "storePathCommitLog"
+                   || key == "brokerName" || key == "brokerClusterName" || key == "bindAddress"
+                   || key == "brokerIP1" || key == "mappedFileSizeCommitLog") {
+            return "setting " + key + " cannot be changed while the broker runs";
+        }
+        if (std::string error = settings_.set(key, value); !error.empty())
+            return error;
+    }
+    return {};
+}
+
+std::string BrokerController::configText() const
+{
+    std::lock_guard lock(settingsMutex_);
+    return settings_.toPropertiesText();
+}
+
+} // namespace mqdesk::server

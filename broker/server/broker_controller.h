@@ -1,0 +1,141 @@
+#pragma once
+
+// BrokerController: one RocketMQ broker (RocketMQ's BrokerController) — the message store,
+// the config managers persisted next to it, the client tables, long polling, the remoting
+// server with its processors, and registration with the NameServers.
+//
+// start() order: load config files → system topics → bind the server (the bound port is the
+// store host every message id encodes) → open and recover the store → start services →
+// register with the NameServers → serve. Until serving, processors answer SYSTEM_ERROR
+// "broker is starting" instead of touching the store. shutdown() reverses it: stop serving,
+// unregister, close connections, release held pulls, shut the store down cleanly (no abort
+// file), persist offsets.
+//
+// Threads: io threads (remoting), one executor each for send, pull, client management and
+// admin requests; the long-poll service; a scheduler (1 s) for client expiry, offset
+// persistence, NameServer registration and statistics.
+
+#include "broker/server/broker_config.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <memory>
+#include <string>
+
+namespace mqdesk::store {
+class MessageStore;
+class TopicConfigManager;
+class ConsumerOffsetManager;
+class SubscriptionGroupManager;
+class DelayOffsetManager;
+class ConsumerFilterManager;
+}
+
+namespace mqdesk::remoting {
+class RemotingServer;
+class RemotingClient;
+class ProcessorExecutor;
+}
+
+namespace mqdesk::namesrv {
+class NamesrvController;
+}
+
+namespace mqdesk::server {
+
+class BrokerStats;
+class ConsumerManager;
+class ProducerManager;
+class PullRequestHoldService;
+class TopicManager;
+class BrokerScheduler;
+class PullMessageProcessor;
+
+class BrokerController
+{
+public:
+    // `localNamesrv`, when given, is the embedded NameServer of this process (local mode): the
+    // broker registers with it directly, in addition to any namesrvAddr. It must outlive the
+    // broker's shutdown().
+    explicit BrokerController(BrokerSettings settings, namesrv::NamesrvController *localNamesrv = nullptr);
+    ~BrokerController();
+    BrokerController(const BrokerController &) = delete;
+    BrokerController &operator=(const BrokerController &) = delete;
+
+    // False with `error` naming the cause (a port in use, a store that cannot open, a config
+    // file that does not parse). A failed start leaves nothing running.
+    bool start(std::string &error);
+    void shutdown();
+    bool isServing() const { return serving_.load(std::memory_order_acquire); }
+
+    // "127.0.0.1:10911": what clients and the NameServer are told.
+    std::string brokerAddress() const;
+    uint16_t listenPort() const;
+    const BrokerSettings &settings() const { return settings_; }
+    const BrokerConfig &brokerConfig() const { return settings_.broker; }
+    // UPDATE_BROKER_CONFIG: applies `key=value` pairs live where the setting allows
+    // (flushDiskType and transientStorePoolEnable switch the store's flush mode at once).
+    // Returns an error naming the first key that failed; earlier keys stay applied.
+    std::string updateConfig(const std::map<std::string, std::string> &properties);
+    std::string configText() const;
+
+    // For the processors.
+    store::MessageStore &store() { return *store_; }
+    TopicManager &topics() { return *topicManager_; }
+    store::TopicConfigManager &topicTable() { return *topicTable_; }
+    store::ConsumerOffsetManager &offsets() { return *offsetTable_; }
+    store::SubscriptionGroupManager &subscriptionGroups() { return *groupTable_; }
+    ConsumerManager &consumers() { return *consumers_; }
+    ProducerManager &producers() { return *producers_; }
+    PullRequestHoldService &pullHold() { return *pullHold_; }
+    BrokerStats &stats() { return *stats_; }
+    remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
+    PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
+    int64_t bootTimestamp() const { return bootTimestamp_; }
+
+    // Sends this broker's topics to every NameServer now (also every registerNameServerPeriod).
+    void registerBrokerAll();
+    // Sends NOTIFY_CONSUMER_IDS_CHANGED to every channel of `group` (when the group allows it).
+    void notifyConsumerIdsChanged(const std::string &group);
+    // Drops silent clients and answers the rest of the schedule; public for tests.
+    void scanNotActiveClients();
+    void persistConsumerOffsets();
+
+private:
+    bool loadConfigFiles(std::string &error);
+    bool startServer(std::string &error);
+    void registerProcessors();
+    void onConnectionClosed(uint64_t connectionId);
+    std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
+    void unregisterBrokerAll();
+
+    BrokerSettings settings_;
+    mutable std::mutex settingsMutex_; // guards settings_ changes made by UPDATE_BROKER_CONFIG
+    namesrv::NamesrvController *localNamesrv_;
+    std::unique_ptr<store::TopicConfigManager> topicTable_;
+    std::unique_ptr<store::ConsumerOffsetManager> offsetTable_;
+    std::unique_ptr<store::SubscriptionGroupManager> groupTable_;
+    std::unique_ptr<store::DelayOffsetManager> delayOffsetTable_;
+    std::unique_ptr<store::ConsumerFilterManager> filterTable_;
+    std::unique_ptr<TopicManager> topicManager_;
+    std::unique_ptr<ConsumerManager> consumers_;
+    std::unique_ptr<ProducerManager> producers_;
+    std::unique_ptr<BrokerStats> stats_;
+    std::unique_ptr<store::MessageStore> store_;
+    std::unique_ptr<remoting::ProcessorExecutor> sendExecutor_;
+    std::unique_ptr<remoting::ProcessorExecutor> pullExecutor_;
+    std::unique_ptr<remoting::ProcessorExecutor> clientExecutor_;
+    std::unique_ptr<remoting::ProcessorExecutor> adminExecutor_;
+    std::unique_ptr<PullMessageProcessor> pullProcessor_;
+    std::unique_ptr<PullRequestHoldService> pullHold_;
+    std::unique_ptr<remoting::RemotingServer> server_;
+    std::unique_ptr<remoting::RemotingClient> namesrvClient_;
+    std::unique_ptr<BrokerScheduler> scheduler_;
+    std::atomic<bool> serving_{false};
+    bool started_ = false;
+    int64_t bootTimestamp_ = 0;
+};
+
+} // namespace mqdesk::server

@@ -1,0 +1,202 @@
+#include "broker/server/client_manage_processor.h"
+
+#include "broker/common/clock.h"
+#include "broker/remoting/protocol/client_data.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/consumer_manager.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
+#include "broker/store/consume_queue.h"
+#include "broker/store/consume_queue_store.h"
+#include "broker/store/message_store.h"
+
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+namespace mqdesk::server {
+
+using remoting::HeaderReader;
+using remoting::RemotingCommand;
+using remoting::RequestCode;
+using remoting::ResponseCode;
+
+namespace {
+
+RemotingCommand success(const RemotingCommand &request)
+{
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+// RocketMQ treats data further behind the log's end than 40 % of RAM as "on disk"
+// (accessMessageInMemoryMaxRatio); a new group starts at 0 only when message 0 is still in memory.
+bool isInMemory(store::MessageStore &store, int64_t commitLogOffset)
+{
+    static const int64_t memoryBytes = static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+    return store.commitLog().maxOffset() - commitLogOffset <= memoryBytes * 40 / 100;
+}
+
+} // namespace
+
+void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, RemotingCommand request,
+                                      remoting::Responder respond)
+{
+    remoting::HeartbeatData heartbeat;
+    std::string error;
+    const std::string_view body(reinterpret_cast<const char *>(request.body.data()), request.body.size());
+    if (!remoting::HeartbeatData::fromJson(body, heartbeat, error)) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, "bad HEART_BEAT body: " + error));
+        return;
+    }
+    ClientChannelInfo client;
+    client.channel = context;
+    client.clientId = heartbeat.clientId;
+    client.language = request.language;
+    client.version = request.version;
+    client.lastUpdateMillis = common::wallMillis();
+
+    for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
+        auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(consumer.groupName);
+        if (!group && broker_.brokerConfig().autoCreateSubscriptionGroup) {
+            store::SubscriptionGroupConfig created;
+            created.groupName = consumer.groupName;
+            broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
+            if (!broker_.subscriptionGroups().persist(error))
+                spdlog::error("heartbeat: cannot persist subscription group {}: {}", consumer.groupName, error);
+            group = created;
+        }
+        if (group && group->retryQueueNums > 0)
+            broker_.topics().createTopicIfAbsent(kRetryGroupTopicPrefix + consumer.groupName, group->retryQueueNums,
+                                                 store::perm::kRead | store::perm::kWrite);
+        const bool changed = broker_.consumers().registerConsumer(consumer, client, client.lastUpdateMillis);
+        if (changed && (!group || group->notifyConsumerIdsChangedEnable))
+            broker_.notifyConsumerIdsChanged(consumer.groupName);
+    }
+    for (const remoting::ProducerData &producer : heartbeat.producerDataSet)
+        broker_.producers().registerProducer(producer.groupName, client);
+    respond(success(request));
+}
+
+void ClientManageProcessor::unregisterClient(const remoting::RequestContext &context, RemotingCommand request,
+                                             remoting::Responder respond)
+{
+    HeaderReader reader(request.extFields);
+    reader.requireString("clientID");
+    const std::string producerGroup = reader.optString("producerGroup");
+    const std::string consumerGroup = reader.optString("consumerGroup");
+    if (!reader.ok()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
+        return;
+    }
+    if (!producerGroup.empty())
+        broker_.producers().unregisterProducer(producerGroup, context.connectionId());
+    if (!consumerGroup.empty() && broker_.consumers().unregisterConsumer(consumerGroup, context.connectionId()))
+        broker_.notifyConsumerIdsChanged(consumerGroup);
+    respond(success(request));
+}
+
+void ClientManageProcessor::consumerListByGroup(const remoting::RequestContext &, RemotingCommand request,
+                                                remoting::Responder respond)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("consumerGroup");
+    if (!reader.ok()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
+        return;
+    }
+    const std::vector<std::string> ids = broker_.consumers().clientIds(group);
+    if (ids.empty()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, "no consumer for this group, " + group));
+        return;
+    }
+    RemotingCommand response = success(request);
+    const std::string body = remoting::encodeConsumerIdList(ids);
+    response.body.assign(body.begin(), body.end());
+    respond(std::move(response));
+}
+
+void ClientManageProcessor::queryConsumerOffset(const remoting::RequestContext &, RemotingCommand request,
+                                                remoting::Responder respond)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("consumerGroup");
+    const std::string topic = reader.requireString("topic");
+    const int32_t queueId = reader.requireInt32("queueId");
+    const bool setZeroIfNotFound = reader.optBool("setZeroIfNotFound", true);
+    if (!reader.ok()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
+        return;
+    }
+    int64_t offset = broker_.offsets().queryOffset(group, topic, queueId);
+    if (offset < 0 && setZeroIfNotFound) {
+        // A new group on a young queue starts at 0 whatever its consume-from-where (4.9.8).
+        store::MessageStore &store = broker_.store();
+        if (store.minOffsetInQueue(topic, queueId) <= 0) {
+            const auto queue = store.consumeQueues().find(topic, queueId);
+            const auto first = queue ? queue->entriesFrom(0, 1) : std::vector<store::ConsumeQueueEntry>{};
+            if (first.empty() || isInMemory(store, first.front().commitLogOffset))
+                offset = 0;
+        }
+    }
+    if (offset < 0) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kQueryNotFound,
+                                                "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first"));
+        return;
+    }
+    RemotingCommand response = success(request);
+    remoting::setField(response.extFields, "offset", offset);
+    respond(std::move(response));
+}
+
+void ClientManageProcessor::updateConsumerOffset(const remoting::RequestContext &context, RemotingCommand request,
+                                                 remoting::Responder respond)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("consumerGroup");
+    const std::string topic = reader.requireString("topic");
+    const int32_t queueId = reader.requireInt32("queueId");
+    const int64_t offset = reader.requireInt64("commitOffset");
+    if (!reader.ok()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
+        return;
+    }
+    // ali-ons commits -1 for queues it never consumed: that must not erase a real offset.
+    if (offset >= 0)
+        broker_.offsets().commitOffset(context.peerAddress(), group, topic, queueId, offset);
+    respond(success(request));
+}
+
+void ClientManageProcessor::queueOffsetQuery(const remoting::RequestContext &, RemotingCommand request,
+                                             remoting::Responder respond)
+{
+    HeaderReader reader(request.extFields);
+    const std::string topic = reader.requireString("topic");
+    const int32_t queueId = reader.requireInt32("queueId");
+    const int64_t timestamp = request.code == RequestCode::kSearchOffsetByTimestamp ? reader.requireInt64("timestamp") : 0;
+    if (!reader.ok()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
+        return;
+    }
+    store::MessageStore &store = broker_.store();
+    RemotingCommand response = success(request);
+    switch (request.code) {
+    case RequestCode::kGetMaxOffset:
+        remoting::setField(response.extFields, "offset", store.maxOffsetInQueue(topic, queueId));
+        break;
+    case RequestCode::kGetMinOffset:
+        remoting::setField(response.extFields, "offset", store.minOffsetInQueue(topic, queueId));
+        break;
+    case RequestCode::kSearchOffsetByTimestamp:
+        remoting::setField(response.extFields, "offset", store.offsetInQueueByTime(topic, queueId, timestamp));
+        break;
+    default:
+        remoting::setField(response.extFields, "timestamp", store.earliestMessageTime(topic, queueId));
+        break;
+    }
+    respond(std::move(response));
+}
+
+} // namespace mqdesk::server

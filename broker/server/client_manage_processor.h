@@ -1,0 +1,36 @@
+#pragma once
+
+// Client management and per-queue offsets (remoting spec §4.3, §6.1–6.5): HEART_BEAT,
+// UNREGISTER_CLIENT, GET_CONSUMER_LIST_BY_GROUP, QUERY/UPDATE_CONSUMER_OFFSET, GET_MAX_OFFSET,
+// GET_MIN_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP and GET_EARLIEST_MSG_STORETIME.
+
+#include "broker/remoting/remoting_channel.h"
+
+namespace mqdesk::server {
+
+class BrokerController;
+
+class ClientManageProcessor
+{
+public:
+    explicit ClientManageProcessor(BrokerController &broker) : broker_(broker) {}
+
+    void heartbeat(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                   remoting::Responder respond);
+    void unregisterClient(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                          remoting::Responder respond);
+    void consumerListByGroup(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                             remoting::Responder respond);
+    void queryConsumerOffset(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                             remoting::Responder respond);
+    void updateConsumerOffset(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                              remoting::Responder respond);
+    // GET_MAX_OFFSET, GET_MIN_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP, GET_EARLIEST_MSG_STORETIME.
+    void queueOffsetQuery(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                          remoting::Responder respond);
+
+private:
+    BrokerController &broker_;
+};
+
+} // namespace mqdesk::server

@@ -1,0 +1,79 @@
+#include "broker/server/embedded_broker.h"
+
+#include "broker/namesrv/namesrv_controller.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/topic_manager.h"
+
+#include <filesystem>
+
+namespace mqdesk::server {
+
+EmbeddedBroker::EmbeddedBroker(EmbeddedBrokerOptions options) : options_(std::move(options)) {}
+
+EmbeddedBroker::~EmbeddedBroker()
+{
+    shutdown();
+}
+
+bool EmbeddedBroker::start(std::string &error)
+{
+    if (options_.startNamesrv) {
+        namesrv::NamesrvConfig config;
+        config.listenHost = options_.settings.broker.bindAddress;
+        config.listenPort = options_.namesrvPort;
+        namesrv_ = std::make_unique<namesrv::NamesrvController>(config);
+    }
+    broker_ = std::make_unique<BrokerController>(options_.settings, namesrv_.get());
+    if (namesrv_) {
+        namesrv_->setUnknownTopicHandler(
+            [broker = broker_.get()](const std::string &topic) { return broker->topics().createTopicForRouteLookup(topic); });
+        if (!namesrv_->start(error)) {
+            error = "namesrv: " + error;
+            namesrv_.reset();
+            return false;
+        }
+    }
+    if (!broker_->start(error)) {
+        if (namesrv_)
+            namesrv_->stop();
+        return false;
+    }
+    return true;
+}
+
+void EmbeddedBroker::shutdown()
+{
+    if (broker_)
+        broker_->shutdown();
+    if (namesrv_)
+        namesrv_->stop();
+}
+
+std::string EmbeddedBroker::namesrvAddress() const
+{
+    if (!namesrv_)
+        return {};
+    return options_.settings.broker.bindAddress + ":" + std::to_string(namesrv_->localPort());
+}
+
+std::string EmbeddedBroker::brokerAddress() const
+{
+    return broker_ ? broker_->brokerAddress() : std::string();
+}
+
+std::string EmbeddedBroker::storeDir() const
+{
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(options_.settings.store.rootDir(), ec);
+    return ec ? options_.settings.store.rootDir() : absolute.lexically_normal().string();
+}
+
+std::string EmbeddedBroker::readyLine() const
+{
+    std::string line = "mqdesk-broker ready: namesrv=";
+    line += namesrv_ ? namesrvAddress() : options_.settings.broker.namesrvAddr;
+    line += " broker=" + brokerAddress() + " store=" + storeDir();
+    return line;
+}
+
+} // namespace mqdesk::server

@@ -1,0 +1,58 @@
+#pragma once
+
+// MQDesk's local mode: an embedded NameServer and a Broker in one process, wired together —
+// the broker registers with the NameServer in-process, and a route lookup for an unknown topic
+// creates it in the broker (autoCreateTopicEnable) so that clients which treat TOPIC_NOT_EXIST
+// as fatal (ali-ons) just work. With an external NameServer (namesrvAddr set and
+// startNamesrv false) it is a plain broker. Used by mqdesk-broker and the desktop app.
+
+#include "broker/server/broker_config.h"
+
+#include <memory>
+#include <string>
+
+namespace mqdesk::namesrv {
+class NamesrvController;
+}
+
+namespace mqdesk::server {
+
+class BrokerController;
+
+struct EmbeddedBrokerOptions
+{
+    BrokerSettings settings;
+    bool startNamesrv = true;
+    uint16_t namesrvPort = 9876; // 0 picks a free port
+};
+
+class EmbeddedBroker
+{
+public:
+    explicit EmbeddedBroker(EmbeddedBrokerOptions options);
+    ~EmbeddedBroker();
+    EmbeddedBroker(const EmbeddedBroker &) = delete;
+    EmbeddedBroker &operator=(const EmbeddedBroker &) = delete;
+
+    // Starts the NameServer (if any), then the broker. False with `error` naming what failed
+    // ("namesrv: cannot listen on 127.0.0.1:9876: Address already in use"); nothing is left
+    // running then.
+    bool start(std::string &error);
+    void shutdown();
+
+    // "127.0.0.1:9876"; empty without an embedded NameServer.
+    std::string namesrvAddress() const;
+    std::string brokerAddress() const;
+    std::string storeDir() const;
+    // `mqdesk-broker ready: namesrv=… broker=… store=…`
+    std::string readyLine() const;
+    BrokerController &broker() { return *broker_; }
+    namesrv::NamesrvController *namesrv() { return namesrv_.get(); }
+
+private:
+    EmbeddedBrokerOptions options_;
+    std::unique_ptr<namesrv::NamesrvController> namesrv_;
+    std::unique_ptr<BrokerController> broker_;
+};
+
+} // namespace mqdesk::server

@@ -1,0 +1,226 @@
+#include "broker/server/pull_message_processor.h"
+
+#include "broker/common/clock.h"
+#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/broker_stats.h"
+#include "broker/server/consumer_manager.h"
+#include "broker/server/pull_request_hold_service.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
+#include "broker/store/message_store.h"
+
+#include <spdlog/spdlog.h>
+
+namespace mqdesk::server {
+
+using remoting::HeaderReader;
+using remoting::RemotingCommand;
+using remoting::ResponseCode;
+using remoting::SubscriptionData;
+using store::GetMessageStatus;
+
+namespace {
+
+// PullSysFlag bits.
+constexpr int32_t kFlagCommitOffset = 1;
+constexpr int32_t kFlagSuspend = 2;
+constexpr int32_t kFlagSubscription = 4;
+
+constexpr int kMaxMessagesPerPull = 32;
+constexpr int64_t kMaxBytesPerPull = 256 * 1024;
+// ali-ons closes its connection when a pull is not answered within 30 s; never hold near that.
+constexpr int64_t kMaxHoldMillis = 20000;
+
+struct PullHeader
+{
+    std::string consumerGroup;
+    std::string topic;
+    int32_t queueId = 0;
+    int64_t queueOffset = 0;
+    int32_t maxMsgNums = 32;
+    int32_t sysFlag = 0;
+    int64_t commitOffset = 0;
+    int64_t suspendTimeoutMillis = 15000;
+    std::string subscription;
+    int64_t subVersion = 0;
+    std::string expressionType;
+};
+
+bool readPullHeader(const RemotingCommand &request, PullHeader &header, std::string &error)
+{
+    HeaderReader reader(request.extFields);
+    header.consumerGroup = reader.requireString("consumerGroup");
+    header.topic = reader.requireString("topic");
+    header.queueId = reader.requireInt32("queueId");
+    header.queueOffset = reader.requireInt64("queueOffset");
+    header.maxMsgNums = reader.requireInt32("maxMsgNums");
+    header.sysFlag = reader.requireInt32("sysFlag");
+    header.commitOffset = reader.requireInt64("commitOffset");
+    header.suspendTimeoutMillis = reader.requireInt64("suspendTimeoutMillis");
+    header.subscription = reader.optString("subscription");
+    header.subVersion = reader.requireInt64("subVersion");
+    header.expressionType = reader.optString("expressionType", remoting::kExpressionTag);
+    error = reader.error();
+    return reader.ok();
+}
+
+} // namespace
+
+void PullMessageProcessor::process(const remoting::RequestContext &context, RemotingCommand request,
+                                   remoting::Responder respond)
+{
+    processRequest(context, request, respond, true);
+}
+
+void PullMessageProcessor::rerun(HeldPull pull)
+{
+    auto shared = std::make_shared<HeldPull>(std::move(pull));
+    const bool queued = broker_.pullExecutor().tryExecute([this, shared] {
+        processRequest(shared->context, shared->request, shared->respond, false);
+    });
+    if (!queued)
+        shared->respond(RemotingCommand::createResponse(shared->request, ResponseCode::kSystemBusy,
+                                                        "[OVERLOAD]system busy, start flow control for a while"));
+}
+
+void PullMessageProcessor::processRequest(const remoting::RequestContext &context, RemotingCommand &request,
+                                          remoting::Responder &respond, bool allowSuspend)
+{
+    RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSystemError);
+    // Clients read all four unconditionally (ali-ons turns a missing one into NaN).
+    const auto answer = [&](int32_t code, std::optional<std::string> remark, int64_t next, int64_t min, int64_t max) {
+        response.code = code;
+        response.remark = std::move(remark);
+        remoting::setField(response.extFields, "suggestWhichBrokerId", int64_t{0});
+        remoting::setField(response.extFields, "nextBeginOffset", next);
+        remoting::setField(response.extFields, "minOffset", min);
+        remoting::setField(response.extFields, "maxOffset", max);
+        respond(std::move(response));
+    };
+    PullHeader header;
+    std::string error;
+    if (!readPullHeader(request, header, error))
+        return answer(ResponseCode::kSystemError, error, 0, 0, 0);
+    const int64_t requested = header.queueOffset;
+    const auto refuse = [&](int32_t code, std::string remark) { answer(code, std::move(remark), requested, 0, 0); };
+
+    const BrokerConfig &config = broker_.brokerConfig();
+    if ((config.brokerPermission & 4) == 0)
+        return refuse(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress() + "] pulling message is forbidden");
+
+    auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(header.consumerGroup);
+    if (!group && config.autoCreateSubscriptionGroup && !header.consumerGroup.empty()) {
+        store::SubscriptionGroupConfig created;
+        created.groupName = header.consumerGroup;
+        broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
+        if (!broker_.subscriptionGroups().persist(error))
+            spdlog::error("pull: cannot persist the new subscription group {}: {}", header.consumerGroup, error);
+        group = created;
+    }
+    if (!group)
+        return refuse(ResponseCode::kSubscriptionGroupNotExist,
+                      "subscription group [" + header.consumerGroup + "] does not exist");
+    if (!group->consumeEnable)
+        return refuse(ResponseCode::kNoPermission, "subscription group no permission, " + header.consumerGroup);
+
+    const auto topic = broker_.topics().find(header.topic);
+    if (!topic)
+        return refuse(ResponseCode::kTopicNotExist, "topic[" + header.topic + "] not exist, apply first please!");
+    if ((topic->perm & store::perm::kRead) == 0)
+        return refuse(ResponseCode::kNoPermission, "the topic[" + header.topic + "] pulling message is forbidden");
+    if (header.queueId < 0 || header.queueId >= topic->readQueueNums)
+        return refuse(ResponseCode::kSystemError, "queueId[" + std::to_string(header.queueId) + "] is illegal, topic:["
+                                                      + header.topic + "] topicConfig.readQueueNums:["
+                                                      + std::to_string(topic->readQueueNums) + "] consumer:["
+                                                      + context.peerAddress() + "]");
+
+    SubscriptionData subscription;
+    if (header.sysFlag & kFlagSubscription) {
+        subscription = SubscriptionData::build(header.topic, header.subscription, header.expressionType);
+        subscription.subVersion = header.subVersion;
+    } else {
+        const auto consumerGroup = broker_.consumers().group(header.consumerGroup);
+        if (!consumerGroup)
+            return refuse(ResponseCode::kSubscriptionNotExist,
+                          "the consumer's group info not exist, group: " + header.consumerGroup);
+        if (consumerGroup->messageModel == "BROADCASTING" && !group->consumeBroadcastEnable)
+            return refuse(ResponseCode::kNoPermission,
+                          "the consumer group[" + header.consumerGroup + "] can not consume by broadcast way");
+        const auto registered = broker_.consumers().findSubscription(header.consumerGroup, header.topic);
+        if (!registered)
+            return refuse(ResponseCode::kSubscriptionNotExist, "the consumer's subscription not exist, group: "
+                                                                   + header.consumerGroup + " topic: " + header.topic);
+        if (registered->subVersion < header.subVersion)
+            return refuse(ResponseCode::kSubscriptionNotLatest, "the consumer's subscription not latest");
+        subscription = *registered;
+    }
+    if (!subscription.isTagType())
+        return refuse(ResponseCode::kSystemError, "The broker does not support consumer to filter message by "
+                                                      + subscription.expressionType);
+
+    store::GetMessageOptions options;
+    options.rawRecords = true;
+    options.maxBytes = kMaxBytesPerPull;
+    if (!subscription.subscribesAll())
+        options.tagsFilter = [&subscription](int64_t code) { return subscription.matchesTagsCode(code); };
+    const int maxCount = std::clamp(header.maxMsgNums, 1, kMaxMessagesPerPull);
+    store::GetMessageResult result =
+        broker_.store().getMessage(header.topic, header.queueId, requested, maxCount, options);
+
+    int32_t code = ResponseCode::kSystemError;
+    int64_t next = result.nextBeginOffset;
+    switch (result.status) {
+    case GetMessageStatus::Found: code = ResponseCode::kSuccess; break;
+    case GetMessageStatus::NoMatchedMessage:
+    case GetMessageStatus::MessageWasRemoving: code = ResponseCode::kPullRetryImmediately; break;
+    case GetMessageStatus::OffsetOverflowOne:
+    case GetMessageStatus::OffsetFoundNull: code = ResponseCode::kPullNotFound; break;
+    case GetMessageStatus::NoMatchedLogicQueue:
+    case GetMessageStatus::NoMessageInQueue:
+        code = requested == 0 ? ResponseCode::kPullNotFound : ResponseCode::kPullOffsetMoved;
+        next = 0;
+        break;
+    case GetMessageStatus::OffsetTooSmall:
+    case GetMessageStatus::OffsetOverflowBadly: code = ResponseCode::kPullOffsetMoved; break;
+    }
+    if (code == ResponseCode::kPullOffsetMoved)
+        spdlog::info("pull: offset moved, group {} topic {} queue {}: requested {}, next {} (min {}, max {})",
+                     header.consumerGroup, header.topic, header.queueId, requested, next, result.minOffset,
+                     result.maxOffset);
+
+    // The piggy-backed commit, first pass only. A negative offset means "none" (ali-ons sends -1
+    // for untouched queues) and never replaces a real one.
+    if (allowSuspend && (header.sysFlag & kFlagCommitOffset) && header.commitOffset >= 0)
+        broker_.offsets().commitOffset(context.peerAddress(), header.consumerGroup, header.topic, header.queueId,
+                                       header.commitOffset);
+
+    if (code == ResponseCode::kPullNotFound && allowSuspend && (header.sysFlag & kFlagSuspend)) {
+        HeldPull held;
+        held.context = context;
+        held.request = std::move(request);
+        held.respond = std::move(respond);
+        held.topic = header.topic;
+        held.queueId = header.queueId;
+        held.pullFromOffset = requested;
+        held.suspendMillis = common::steadyMicros() / 1000;
+        held.timeoutMillis = config.longPollingEnable ? std::min(header.suspendTimeoutMillis, kMaxHoldMillis)
+                                                      : config.shortPollingTimeMills;
+        held.subscription = std::move(subscription);
+        broker_.pullHold().suspend(std::move(held));
+        return;
+    }
+
+    if (code == ResponseCode::kSuccess) {
+        broker_.stats().addGet(result.messageCount);
+        response.body = std::move(result.recordBytes);
+    } else {
+        broker_.stats().addGetMiss();
+    }
+    answer(code, std::string(store::getStatusName(result.status)), next, result.minOffset, result.maxOffset);
+}
+
+} // namespace mqdesk::server

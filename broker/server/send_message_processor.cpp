@@ -1,0 +1,230 @@
+#include "broker/server/send_message_processor.h"
+
+#include "broker/common/bytes.h"
+#include "broker/common/clock.h"
+#include "broker/common/host_address.h"
+#include "broker/common/message.h"
+#include "broker/common/message_id.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/broker_stats.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/message_store.h"
+
+#include <random>
+
+namespace mqdesk::server {
+
+using remoting::HeaderReader;
+using remoting::RemotingCommand;
+using remoting::RequestCode;
+using remoting::ResponseCode;
+
+namespace {
+
+// SEND_MESSAGE_V2 names its fields with one letter (spec §4.1); batches use them too.
+struct SendHeader
+{
+    std::string producerGroup;
+    std::string topic;
+    std::string defaultTopic;
+    int32_t defaultTopicQueueNums = 4;
+    int32_t queueId = -1;
+    int32_t sysFlag = 0;
+    int64_t bornTimestamp = 0;
+    int32_t flag = 0;
+    std::string properties;
+    int32_t reconsumeTimes = 0;
+    bool batch = false;
+};
+
+bool readSendHeader(const RemotingCommand &request, SendHeader &header, std::string &error)
+{
+    const bool v2 = request.code != RequestCode::kSendMessage;
+    const auto key = [v2](const char *shortKey, const char *longKey) { return v2 ? shortKey : longKey; };
+    HeaderReader reader(request.extFields);
+    header.producerGroup = reader.requireString(key("a", "producerGroup"));
+    header.topic = reader.requireString(key("b", "topic"));
+    header.defaultTopic = reader.requireString(key("c", "defaultTopic"));
+    header.defaultTopicQueueNums = reader.requireInt32(key("d", "defaultTopicQueueNums"));
+    header.queueId = reader.requireInt32(key("e", "queueId"));
+    header.sysFlag = reader.requireInt32(key("f", "sysFlag"));
+    header.bornTimestamp = reader.requireInt64(key("g", "bornTimestamp"));
+    header.flag = reader.requireInt32(key("h", "flag"));
+    header.properties = reader.optString(key("i", "properties"));
+    header.reconsumeTimes = reader.optInt32(key("j", "reconsumeTimes"), 0);
+    header.batch = reader.optBool(key("m", "batch"), false) || request.code == RequestCode::kSendBatchMessage;
+    error = reader.error();
+    return reader.ok();
+}
+
+// SEND_BATCH_MESSAGE's body (MessageDecoder.encodeMessages): per message totalSize, magic,
+// bodyCRC, flag, bodyLen, body, propsLen (int16), props. Error names the message and field.
+bool decodeBatch(const std::vector<uint8_t> &body, std::vector<common::BrokerMessage> &out, std::string &error)
+{
+    size_t at = 0;
+    while (at < body.size()) {
+        const std::string where = "batch message " + std::to_string(out.size()) + " at byte " + std::to_string(at);
+        if (body.size() - at < 20) {
+            error = where + ": truncated header";
+            return false;
+        }
+        const int32_t totalSize = common::readInt32(body.data() + at);
+        if (totalSize < 22 || static_cast<size_t>(totalSize) > body.size() - at) {
+            error = where + ": bad totalSize " + std::to_string(totalSize);
+            return false;
+        }
+        const uint8_t *p = body.data() + at;
+        common::BrokerMessage message;
+        message.flag = common::readInt32(p + 12);
+        const int32_t bodyLength = common::readInt32(p + 16);
+        if (bodyLength < 0 || 20 + bodyLength + 2 > totalSize) {
+            error = where + ": bad bodyLen " + std::to_string(bodyLength);
+            return false;
+        }
+        message.body.assign(p + 20, p + 20 + bodyLength);
+        const int16_t propertiesLength = common::readInt16(p + 20 + bodyLength);
+        if (propertiesLength < 0 || 22 + bodyLength + propertiesLength != totalSize) {
+            error = where + ": bad propsLen " + std::to_string(propertiesLength);
+            return false;
+        }
+        message.properties = common::MessageProperties::decode(
+            std::string_view(reinterpret_cast<const char *>(p + 22 + bodyLength), static_cast<size_t>(propertiesLength)));
+        out.push_back(std::move(message));
+        at += static_cast<size_t>(totalSize);
+    }
+    if (out.empty()) {
+        error = "empty batch";
+        return false;
+    }
+    return true;
+}
+
+int32_t responseCodeOf(store::PutMessageStatus status)
+{
+    switch (status) {
+    case store::PutMessageStatus::PutOk: return ResponseCode::kSuccess;
+    case store::PutMessageStatus::FlushDiskTimeout: return ResponseCode::kFlushDiskTimeout;
+    case store::PutMessageStatus::MessageIllegal:
+    case store::PutMessageStatus::PropertiesSizeExceeded: return ResponseCode::kMessageIllegal;
+    case store::PutMessageStatus::ServiceNotAvailable: return ResponseCode::kServiceNotAvailable;
+    case store::PutMessageStatus::CreateMappedFileFailed:
+    case store::PutMessageStatus::UnknownError: return ResponseCode::kSystemError;
+    }
+    return ResponseCode::kSystemError;
+}
+
+int32_t randomQueue(int32_t queues)
+{
+    thread_local std::minstd_rand random(static_cast<uint32_t>(common::steadyMicros()));
+    return static_cast<int32_t>(random() % static_cast<uint32_t>(std::max(queues, 1)));
+}
+
+} // namespace
+
+void SendMessageProcessor::process(const remoting::RequestContext &context, RemotingCommand request,
+                                   remoting::Responder respond)
+{
+    const auto fail = [&](int32_t code, std::string remark) {
+        respond(RemotingCommand::createResponse(request, code, std::move(remark)));
+    };
+    SendHeader header;
+    std::string error;
+    if (!readSendHeader(request, header, error))
+        return fail(ResponseCode::kSystemError, error);
+
+    const BrokerConfig &config = broker_.brokerConfig();
+    if ((config.brokerPermission & 2) == 0)
+        return fail(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress() + "] sending message is forbidden");
+    if (!validateTopicName(header.topic, error))
+        return fail(ResponseCode::kSystemError, error);
+    if (isSendForbiddenTopic(header.topic))
+        return fail(ResponseCode::kNoPermission, "Sending message to topic[" + header.topic + "] is forbidden.");
+
+    std::optional<store::TopicConfig> topic = broker_.topics().find(header.topic);
+    if (!topic) {
+        topic = broker_.topics().createTopicFromTemplate(header.topic, header.defaultTopic, header.defaultTopicQueueNums,
+                                                         header.sysFlag & common::sysflag::kMultiTags ? 0 : 0);
+        if (!topic && header.topic.starts_with(kRetryGroupTopicPrefix))
+            topic = broker_.topics().createTopicIfAbsent(header.topic, 1, store::perm::kRead | store::perm::kWrite);
+        if (!topic)
+            return fail(ResponseCode::kTopicNotExist, "topic[" + header.topic + "] not exist, apply first please!");
+    }
+    if ((topic->perm & store::perm::kWrite) == 0)
+        return fail(ResponseCode::kNoPermission, "the topic[" + header.topic + "] sending message is forbidden");
+    const int32_t validQueues = std::max(topic->readQueueNums, topic->writeQueueNums);
+    if (header.queueId >= validQueues)
+        return fail(ResponseCode::kSystemError, "request queueId[" + std::to_string(header.queueId) + "] is illegal, topic "
+                                                    + header.topic + " has " + std::to_string(validQueues)
+                                                    + " queues, producer: " + context.peerAddress());
+    if (header.queueId < 0)
+        header.queueId = randomQueue(topic->writeQueueNums);
+
+    common::MessageProperties batchProperties = common::MessageProperties::decode(header.properties);
+    if (batchProperties.get(common::property::kTransactionPrepared) == "true")
+        return fail(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress()
+                                                     + "] does not accept transaction messages yet");
+
+    std::vector<common::BrokerMessage> messages;
+    if (header.batch) {
+        if (!decodeBatch(request.body, messages, error))
+            return fail(ResponseCode::kMessageIllegal, "bad SEND_BATCH_MESSAGE body: " + error);
+    } else {
+        messages.emplace_back();
+        messages.back().body = std::move(request.body);
+        messages.back().flag = header.flag;
+        messages.back().properties = std::move(batchProperties);
+        batchProperties = {};
+    }
+    const auto bornHost = common::HostAddress::parse(context.peerAddress());
+    int32_t sysFlag = header.sysFlag;
+    if (topic->topicFilterType == store::TopicConfig::kMultiTag)
+        sysFlag |= common::sysflag::kMultiTags;
+    for (common::BrokerMessage &message : messages) {
+        message.topic = header.topic;
+        message.queueId = header.queueId;
+        message.sysFlag = sysFlag;
+        message.bornTimestamp = header.bornTimestamp;
+        if (bornHost)
+            message.bornHost = *bornHost;
+        message.reconsumeTimes = header.reconsumeTimes;
+        for (const auto &[name, value] : batchProperties) // batch-level properties follow each message's own
+            message.properties.set(name, value);
+        message.properties.set(common::property::kCluster, config.brokerClusterName);
+    }
+
+    auto storeHost = common::HostAddress::parse(broker_.brokerAddress());
+    auto done = [this, request = std::move(request), respond = std::move(respond), queueId = header.queueId,
+                 host = storeHost.value_or(common::HostAddress{})](const store::PutMessageResult &result) {
+        RemotingCommand response = RemotingCommand::createResponse(request, responseCodeOf(result.status));
+        if (!result.stored()) {
+            broker_.stats().addPutFailure();
+            response.remark = std::string(store::putStatusName(result.status))
+                              + (result.error.empty() ? std::string() : ": " + result.error);
+            respond(std::move(response));
+            return;
+        }
+        broker_.stats().addPut(std::max(result.messageCount, 1), result.wroteBytes);
+        std::string msgId = common::createOffsetMessageId(host, result.wroteOffset);
+        int64_t offset = result.wroteOffset;
+        for (size_t i = 0; i + 1 < result.recordSizes.size(); ++i) {
+            offset += result.recordSizes[i];
+            msgId += "," + common::createOffsetMessageId(host, offset);
+        }
+        if (result.status == store::PutMessageStatus::FlushDiskTimeout)
+            response.remark = "FLUSH_DISK_TIMEOUT: " + result.error;
+        remoting::setField(response.extFields, "msgId", msgId);
+        remoting::setField(response.extFields, "queueId", queueId);
+        remoting::setField(response.extFields, "queueOffset", result.queueOffset);
+        remoting::setField(response.extFields, "MSG_REGION", broker_.brokerConfig().regionId);
+        remoting::setField(response.extFields, "TRACE_ON", broker_.brokerConfig().traceOn);
+        respond(std::move(response));
+    };
+    if (messages.size() == 1 && !header.batch)
+        broker_.store().asyncPutMessage(messages.front(), std::move(done));
+    else
+        broker_.store().asyncPutMessages(messages, std::move(done));
+}
+
+} // namespace mqdesk::server

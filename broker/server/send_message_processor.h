@@ -1,0 +1,29 @@
+#pragma once
+
+// SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320) (remoting spec §4.1):
+// header checks in RocketMQ 4.9.8's order, topics created on the fly from a template, the
+// store's asynchronous put, and the response — answered from the flush thread when the put
+// completes, so a SYNC_FLUSH put never holds the send executor.
+//
+// Not yet (issue 5): delay levels (DELAY is stored as a property only), transaction half
+// messages (refused with NO_PERMISSION) and redirection of over-retried messages to %DLQ%.
+
+#include "broker/remoting/remoting_channel.h"
+
+namespace mqdesk::server {
+
+class BrokerController;
+
+class SendMessageProcessor
+{
+public:
+    explicit SendMessageProcessor(BrokerController &broker) : broker_(broker) {}
+
+    void process(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                 remoting::Responder respond);
+
+private:
+    BrokerController &broker_;
+};
+
+} // namespace mqdesk::server

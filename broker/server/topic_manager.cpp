@@ -1,0 +1,177 @@
+#include "broker/server/topic_manager.h"
+
+#include "broker/server/broker_config.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace mqdesk::server {
+
+using store::TopicConfig;
+namespace perm = store::perm;
+
+bool validateTopicName(std::string_view topic, std::string &error)
+{
+    if (topic.empty()) {
+        error = "The specified topic is blank.";
+        return false;
+    }
+    if (topic.size() > 127) {
+        error = "The specified topic is longer than topic max length 127.";
+        return false;
+    }
+    const bool legal = std::all_of(topic.begin(), topic.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '%' || c == '|'
+               || c == '_' || c == '-';
+    });
+    if (!legal) {
+        error = "The specified topic[" + std::string(topic) + "] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$";
+        return false;
+    }
+    return true;
+}
+
+bool isSendForbiddenTopic(std::string_view topic)
+{
+    return topic == kScheduleTopic || topic == kTransHalfTopic || topic == kTransOpHalfTopic
+           || topic == kTransCheckMaxTimeTopic || topic == kSelfTestTopic || topic == kOffsetMovedEventTopic;
+}
+
+bool isSystemTopic(std::string_view topic, const BrokerConfig &config)
+{
+    return isSendForbiddenTopic(topic) || topic == kAutoCreateTopicKey || topic == "BenchmarkTest"
+           || topic == config.brokerClusterName || topic == config.brokerName
+           || topic.starts_with("rmq_sys_") || topic == "RMQ_SYS_TRACE_TOPIC";
+}
+
+TopicManager::TopicManager(const BrokerConfig &config, store::TopicConfigManager &table)
+    : config_(config), table_(table)
+{}
+
+void TopicManager::setChangeListener(ChangeListener listener)
+{
+    changed_ = std::move(listener);
+}
+
+bool TopicManager::initialize(std::string &error)
+{
+    bool added = false;
+    const auto ensure = [&](const std::string &name, int32_t queues, int32_t permission) {
+        if (table_.contains(name))
+            return;
+        TopicConfig topic;
+        topic.topicName = name;
+        topic.readQueueNums = topic.writeQueueNums = queues;
+        topic.perm = permission;
+        table_.updateTopicConfig(topic);
+        added = true;
+    };
+    ensure(kSelfTestTopic, 1, perm::kRead | perm::kWrite);
+    if (config_.autoCreateTopicEnable)
+        ensure(kAutoCreateTopicKey, config_.defaultTopicQueueNums, perm::kRead | perm::kWrite | perm::kInherit);
+    if (config_.clusterTopicEnable)
+        ensure(config_.brokerClusterName, 16, perm::kRead | perm::kWrite | perm::kInherit);
+    if (config_.brokerTopicEnable)
+        ensure(config_.brokerName, 1, perm::kRead | perm::kWrite | perm::kInherit);
+    ensure(kOffsetMovedEventTopic, 1, perm::kRead | perm::kWrite);
+    ensure(kScheduleTopic, 18, perm::kRead | perm::kWrite);
+    if (!added)
+        return true;
+    if (!table_.persist(error))
+        return false;
+    return true;
+}
+
+bool TopicManager::persistAndAnnounce(std::string &error)
+{
+    if (!table_.persist(error)) {
+        spdlog::error("topics: cannot persist {}: {}", table_.fileName(), error);
+        return false;
+    }
+    if (changed_)
+        changed_();
+    return true;
+}
+
+std::optional<TopicConfig> TopicManager::createTopicFromTemplate(const std::string &topic,
+                                                                 const std::string &templateTopic,
+                                                                 int32_t queueNums, int32_t topicSysFlag)
+{
+    std::lock_guard lock(createMutex_);
+    if (auto existing = table_.selectTopicConfig(topic))
+        return existing;
+    auto base = table_.selectTopicConfig(templateTopic);
+    if (!base || (base->perm & perm::kInherit) == 0) {
+        if (base)
+            spdlog::warn("topics: cannot create {} from template {}: the template is not inheritable", topic,
+                         templateTopic);
+        return std::nullopt;
+    }
+    TopicConfig created;
+    created.topicName = topic;
+    created.readQueueNums = created.writeQueueNums = std::max(1, std::min(queueNums, base->writeQueueNums));
+    created.perm = base->perm & ~perm::kInherit;
+    created.topicFilterType = base->topicFilterType;
+    created.topicSysFlag = topicSysFlag;
+    table_.updateTopicConfig(created);
+    spdlog::info("topics: created {} from template {} with {} queues", topic, templateTopic, created.writeQueueNums);
+    std::string error;
+    if (!persistAndAnnounce(error))
+        return std::nullopt;
+    return created;
+}
+
+std::optional<TopicConfig> TopicManager::createTopicIfAbsent(const std::string &topic, int32_t queueNums,
+                                                             int32_t permission, int32_t topicSysFlag)
+{
+    std::lock_guard lock(createMutex_);
+    if (auto existing = table_.selectTopicConfig(topic))
+        return existing;
+    TopicConfig created;
+    created.topicName = topic;
+    created.readQueueNums = created.writeQueueNums = queueNums;
+    created.perm = permission;
+    created.topicSysFlag = topicSysFlag;
+    table_.updateTopicConfig(created);
+    spdlog::info("topics: created {} with {} queues", topic, queueNums);
+    std::string error;
+    if (!persistAndAnnounce(error))
+        return std::nullopt;
+    return created;
+}
+
+bool TopicManager::createTopicForRouteLookup(const std::string &topic)
+{
+    std::string error;
+    if (!config_.autoCreateTopicEnable || !validateTopicName(topic, error) || isSendForbiddenTopic(topic))
+        return false;
+    // Consumers' retry topics appear through heartbeats, not through route lookups.
+    if (topic.starts_with(kRetryGroupTopicPrefix) || topic.starts_with(kDlqGroupTopicPrefix))
+        return false;
+    const int32_t queues = std::min(4, config_.defaultTopicQueueNums);
+    return createTopicIfAbsent(topic, queues, perm::kRead | perm::kWrite).has_value();
+}
+
+bool TopicManager::updateTopic(const TopicConfig &config, std::string &error)
+{
+    {
+        std::lock_guard lock(createMutex_);
+        table_.updateTopicConfig(config);
+    }
+    return persistAndAnnounce(error);
+}
+
+bool TopicManager::deleteTopic(const std::string &topic, std::string &error)
+{
+    {
+        std::lock_guard lock(createMutex_);
+        if (!table_.deleteTopicConfig(topic)) {
+            error = "topic " + topic + " does not exist";
+            return false;
+        }
+    }
+    return persistAndAnnounce(error);
+}
+
+} // namespace mqdesk::server

@@ -1,0 +1,82 @@
+#pragma once
+
+// The broker's topics (RocketMQ's TopicConfigManager behaviour on top of the topics.json table
+// in broker/store/config): the system topics of a fresh broker, topic-name validation, and the
+// three ways a topic is created on the fly — a send naming a template topic (TBW102), a retry
+// or dead-letter topic for a consumer group, and (local mode) the embedded NameServer asking
+// for an unknown topic. Every change is persisted before it is reported, then announced through
+// the change listener so the broker re-registers with its NameServers at once.
+
+#include "broker/store/config/topic_config_manager.h"
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mqdesk::server {
+
+struct BrokerConfig;
+
+inline constexpr const char *kAutoCreateTopicKey = "TBW102";
+inline constexpr const char *kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
+inline constexpr const char *kSelfTestTopic = "SELF_TEST_TOPIC";
+inline constexpr const char *kOffsetMovedEventTopic = "OFFSET_MOVED_EVENT";
+inline constexpr const char *kTransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC";
+inline constexpr const char *kTransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
+inline constexpr const char *kTransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC";
+inline constexpr const char *kRetryGroupTopicPrefix = "%RETRY%";
+inline constexpr const char *kDlqGroupTopicPrefix = "%DLQ%";
+
+// Java TopicValidator: non-empty, at most 127 characters of [%|a-zA-Z0-9_-]. Error text names
+// the topic.
+bool validateTopicName(std::string_view topic, std::string &error);
+// Topics producers may not send to (TopicValidator.isNotAllowedSendTopic).
+bool isSendForbiddenTopic(std::string_view topic);
+// Topics the broker itself owns (admin tools refuse to create or delete them).
+bool isSystemTopic(std::string_view topic, const BrokerConfig &config);
+
+class TopicManager
+{
+public:
+    using ChangeListener = std::function<void()>;
+
+    TopicManager(const BrokerConfig &config, store::TopicConfigManager &table);
+
+    // Adds the system topics a fresh RocketMQ broker has (spec §10) where missing and
+    // persists when anything was added. Error names the file.
+    bool initialize(std::string &error);
+    void setChangeListener(ChangeListener listener);
+
+    std::optional<store::TopicConfig> find(const std::string &topic) const { return table_.selectTopicConfig(topic); }
+
+    // A send to unknown `topic` naming `templateTopic` (Java createTopicInSendMessageMethod):
+    // created with min(queueNums, template's write queues) queues when the template exists and
+    // has the INHERIT bit. nullopt otherwise (TOPIC_NOT_EXIST).
+    std::optional<store::TopicConfig> createTopicFromTemplate(const std::string &topic,
+                                                              const std::string &templateTopic,
+                                                              int32_t queueNums, int32_t topicSysFlag);
+    // Retry and DLQ topics (Java createTopicInSendMessageBackMethod): returns the existing one or
+    // creates it with `queueNums` read/write queues and `perm`.
+    std::optional<store::TopicConfig> createTopicIfAbsent(const std::string &topic, int32_t queueNums,
+                                                          int32_t perm, int32_t topicSysFlag = 0);
+    // Local mode: the embedded NameServer found no route for `topic`. With
+    // autoCreateTopicEnable and a valid, non-system name, creates it like a Java producer's
+    // first send through TBW102 would: min(4, defaultTopicQueueNums) queues, perm RW.
+    bool createTopicForRouteLookup(const std::string &topic);
+
+    // Admin: create or overwrite (UPDATE_AND_CREATE_TOPIC), delete.
+    bool updateTopic(const store::TopicConfig &config, std::string &error);
+    bool deleteTopic(const std::string &topic, std::string &error);
+
+private:
+    bool persistAndAnnounce(std::string &error);
+
+    const BrokerConfig &config_;
+    store::TopicConfigManager &table_;
+    std::mutex createMutex_; // one creator at a time, so two sends cannot both create a topic
+    ChangeListener changed_;
+};
+
+} // namespace mqdesk::server
