@@ -1,0 +1,5 @@
+#include "test_support.h"
+
+QObject *createSendPullTest();
+
+MQDESK_TEST_MAIN(createSendPullTest())
