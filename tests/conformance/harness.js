@@ -47,7 +47,7 @@ const MAGIC_V1 = 0xDAA320A7; // MessageDecoder v1 (4.x); ali-ons cannot read any
 const T0 = Date.now();
 
 const invert = o => Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k]));
-const REQUEST_NAMES = invert(RequestCode);
+const REQUEST_NAMES = { ...invert(RequestCode), [RequestCode.GET_ROUTEINTO_BY_TOPIC]: 'GET_ROUTEINFO_BY_TOPIC' };
 const RESPONSE_NAMES = invert(ResponseCode);
 const reqName = c => `${REQUEST_NAMES[c] || 'CODE'}(${c})`;
 const resName = c => `${RESPONSE_NAMES[c] || 'CODE'}(${c})`;
@@ -525,6 +525,11 @@ class Harness {
   }
 }
 
+// Fails with `what: a, b, c` when list is not empty.
+function expectNone(list, what) {
+  if (list.length) throw new Error(`${what}: ${list.join(', ')}`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Runner.
 
@@ -550,7 +555,8 @@ async function fail(err) {
   const name = h ? h.scenario : '?';
   const out = [];
   out.push(`\nFAIL conformance_${name}: ${err && err.message ? err.message : err}`);
-  if (err && err.stack) out.push(err.stack.split('\n').slice(1, 6).join('\n'));
+  if (err && err.stack) out.push(err.stack.split('\n').filter(l => /^\s+at /.test(l)).slice(0, 4).join('\n'));
+  if (h && h.broker.unexpectedExit) out.push(`\nNOTE: ${h.broker.unexpectedExit} (see its stderr below)`);
   if (wire.anomalies.length) out.push(`\n-- protocol anomalies seen on the wire:\n  ${wire.anomalies.join('\n  ')}`);
   if (h) {
     out.push('\n-- client-side wire log (last 60 requests; what ali-ons sent => what the broker answered):');
@@ -608,4 +614,4 @@ function run(scenario, body) {
   })().catch(fail);
 }
 
-module.exports = { run, sleep, withTimeout, decodeRecords, ons, RequestCode, ResponseCode };
+module.exports = { run, sleep, withTimeout, expectNone, decodeRecords, ons, RequestCode, ResponseCode };

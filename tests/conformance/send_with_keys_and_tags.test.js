@@ -48,7 +48,8 @@ run('send_with_keys_and_tags', async h => {
     `${JSON.stringify([ ...perQueue.keys() ].sort())} (does the route announce 4 write queues?)`);
   for (const [ q, offsets ] of perQueue) {
     assert.deepStrictEqual(offsets, offsets.map((_, k) => k),
-      `queue ${q}: queueOffsets of sequential sends to a fresh topic must be 0,1,2,... in send order`);
+      `queue ${q}: queueOffsets of sequential sends to a fresh topic must be 0,1,2,... in send order, got ` +
+      JSON.stringify(offsets));
   }
 
   const commitLogOffsets = results.map(r => BigInt(`0x${r.msgId.slice(16)}`));
