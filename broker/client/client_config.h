@@ -1,0 +1,35 @@
+#pragma once
+
+// Settings shared by every client object (Producer, PullConsumer, AdminClient), as Java's
+// ClientConfig: where the namesrv is, who we are, and how long requests may take.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mqdesk::client {
+
+struct ClientConfig
+{
+    // "host:port" or several separated by ';' (remoting spec §5.6).
+    std::string namesrvAddr;
+    std::string clientIp = "127.0.0.1";
+    // Default: this process's pid, so two processes on one host get distinct client ids.
+    std::string instanceName = defaultInstanceName();
+    std::string unitName; // appended to the client id when set
+
+    int64_t timeoutMillis = 3000;     // every request but pulls
+    int64_t pullTimeoutMillis = 30000; // a long-polled pull (consumerTimeoutMillisWhenSuspend)
+    int64_t pollNameServerIntervalMillis = 30000; // route cache age before a refresh
+    int64_t heartbeatBrokerIntervalMillis = 30000;
+    size_t ioThreads = 1;
+
+    // "ip@instance" or "ip@instance@unit" (spec §6.1).
+    std::string clientId() const;
+    // namesrvAddr split on ';', blanks dropped.
+    std::vector<std::string> namesrvAddresses() const;
+
+    static std::string defaultInstanceName();
+};
+
+} // namespace mqdesk::client
