@@ -120,6 +120,7 @@ constexpr CodeName kRequestNames[] = {
     {RequestCode::kGetSubscriptiongroupConfig, "GET_SUBSCRIPTIONGROUP_CONFIG"},
     {RequestCode::kLitePullMessage, "LITE_PULL_MESSAGE"},
     {RequestCode::kRecallMessage, "RECALL_MESSAGE"},
+    {RequestCode::kGetFlushSamples, "GET_FLUSH_SAMPLES"}, // MQDesk extension
 };
 
 constexpr CodeName kResponseNames[] = {

@@ -122,6 +122,10 @@ struct RequestCode
     static constexpr int32_t kGetSubscriptiongroupConfig = 352;  // [5.x], dashboard 2.x
     static constexpr int32_t kLitePullMessage = 361;             // [5.x]
     static constexpr int32_t kRecallMessage = 370;               // [5.x]
+
+    // MQDesk extensions (900–999, unused by RocketMQ; docs/remoting-extensions.md). Java
+    // brokers answer them REQUEST_CODE_NOT_SUPPORTED, which is how a console tells them apart.
+    static constexpr int32_t kGetFlushSamples = 901;
 };
 
 struct ResponseCode

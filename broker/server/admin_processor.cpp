@@ -2,67 +2,222 @@
 
 #include "broker/common/properties_file.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_codes.h"
+#include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/topic_config_manager.h"
 
 #include <spdlog/spdlog.h>
 
+#include <set>
+
 namespace mqdesk::server {
 
+using admin::failure;
+using admin::successWithBody;
+using remoting::HeaderReader;
 using remoting::RemotingCommand;
 using remoting::RequestCode;
 using remoting::ResponseCode;
 
 namespace {
 
-std::string_view bodyText(const RemotingCommand &command)
+remoting::DataVersionData wireVersion(const store::DataVersion &version)
 {
-    return {reinterpret_cast<const char *>(command.body.data()), command.body.size()};
-}
-
-void setBody(RemotingCommand &command, const std::string &text)
-{
-    command.body.assign(text.begin(), text.end());
+    // As registration sends it: 4.x DataVersion has no stateVersion.
+    remoting::DataVersionData data;
+    data.counter = version.counter;
+    data.timestamp = version.timestamp;
+    return data;
 }
 
 } // namespace
 
 std::vector<int32_t> AdminProcessor::codes()
 {
-    return {RequestCode::kUpdateBrokerConfig, RequestCode::kGetBrokerConfig};
+    return {RequestCode::kUpdateAndCreateTopic,
+            RequestCode::kDeleteTopicInBroker,
+            RequestCode::kGetAllTopicConfig,
+            RequestCode::kGetSystemTopicListFromBroker,
+            RequestCode::kUpdateBrokerConfig,
+            RequestCode::kGetBrokerConfig,
+            RequestCode::kGetTopicStatsInfo,
+            RequestCode::kGetConsumeStats,
+            RequestCode::kGetBrokerRuntimeInfo,
+            RequestCode::kGetFlushSamples,
+            RequestCode::kGetAllSubscriptiongroupConfig,
+            RequestCode::kUpdateAndCreateSubscriptiongroup,
+            RequestCode::kDeleteSubscriptiongroup,
+            RequestCode::kGetConsumerConnectionList,
+            RequestCode::kGetProducerConnectionList,
+            RequestCode::kQueryTopicConsumeByWho,
+            RequestCode::kGetAllConsumerOffset,
+            RequestCode::kGetAllDelayOffset,
+            RequestCode::kInvokeBrokerToResetOffset,
+            RequestCode::kCloneGroupOffset,
+            RequestCode::kQueryMessage,
+            RequestCode::kViewMessageById};
 }
 
 void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand request, remoting::Responder respond)
 {
     switch (request.code) {
+    case RequestCode::kUpdateAndCreateTopic: return respond(updateAndCreateTopic(request));
+    case RequestCode::kDeleteTopicInBroker: return respond(deleteTopic(request));
+    case RequestCode::kGetAllTopicConfig: return respond(getAllTopicConfig(request));
+    case RequestCode::kGetSystemTopicListFromBroker: return respond(getSystemTopicList(request));
     case RequestCode::kUpdateBrokerConfig: return respond(updateBrokerConfig(request));
     case RequestCode::kGetBrokerConfig: return respond(getBrokerConfig(request));
+    case RequestCode::kGetTopicStatsInfo: return respond(getTopicStats(request));
+    case RequestCode::kGetConsumeStats: return respond(getConsumeStats(request));
+    case RequestCode::kGetBrokerRuntimeInfo: return respond(getBrokerRuntimeInfo(request));
+    case RequestCode::kGetFlushSamples: return respond(getFlushSamples(request));
+    case RequestCode::kGetAllSubscriptiongroupConfig: return respond(getAllSubscriptionGroups(request));
+    case RequestCode::kUpdateAndCreateSubscriptiongroup: return respond(updateAndCreateSubscriptionGroup(request));
+    case RequestCode::kDeleteSubscriptiongroup: return respond(deleteSubscriptionGroup(request));
+    case RequestCode::kGetConsumerConnectionList: return respond(getConsumerConnections(request));
+    case RequestCode::kGetProducerConnectionList: return respond(getProducerConnections(request));
+    case RequestCode::kQueryTopicConsumeByWho: return respond(queryTopicConsumeByWho(request));
+    case RequestCode::kGetAllConsumerOffset: return respond(getAllConsumerOffset(request));
+    case RequestCode::kGetAllDelayOffset: return respond(getAllDelayOffset(request));
+    case RequestCode::kInvokeBrokerToResetOffset: return respond(resetOffset(request));
+    case RequestCode::kCloneGroupOffset: return respond(cloneGroupOffset(request));
+    case RequestCode::kQueryMessage: return respond(queryMessage(request));
+    case RequestCode::kViewMessageById: return respond(viewMessageById(request));
     default:
-        return respond(RemotingCommand::createResponse(request, ResponseCode::kRequestCodeNotSupported,
-                                                       " request type " + std::to_string(request.code) + " not supported"));
+        return respond(failure(request, ResponseCode::kRequestCodeNotSupported,
+                               " request type " + std::to_string(request.code) + " not supported"));
     }
+}
+
+RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    store::TopicConfig config;
+    config.topicName = reader.requireString("topic");
+    config.readQueueNums = reader.requireInt32("readQueueNums");
+    config.writeQueueNums = reader.requireInt32("writeQueueNums");
+    config.perm = reader.requireInt32("perm");
+    // Java also insists on defaultTopic, topicFilterType and order; every admin tool sends
+    // them, and a tool that leaves them out gets Java's defaults instead of an error.
+    config.topicFilterType = reader.optString("topicFilterType", store::TopicConfig::kSingleTag);
+    config.topicSysFlag = reader.optInt32("topicSysFlag", 0);
+    config.order = reader.optBool("order", false);
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+
+    const std::string &topic = config.topicName;
+    if (topic == broker_.brokerConfig().brokerClusterName)
+        return failure(request, ResponseCode::kSystemError,
+                       "the topic[" + topic + "] is conflict with system reserved words.");
+    std::string error;
+    if (!validateTopicName(topic, error))
+        return failure(request, ResponseCode::kSystemError, error);
+    if (isSystemTopic(topic, broker_.brokerConfig()))
+        return failure(request, ResponseCode::kSystemError, "The topic[" + topic + "] is conflict with system topic.");
+    if (config.topicFilterType != store::TopicConfig::kSingleTag && config.topicFilterType != store::TopicConfig::kMultiTag)
+        return failure(request, ResponseCode::kSystemError,
+                       "bad topicFilterType '" + config.topicFilterType + "': expected SINGLE_TAG or MULTI_TAG");
+    // Java takes any number; a negative queue count would leave a topic no client can use.
+    // Zero stays legal: shrinking a topic sets writeQueueNums first.
+    if (config.readQueueNums < 0 || config.writeQueueNums < 0)
+        return failure(request, ResponseCode::kSystemError, "queue counts of topic[" + topic + "] must not be negative");
+
+    // An overwrite keeps the attributes (queue.type, …) that 4.x tools cannot send.
+    if (const auto existing = broker_.topics().find(topic))
+        config.attributes = existing->attributes;
+    if (!broker_.topics().updateTopic(config, error))
+        return failure(request, ResponseCode::kSystemError, "cannot save topic[" + topic + "]: " + error);
+    spdlog::info("admin: topic {} created or updated (read {}, write {}, perm {})", topic, config.readQueueNums,
+                 config.writeQueueNums, config.perm);
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string topic = reader.requireString("topic");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    if (topic.empty())
+        return failure(request, ResponseCode::kSystemError, "The specified topic is blank.");
+    if (isSystemTopic(topic, broker_.brokerConfig()))
+        return failure(request, ResponseCode::kSystemError, "The topic[" + topic + "] is conflict with system topic.");
+
+    std::string error;
+    // Deleting a topic this broker does not have succeeds, as in Java: mqadmin sends the
+    // request to every master of the cluster.
+    if (broker_.topics().find(topic) && !broker_.topics().deleteTopic(topic, error))
+        return failure(request, ResponseCode::kSystemError, "cannot delete topic[" + topic + "]: " + error);
+    // The groups' committed offsets of the topic go with it, so a topic created again under
+    // the same name does not inherit them. Its consume-queue files stay until retention
+    // removes them (the store has no per-topic removal yet).
+    store::ConsumerOffsetManager &offsets = broker_.offsets();
+    bool offsetsChanged = false;
+    for (const std::string &group : offsets.whichGroupByTopic(topic))
+        offsetsChanged |= offsets.removeConsumerOffset(topic + store::ConsumerOffsetManager::kTopicGroupSeparator + group);
+    if (offsetsChanged && !offsets.persist(error))
+        spdlog::error("admin: cannot persist consumer offsets after deleting topic {}: {}", topic, error);
+    spdlog::info("admin: topic {} deleted", topic);
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+RemotingCommand AdminProcessor::getAllTopicConfig(const RemotingCommand &request)
+{
+    remoting::TopicConfigSerializeWrapper wrapper;
+    wrapper.dataVersion = wireVersion(broker_.topicTable().dataVersion());
+    for (const store::TopicConfig &topic : broker_.topicTable().topicConfigs()) {
+        remoting::TopicConfigData data;
+        data.topicName = topic.topicName;
+        data.readQueueNums = topic.readQueueNums;
+        data.writeQueueNums = topic.writeQueueNums;
+        data.perm = topic.perm;
+        data.topicFilterType = topic.topicFilterType;
+        data.topicSysFlag = topic.topicSysFlag;
+        data.order = topic.order;
+        wrapper.topicConfigTable.push_back(std::move(data));
+    }
+    if (wrapper.topicConfigTable.empty())
+        return failure(request, ResponseCode::kSystemError, "No topic in this broker");
+    return successWithBody(request, wrapper.toJson());
+}
+
+RemotingCommand AdminProcessor::getSystemTopicList(const RemotingCommand &request)
+{
+    // Java's TopicValidator system set (with this broker's cluster and broker names, which the
+    // broker adds at start) plus any system topic this broker holds.
+    const BrokerConfig &config = broker_.brokerConfig();
+    std::set<std::string> topics = {kAutoCreateTopicKey, kScheduleTopic,           "BenchmarkTest",
+                                    kTransHalfTopic,     "RMQ_SYS_TRACE_TOPIC",    kTransOpHalfTopic,
+                                    kTransCheckMaxTimeTopic, kSelfTestTopic,       kOffsetMovedEventTopic,
+                                    config.brokerClusterName, config.brokerName};
+    for (const store::TopicConfig &topic : broker_.topicTable().topicConfigs()) {
+        if (isSystemTopic(topic.topicName, config))
+            topics.insert(topic.topicName);
+    }
+    remoting::TopicList list;
+    list.topicList.assign(topics.begin(), topics.end());
+    return successWithBody(request, list.toJson());
 }
 
 RemotingCommand AdminProcessor::updateBrokerConfig(const RemotingCommand &request)
 {
-    const common::PropertiesParseResult parsed = common::parseProperties(bodyText(request));
+    const common::PropertiesParseResult parsed = common::parseProperties(admin::bodyText(request));
     if (!parsed.error.empty())
-        return RemotingCommand::createResponse(request, ResponseCode::kSystemError,
-                                               "UPDATE_BROKER_CONFIG body: " + parsed.error);
+        return failure(request, ResponseCode::kSystemError, "UPDATE_BROKER_CONFIG body: " + parsed.error);
     if (std::string error = broker_.updateConfig(parsed.values); !error.empty())
-        return RemotingCommand::createResponse(request, ResponseCode::kSystemError, error);
+        return failure(request, ResponseCode::kSystemError, error);
     spdlog::info("broker: configuration updated ({} keys)", parsed.values.size());
     return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
 }
 
 RemotingCommand AdminProcessor::getBrokerConfig(const RemotingCommand &request)
 {
-    RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
-    setBody(response, broker_.configText());
-    remoting::setField(response.extFields, "version", broker_.topicTable().dataVersion().toJson().isObject()
-                                                          ? std::string("{}")
-                                                          : std::string("{}"));
+    RemotingCommand response = successWithBody(request, broker_.configText());
+    remoting::setField(response.extFields, "version", wireVersion(broker_.topicTable().dataVersion()).toJson());
     return response;
 }
 

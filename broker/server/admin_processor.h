@@ -1,11 +1,21 @@
 #pragma once
 
 // The admin requests the console and mqadmin send to a broker (remoting spec §8): topics,
-// statistics, offsets, subscription groups, connections, runtime info, broker configuration,
-// and MQDesk's flush-sample extension (docs/remoting-extensions.md).
+// statistics, offsets, subscription groups, connections, messages by key or offset, runtime
+// info, broker configuration, and MQDesk's flush-sample extension GET_FLUSH_SAMPLES
+// (docs/remoting-extensions.md).
+//
+// The handlers live in several files by subject: admin_processor.cpp (dispatch, topics,
+// configuration), admin_stats.cpp (topic and consume statistics, runtime info, flush samples),
+// admin_groups.cpp (subscription groups, connections, who consumes a topic), admin_offsets.cpp
+// (offset tables, reset, clone), admin_messages.cpp (QUERY_MESSAGE, VIEW_MESSAGE_BY_ID).
+// Handlers run on the broker's admin executor, only while the broker is serving (the store is
+// open); each answers with a response built from the request, never throws on bad input.
 
 #include "broker/remoting/remoting_channel.h"
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mqdesk::server {
@@ -23,8 +33,41 @@ public:
                  remoting::Responder respond);
 
 private:
-    remoting::RemotingCommand updateBrokerConfig(const remoting::RemotingCommand &request);
-    remoting::RemotingCommand getBrokerConfig(const remoting::RemotingCommand &request);
+    using Command = remoting::RemotingCommand;
+
+    // admin_processor.cpp
+    Command updateAndCreateTopic(const Command &request);
+    Command deleteTopic(const Command &request);
+    Command getAllTopicConfig(const Command &request);
+    Command getSystemTopicList(const Command &request);
+    Command updateBrokerConfig(const Command &request);
+    Command getBrokerConfig(const Command &request);
+
+    // admin_stats.cpp
+    Command getTopicStats(const Command &request);
+    Command getConsumeStats(const Command &request);
+    Command getBrokerRuntimeInfo(const Command &request);
+    Command getFlushSamples(const Command &request);
+    // Store time of the message at `offset` of a queue; 0 when it is not readable.
+    int64_t storeTimeAt(const std::string &topic, int32_t queueId, int64_t offset) const;
+
+    // admin_groups.cpp
+    Command getAllSubscriptionGroups(const Command &request);
+    Command updateAndCreateSubscriptionGroup(const Command &request);
+    Command deleteSubscriptionGroup(const Command &request);
+    Command getConsumerConnections(const Command &request);
+    Command getProducerConnections(const Command &request);
+    Command queryTopicConsumeByWho(const Command &request);
+
+    // admin_offsets.cpp
+    Command getAllConsumerOffset(const Command &request);
+    Command getAllDelayOffset(const Command &request);
+    Command resetOffset(const Command &request);
+    Command cloneGroupOffset(const Command &request);
+
+    // admin_messages.cpp
+    Command queryMessage(const Command &request);
+    Command viewMessageById(const Command &request);
 
     BrokerController &broker_;
 };

@@ -87,6 +87,7 @@ public:
     store::TopicConfigManager &topicTable() { return *topicTable_; }
     store::ConsumerOffsetManager &offsets() { return *offsetTable_; }
     store::SubscriptionGroupManager &subscriptionGroups() { return *groupTable_; }
+    store::DelayOffsetManager &delayOffsets() { return *delayOffsetTable_; }
     ConsumerManager &consumers() { return *consumers_; }
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }

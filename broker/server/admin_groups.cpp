@@ -1,0 +1,153 @@
+// Subscription groups (GET_ALL / UPDATE_AND_CREATE / DELETE_SUBSCRIPTIONGROUP), client
+// connections (GET_CONSUMER_CONNECTION_LIST, GET_PRODUCER_CONNECTION_LIST) and
+// QUERY_TOPIC_CONSUME_BY_WHO.
+
+#include "broker/server/admin_processor.h"
+
+#include "broker/common/json.h"
+#include "broker/remoting/protocol/client_data.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/json_fields.h"
+#include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/admin_bodies.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/consumer_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
+
+#include <spdlog/spdlog.h>
+
+#include <set>
+
+namespace mqdesk::server {
+
+using admin::failure;
+using admin::successWithBody;
+using common::JsonArray;
+using common::JsonObject;
+using common::JsonValue;
+using remoting::HeaderReader;
+using remoting::RemotingCommand;
+using remoting::ResponseCode;
+
+namespace {
+
+remoting::ClientConnection connectionOf(const ClientChannelInfo &client)
+{
+    remoting::ClientConnection connection;
+    connection.clientId = client.clientId;
+    connection.clientAddr = client.channel.peerAddress();
+    connection.language = std::string(remoting::languageCodeName(client.language));
+    connection.version = client.version;
+    return connection;
+}
+
+} // namespace
+
+RemotingCommand AdminProcessor::getAllSubscriptionGroups(const RemotingCommand &request)
+{
+    store::SubscriptionGroupManager &groups = broker_.subscriptionGroups();
+    const store::DataVersion version = groups.dataVersion();
+    remoting::DataVersionData wireVersion;
+    wireVersion.counter = version.counter;
+    wireVersion.timestamp = version.timestamp;
+    JsonObject table;
+    for (const store::SubscriptionGroupConfig &group : groups.subscriptionGroupConfigs())
+        table.set(group.groupName, group.toJson());
+    JsonObject body;
+    body.set("dataVersion", wireVersion.toJsonValue());
+    body.set("subscriptionGroupTable", std::move(table));
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
+}
+
+RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroup(const RemotingCommand &request)
+{
+    JsonValue root;
+    std::string error;
+    store::SubscriptionGroupConfig config;
+    if (!remoting::parseJsonObject(admin::bodyText(request), root, error)
+        || !store::SubscriptionGroupConfig::fromJson(root, "", config, error))
+        return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupConfig body: " + error);
+    if (config.groupName.empty())
+        return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupConfig body: groupName is blank");
+    broker_.subscriptionGroups().updateSubscriptionGroupConfig(config);
+    if (!broker_.subscriptionGroups().persist(error))
+        return failure(request, ResponseCode::kSystemError, "cannot save subscription group " + config.groupName + ": " + error);
+    spdlog::info("admin: subscription group {} created or updated", config.groupName);
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+RemotingCommand AdminProcessor::deleteSubscriptionGroup(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("groupName");
+    const bool removeOffset = reader.optBool("removeOffset", false);
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+
+    std::string error;
+    if (broker_.subscriptionGroups().deleteSubscriptionGroupConfig(group) && !broker_.subscriptionGroups().persist(error))
+        return failure(request, ResponseCode::kSystemError, "cannot save subscription groups: " + error);
+    if (removeOffset) {
+        broker_.offsets().removeOffset(group);
+        if (!broker_.offsets().persist(error))
+            return failure(request, ResponseCode::kSystemError, "cannot save consumer offsets: " + error);
+    }
+    spdlog::info("admin: subscription group {} deleted{}", group, removeOffset ? " with its offsets" : "");
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+RemotingCommand AdminProcessor::getConsumerConnections(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("consumerGroup");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    const auto info = broker_.consumers().group(group);
+    if (!info || info->channels.empty())
+        return failure(request, ResponseCode::kConsumerNotOnline, "the consumer group[" + group + "] not online");
+
+    remoting::ConsumerConnection body;
+    for (const ClientChannelInfo &client : info->channels)
+        body.connectionSet.push_back(connectionOf(client));
+    body.subscriptionTable = info->subscriptions;
+    body.consumeType = info->consumeType;
+    body.messageModel = info->messageModel;
+    body.consumeFromWhere = info->consumeFromWhere;
+    return successWithBody(request, body.toJson());
+}
+
+RemotingCommand AdminProcessor::getProducerConnections(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("producerGroup");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    const std::vector<ClientChannelInfo> channels = broker_.producers().channels(group);
+    if (channels.empty())
+        return failure(request, ResponseCode::kSystemError, "the producer group[" + group + "] not exist");
+    std::vector<remoting::ClientConnection> connections;
+    for (const ClientChannelInfo &client : channels)
+        connections.push_back(connectionOf(client));
+    return successWithBody(request, remoting::encodeProducerConnection(connections));
+}
+
+RemotingCommand AdminProcessor::queryTopicConsumeByWho(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string topic = reader.requireString("topic");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    std::set<std::string> groups = broker_.offsets().whichGroupByTopic(topic);
+    for (std::string &group : broker_.consumers().groupsSubscribing(topic))
+        groups.insert(std::move(group));
+    JsonArray list;
+    for (const std::string &group : groups)
+        list.emplace_back(group);
+    JsonObject body;
+    body.set("groupList", std::move(list));
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
+}
+
+} // namespace mqdesk::server

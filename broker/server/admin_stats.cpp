@@ -1,0 +1,300 @@
+// GET_TOPIC_STATS_INFO, GET_CONSUME_STATS, GET_BROKER_RUNTIME_INFO and MQDesk's
+// GET_FLUSH_SAMPLES (docs/remoting-extensions.md).
+
+#include "broker/server/admin_processor.h"
+
+#include "broker/common/clock.h"
+#include "broker/common/json.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/admin_bodies.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/broker_stats.h"
+#include "broker/server/consumer_manager.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/message_store.h"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <type_traits>
+
+namespace mqdesk::server {
+
+using admin::failure;
+using admin::successWithBody;
+using common::JsonArray;
+using common::JsonObject;
+using common::JsonValue;
+using remoting::HeaderReader;
+using remoting::RemotingCommand;
+using remoting::ResponseCode;
+
+namespace {
+
+// Java's MixAll.humanReadableByteCount(bytes, false): "512 B", "1.5 KiB", "98.3 GiB".
+std::string humanReadableBytes(uint64_t bytes)
+{
+    if (bytes < 1024)
+        return std::to_string(bytes) + " B";
+    const int exponent = std::min(6, static_cast<int>(std::log(static_cast<double>(bytes)) / std::log(1024.0)));
+    char text[48];
+    std::snprintf(text, sizeof text, "%.1f %ciB", static_cast<double>(bytes) / std::pow(1024.0, exponent),
+                  "KMGTPE"[exponent - 1]);
+    return text;
+}
+
+struct DiskSpace
+{
+    uint64_t total = 0;
+    uint64_t free = 0; // unallocated blocks, as Java's File.getFreeSpace
+    bool known = false;
+};
+
+DiskSpace diskSpaceOf(const std::string &path)
+{
+    struct statvfs info {};
+    if (::statvfs(path.c_str(), &info) != 0)
+        return {};
+    return {static_cast<uint64_t>(info.f_blocks) * info.f_frsize, static_cast<uint64_t>(info.f_bfree) * info.f_frsize,
+            true};
+}
+
+// Java's UtilAll.getDiskPartitionSpaceUsedPercent: used / total, -1 when unknown.
+double usedRatio(const DiskSpace &space)
+{
+    return space.known && space.total > 0 ? static_cast<double>(space.total - space.free) / static_cast<double>(space.total)
+                                          : -1.0;
+}
+
+// StoreStatsService's runtime text.
+std::string runtimeText(int64_t elapsedMillis)
+{
+    const int64_t seconds = std::max<int64_t>(0, elapsedMillis / 1000);
+    char text[96];
+    std::snprintf(text, sizeof text, "[ %" PRId64 " days, %" PRId64 " hours, %" PRId64 " minutes, %" PRId64 " seconds ]",
+                  seconds / 86400, seconds / 3600 % 24, seconds / 60 % 60, seconds % 60);
+    return text;
+}
+
+JsonValue sampleJson(const store::FlushSecondSample &sample)
+{
+    JsonObject object;
+    object.set("sequence", static_cast<int64_t>(sample.sequence));
+    object.set("epochSecond", sample.epochSecond);
+    object.set("timestamp", sample.epochSecond * 1000);
+    object.set("puts", static_cast<int64_t>(sample.puts));
+    object.set("putTps", static_cast<int64_t>(sample.puts)); // a sample covers one second
+    object.set("putBytes", static_cast<int64_t>(sample.putBytes));
+    object.set("flushes", static_cast<int64_t>(sample.flushes));
+    object.set("bytesFlushed", static_cast<int64_t>(sample.flushedBytes));
+    object.set("flushTimeouts", static_cast<int64_t>(sample.flushTimeouts));
+    object.set("flushP50Micros", static_cast<int64_t>(sample.flushP50Micros));
+    object.set("flushP99Micros", static_cast<int64_t>(sample.flushP99Micros));
+    object.set("flushMaxMicros", static_cast<int64_t>(sample.flushMaxMicros));
+    object.set("putToAckP50Micros", static_cast<int64_t>(sample.putP50Micros));
+    object.set("putToAckP99Micros", static_cast<int64_t>(sample.putP99Micros));
+    object.set("putToAckMaxMicros", static_cast<int64_t>(sample.putMaxMicros));
+    object.set("dataAtRiskBytes", static_cast<int64_t>(sample.unflushedBytes));
+    object.set("flushDiskType", sample.syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH");
+    object.set("transientStorePoolEnable", sample.transientStorePool);
+    object.sortByKey();
+    return object;
+}
+
+} // namespace
+
+int64_t AdminProcessor::storeTimeAt(const std::string &topic, int32_t queueId, int64_t offset) const
+{
+    const store::GetMessageResult result = broker_.store().getMessage(topic, queueId, offset, 1);
+    if (result.status != store::GetMessageStatus::Found || result.messages.empty())
+        return 0;
+    return result.messages.front().storeTimestamp;
+}
+
+RemotingCommand AdminProcessor::getTopicStats(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string topic = reader.requireString("topic");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    const auto config = broker_.topics().find(topic);
+    if (!config)
+        return failure(request, ResponseCode::kTopicNotExist, "topic[" + topic + "] not exist");
+
+    store::MessageStore &store = broker_.store();
+    std::vector<admin::TopicOffsetEntry> entries;
+    for (int32_t queueId = 0; queueId < config->writeQueueNums; ++queueId) {
+        admin::TopicOffsetEntry entry;
+        entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
+        entry.minOffset = std::max<int64_t>(0, store.minOffsetInQueue(topic, queueId));
+        entry.maxOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
+        if (entry.maxOffset > 0)
+            entry.lastUpdateTimestamp = storeTimeAt(topic, queueId, entry.maxOffset - 1);
+        entries.push_back(std::move(entry));
+    }
+    return successWithBody(request, admin::encodeTopicStatsTable(entries));
+}
+
+RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireString("consumerGroup");
+    const std::string onlyTopic = reader.optString("topic");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+
+    std::set<std::string> topics;
+    if (onlyTopic.empty())
+        topics = broker_.offsets().whichTopicByConsumer(group);
+    else
+        topics.insert(onlyTopic);
+    const auto online = broker_.consumers().group(group);
+
+    store::MessageStore &store = broker_.store();
+    std::vector<admin::ConsumeOffsetEntry> entries;
+    for (const std::string &topic : topics) {
+        const auto config = broker_.topics().find(topic);
+        if (!config)
+            continue;
+        // A group that subscribes to something, but not to this topic, has only stale offsets
+        // here (Java skips them too).
+        if (online && !online->subscriptions.empty()
+            && std::none_of(online->subscriptions.begin(), online->subscriptions.end(),
+                            [&](const remoting::SubscriptionData &s) { return s.topic == topic; }))
+            continue;
+        for (int32_t queueId = 0; queueId < config->writeQueueNums; ++queueId) {
+            admin::ConsumeOffsetEntry entry;
+            entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
+            entry.brokerOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
+            entry.consumerOffset = std::max<int64_t>(0, broker_.offsets().queryOffset(group, topic, queueId));
+            if (entry.consumerOffset > 0)
+                entry.lastTimestamp = storeTimeAt(topic, queueId, entry.consumerOffset - 1);
+            entries.push_back(std::move(entry));
+        }
+    }
+    // MQDesk does not count gets per group, so the group's consume TPS is reported as 0.
+    return successWithBody(request, admin::encodeConsumeStats(0.0, entries));
+}
+
+RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &request)
+{
+    BrokerStats &stats = broker_.stats();
+    store::MessageStore &store = broker_.store();
+    store::CommitLog &log = store.commitLog();
+    store::FlushMetrics &metrics = store.metrics();
+    const BrokerConfig &config = broker_.brokerConfig();
+    const int64_t now = common::wallMillis();
+
+    std::map<std::string, std::string> table;
+    const auto put = [&table](const char *key, auto value) {
+        if constexpr (std::is_convertible_v<decltype(value), std::string>)
+            table[key] = std::string(value);
+        else
+            table[key] = std::to_string(value);
+    };
+    put("brokerVersionDesc", "V4_9_8");
+    put("brokerVersion", "409");
+
+    put("msgPutTotalYesterdayMorning", stats.putTotalYesterdayMorning());
+    put("msgPutTotalTodayMorning", stats.putTotalTodayMorning());
+    put("msgPutTotalTodayNow", stats.putMessages());
+    put("msgGetTotalYesterdayMorning", stats.getTotalYesterdayMorning());
+    put("msgGetTotalTodayMorning", stats.getTotalTodayMorning());
+    put("msgGetTotalTodayNow", stats.getMessages());
+    put("putTps", stats.putTps().text());
+    // MQDesk counts messages found by pulls; Java's getTotalTps counts get calls. Both are
+    // "gets per second" to the dashboard, which shows the first number.
+    const std::string getTps = stats.getTps().text();
+    put("getTotalTps", getTps);
+    put("getFoundTps", getTps);
+    put("getTransferedTps", getTps);
+
+    put("sendThreadPoolQueueCapacity", config.sendThreadPoolQueueCapacity);
+    put("pullThreadPoolQueueCapacity", config.pullThreadPoolQueueCapacity);
+
+    put("putMessageTimesTotal", stats.putMessages());
+    put("putMessageSizeTotal", stats.putBytes());
+    put("putMessageFailedTimes", stats.putFailures());
+    const int64_t puts = stats.putMessages();
+    put("putMessageAverageSize",
+        common::formatJavaDouble(puts > 0 ? static_cast<double>(stats.putBytes()) / static_cast<double>(puts) : 0.0));
+    put("putMessageEntireTimeMax", static_cast<int64_t>(metrics.putLatency().max() / 1000)); // ms, as Java
+
+    put("bootTimestamp", broker_.bootTimestamp());
+    put("runtime", runtimeText(now - broker_.bootTimestamp()));
+    put("startAcceptSendRequestTimeStamp", 0); // MQDesk accepts sends as soon as it serves
+    put("earliestMessageTimeStamp", store.earliestMessageTime());
+    put("dispatchBehindBytes", store.dispatchBehindBytes());
+    put("commitLogMinOffset", log.minOffset());
+    put("commitLogMaxOffset", log.maxOffset());
+
+    const bool pool = log.transientStorePoolEnabled();
+    put("remainHowManyDataToFlush", humanReadableBytes(static_cast<uint64_t>(std::max<int64_t>(0, log.unflushedBytes()))));
+    if (pool) {
+        const int64_t toCommit = log.mappedFileQueue().maxWrotePosition() - log.mappedFileQueue().committedWhere();
+        put("remainHowManyDataToCommit", humanReadableBytes(static_cast<uint64_t>(std::max<int64_t>(0, toCommit))));
+    }
+    const DiskSpace commitLogDisk = diskSpaceOf(store.config().commitLogDir());
+    if (commitLogDisk.known)
+        put("commitLogDirCapacity", "Total : " + humanReadableBytes(commitLogDisk.total)
+                                        + ", Free : " + humanReadableBytes(commitLogDisk.free) + ".");
+    put("commitLogDiskRatio", common::formatJavaDouble(usedRatio(commitLogDisk)));
+    put("consumeQueueDiskRatio",
+        common::formatJavaDouble(usedRatio(diskSpaceOf(store.config().rootDir() + "/consumequeue"))));
+
+    // MQDesk's own: the flush mode as it is now (it can change live).
+    put("flushDiskType", std::string(store::flushDiskTypeName(log.flushDiskType())));
+    put("transientStorePoolEnable", pool ? "true" : "false");
+
+    remoting::KVTable body;
+    body.table = std::move(table);
+    return successWithBody(request, body.toJson());
+}
+
+RemotingCommand AdminProcessor::getFlushSamples(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const int64_t since = reader.optInt64("sinceSequence", 0);
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+
+    const store::FlushMetrics &metrics = broker_.store().metrics();
+    const uint64_t after = static_cast<uint64_t>(std::max<int64_t>(0, since));
+    std::vector<store::FlushSecondSample> samples = metrics.samplesSince(after);
+    uint64_t next = after;
+    if (!samples.empty()) {
+        next = samples.back().sequence;
+    } else if (after > 0) {
+        // Nothing newer: either no second has passed, or the broker restarted and its sequence
+        // began again below the caller's. In the second case the caller gets every sample.
+        std::vector<store::FlushSecondSample> all = metrics.samplesSince(0);
+        if (!all.empty() && all.back().sequence < after) {
+            samples = std::move(all);
+            next = samples.back().sequence;
+        }
+    }
+
+    store::CommitLog &log = broker_.store().commitLog();
+    JsonObject body;
+    body.set("bootTimestamp", broker_.bootTimestamp());
+    body.set("capacity", static_cast<int64_t>(store::FlushMetrics::kSampleCapacity));
+    body.set("flushDiskType", std::string(store::flushDiskTypeName(log.flushDiskType())));
+    body.set("nextSequence", static_cast<int64_t>(next));
+    JsonArray array;
+    array.reserve(samples.size());
+    for (const store::FlushSecondSample &sample : samples)
+        array.push_back(sampleJson(sample));
+    body.set("samples", std::move(array));
+    body.set("transientStorePoolEnable", log.transientStorePoolEnabled());
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
+}
+
+} // namespace mqdesk::server
