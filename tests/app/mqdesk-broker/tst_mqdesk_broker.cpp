@@ -1,0 +1,274 @@
+// mqdesk-broker run for real, as scripts run it: the ready line, clean stops on SIGTERM and
+// SIGINT, -p, bad flags and config values, ports in use, and registration with an external
+// NameServer (-n).
+
+#include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/remoting_codes.h"
+#include "test_support.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <csignal>
+#include <filesystem>
+
+using namespace mqdesk;
+using remoting::RemotingCommand;
+
+namespace {
+
+struct Ready
+{
+    QString namesrv;
+    QString broker;
+    QString store;
+};
+
+// One running mqdesk-broker; killed if the test ends without stopping it.
+class BrokerProcess
+{
+public:
+    ~BrokerProcess()
+    {
+        if (process_.state() != QProcess::NotRunning) {
+            process_.kill();
+            process_.waitForFinished(5000);
+        }
+    }
+
+    void start(const QStringList &arguments) { process_.start(QStringLiteral(MQDESK_BROKER_PATH), arguments); }
+
+    // Waits for the ready line; empty fields when the process exits or 20 s pass first.
+    Ready waitReady()
+    {
+        static const QRegularExpression line(QStringLiteral(
+            R"(^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+)$)"));
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < 20000) {
+            if (process_.canReadLine()) {
+                const QString text = QString::fromUtf8(process_.readLine()).trimmed();
+                stdout_ += text + QLatin1Char('\n');
+                const auto match = line.match(text);
+                if (match.hasMatch())
+                    return {match.captured(1), match.captured(2), match.captured(3)};
+                continue;
+            }
+            if (process_.state() == QProcess::NotRunning)
+                break;
+            process_.waitForReadyRead(100);
+        }
+        return {};
+    }
+
+    // Sends `signal` and waits for the exit; the exit code, or -1 on a crash or a hang.
+    int stop(int signal = SIGTERM)
+    {
+        ::kill(static_cast<pid_t>(process_.processId()), signal);
+        if (!process_.waitForFinished(20000))
+            return -1;
+        return process_.exitStatus() == QProcess::NormalExit ? process_.exitCode() : -1;
+    }
+
+    int waitExit()
+    {
+        if (!process_.waitForFinished(20000))
+            return -1;
+        return process_.exitStatus() == QProcess::NormalExit ? process_.exitCode() : -1;
+    }
+
+    QString stdoutText() { return stdout_ + QString::fromUtf8(process_.readAllStandardOutput()); }
+    QString stderrText() { return QString::fromUtf8(process_.readAllStandardError()); }
+    QProcess &process() { return process_; }
+
+private:
+    QProcess process_;
+    QString stdout_;
+};
+
+QStringList freePorts(const QString &store)
+{
+    return {QStringLiteral("--store"), store, QStringLiteral("--namesrv-port"), QStringLiteral("0"),
+            QStringLiteral("--broker-port"), QStringLiteral("0")};
+}
+
+QString writeConf(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(text);
+    return path;
+}
+
+std::string clusterInfo(const QString &namesrv)
+{
+    remoting::RemotingClient client;
+    const auto result = client.invokeSync(namesrv.toStdString(),
+                                          RemotingCommand::createRequest(remoting::RequestCode::kGetBrokerClusterInfo),
+                                          std::chrono::milliseconds(5000));
+    return result.ok() ? std::string(result.response.body.begin(), result.response.body.end()) : std::string();
+}
+
+} // namespace
+
+class MqdeskBrokerTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readyLineThenCleanStop_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+    }
+
+    void readyLineThenCleanStop()
+    {
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("store"));
+        BrokerProcess broker;
+        broker.start(freePorts(store));
+        const Ready ready = broker.waitReady();
+        QVERIFY2(!ready.broker.isEmpty(), qPrintable(broker.stderrText()));
+        QVERIFY(ready.namesrv.startsWith(QStringLiteral("127.0.0.1:")));
+        QVERIFY(ready.broker.startsWith(QStringLiteral("127.0.0.1:")));
+        QCOMPARE(ready.store, store);
+        QVERIFY(std::filesystem::exists(store.toStdString() + "/abort")); // running
+        // The route the NameServer hands out points at the broker that printed the line.
+        QVERIFY(clusterInfo(ready.namesrv).find(ready.broker.toStdString()) != std::string::npos);
+
+        QCOMPARE(broker.stop(signal), 0);
+        QVERIFY(!std::filesystem::exists(store.toStdString() + "/abort"));
+        QVERIFY(std::filesystem::exists(store.toStdString() + "/checkpoint"));
+        QVERIFY(std::filesystem::exists(store.toStdString() + "/config/topics.json"));
+        // Exactly one ready line, nothing else on stdout.
+        QCOMPARE(broker.stdoutText().count(QStringLiteral("mqdesk-broker ready:")), 1);
+    }
+
+    void printConfigShowsEffectiveSettings()
+    {
+        QTemporaryDir dir;
+        const QString conf = writeConf(dir, QStringLiteral("broker.conf"),
+                                       "brokerName=broker-x\nflushDiskType=SYNC_FLUSH\n# a comment\n");
+        BrokerProcess broker;
+        broker.start({QStringLiteral("-c"), conf, QStringLiteral("-p"), QStringLiteral("--store"),
+                      dir.filePath(QStringLiteral("store"))});
+        QCOMPARE(broker.waitExit(), 0);
+        const QString out = broker.stdoutText();
+        QVERIFY2(out.contains(QStringLiteral("\nbrokerName=broker-x\n")), qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("\nflushDiskType=SYNC_FLUSH\n")));
+        QVERIFY(out.contains(QStringLiteral("\nstorePathRootDir=") + dir.filePath(QStringLiteral("store"))));
+        QVERIFY(out.contains(QStringLiteral("\nlistenPort=10911\n")));
+        QVERIFY(!std::filesystem::exists(dir.filePath(QStringLiteral("store")).toStdString())); // -p touches nothing
+    }
+
+    void badInputIsNamed_data()
+    {
+        QTest::addColumn<QByteArray>("conf");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("bad flush type") << QByteArray("flushDiskType=FAST\n") << QStringList{} << 2
+                                        << QStringLiteral("flushDiskType");
+        QTest::newRow("bad number") << QByteArray("defaultTopicQueueNums=many\n") << QStringList{} << 2
+                                    << QStringLiteral("defaultTopicQueueNums");
+        QTest::newRow("bad port flag") << QByteArray() << QStringList{QStringLiteral("--broker-port"), QStringLiteral("x")}
+                                       << 2 << QStringLiteral("--broker-port");
+        QTest::newRow("unknown flag") << QByteArray() << QStringList{QStringLiteral("--frobnicate")} << 2
+                                      << QStringLiteral("frobnicate");
+        QTest::newRow("missing conf") << QByteArray() << QStringList{QStringLiteral("-c"), QStringLiteral("/nonexistent.conf")}
+                                      << 2 << QStringLiteral("/nonexistent.conf");
+    }
+
+    void badInputIsNamed()
+    {
+        QFETCH(QByteArray, conf);
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QStringList all = freePorts(dir.filePath(QStringLiteral("store"))) + arguments;
+        if (!conf.isEmpty())
+            all << QStringLiteral("-c") << writeConf(dir, QStringLiteral("broker.conf"), conf);
+        BrokerProcess broker;
+        broker.start(all);
+        QCOMPARE(broker.waitExit(), exitCode);
+        const QString err = broker.stderrText() + broker.stdoutText();
+        QVERIFY2(err.contains(message), qPrintable(err));
+    }
+
+    void unknownKeysAreReportedNotFatal()
+    {
+        QTemporaryDir dir;
+        const QString conf = writeConf(dir, QStringLiteral("broker.conf"), "someFutureKey=1\n");
+        BrokerProcess broker;
+        broker.start(freePorts(dir.filePath(QStringLiteral("store"))) << QStringLiteral("-c") << conf);
+        QVERIFY(!broker.waitReady().broker.isEmpty());
+        QCOMPARE(broker.stop(), 0);
+        QVERIFY(broker.stderrText().contains(QStringLiteral("someFutureKey")));
+    }
+
+    void portInUseIsAClearError()
+    {
+        QTemporaryDir dir;
+        BrokerProcess first;
+        first.start(freePorts(dir.filePath(QStringLiteral("one"))));
+        const Ready ready = first.waitReady();
+        QVERIFY(!ready.broker.isEmpty());
+        const QString brokerPort = ready.broker.section(QLatin1Char(':'), 1);
+        const QString namesrvPort = ready.namesrv.section(QLatin1Char(':'), 1);
+
+        BrokerProcess second;
+        second.start({QStringLiteral("--store"), dir.filePath(QStringLiteral("two")), QStringLiteral("--namesrv-port"),
+                      QStringLiteral("0"), QStringLiteral("--broker-port"), brokerPort});
+        QCOMPARE(second.waitExit(), 1);
+        QString err = second.stderrText();
+        QVERIFY2(err.contains(brokerPort) && err.contains(QStringLiteral("in use")), qPrintable(err));
+
+        BrokerProcess third;
+        third.start({QStringLiteral("--store"), dir.filePath(QStringLiteral("three")), QStringLiteral("--namesrv-port"),
+                     namesrvPort, QStringLiteral("--broker-port"), QStringLiteral("0")});
+        QCOMPARE(third.waitExit(), 1);
+        err = third.stderrText();
+        QVERIFY2(err.contains(QStringLiteral("namesrv")) && err.contains(namesrvPort), qPrintable(err));
+        QCOMPARE(first.stop(), 0); // the first one never noticed
+    }
+
+    void registersWithAnExternalNameServer()
+    {
+        QTemporaryDir dir;
+        BrokerProcess home;
+        home.start(freePorts(dir.filePath(QStringLiteral("a"))));
+        const Ready homeReady = home.waitReady();
+        QVERIFY(!homeReady.namesrv.isEmpty());
+
+        const QString conf = writeConf(dir, QStringLiteral("b.conf"), "brokerName=broker-b\n");
+        BrokerProcess guest;
+        guest.start({QStringLiteral("-c"), conf, QStringLiteral("-n"), homeReady.namesrv, QStringLiteral("--store"),
+                      dir.filePath(QStringLiteral("b")), QStringLiteral("--broker-port"), QStringLiteral("0")});
+        const Ready guestReady = guest.waitReady();
+        QVERIFY2(!guestReady.broker.isEmpty(), qPrintable(guest.stderrText()));
+        QCOMPARE(guestReady.namesrv, homeReady.namesrv);
+
+        remoting::ClusterInfo info;
+        std::string error;
+        QVERIFY2(remoting::ClusterInfo::fromJson(clusterInfo(homeReady.namesrv), info, error), error.c_str());
+        QVERIFY(info.brokerAddrTable.contains("broker-a"));
+        QVERIFY(info.brokerAddrTable.contains("broker-b"));
+        QCOMPARE(info.brokerAddrTable.at("broker-b").masterAddress(), guestReady.broker.toStdString());
+
+        // A clean stop unregisters.
+        QCOMPARE(guest.stop(), 0);
+        info = {};
+        QVERIFY(remoting::ClusterInfo::fromJson(clusterInfo(homeReady.namesrv), info, error));
+        QVERIFY(!info.brokerAddrTable.contains("broker-b"));
+        QCOMPARE(home.stop(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(MqdeskBrokerTest)
+#include "tst_mqdesk_broker.moc"
