@@ -43,6 +43,30 @@ remoting::ClientConnection connectionOf(const ClientChannelInfo &client)
     return connection;
 }
 
+// A group as fastjson writes a SubscriptionGroupConfig bean: every 4.9.8 member, defaults
+// included. (SubscriptionGroupConfig::toJson leaves out defaults the source file lacked, to
+// re-write files byte for byte; members of newer RocketMQ versions it keeps stay.)
+JsonValue groupJson(const store::SubscriptionGroupConfig &group)
+{
+    JsonValue written = group.toJson();
+    JsonObject object = written.isObject() ? written.asObject() : JsonObject();
+    const auto ensure = [&object](const char *key, JsonValue value) {
+        if (!object.contains(key))
+            object.set(key, std::move(value));
+    };
+    ensure("brokerId", group.brokerId);
+    ensure("consumeBroadcastEnable", group.consumeBroadcastEnable);
+    ensure("consumeEnable", group.consumeEnable);
+    ensure("consumeFromMinEnable", group.consumeFromMinEnable);
+    ensure("groupName", group.groupName);
+    ensure("notifyConsumerIdsChangedEnable", group.notifyConsumerIdsChangedEnable);
+    ensure("retryMaxTimes", group.retryMaxTimes);
+    ensure("retryQueueNums", group.retryQueueNums);
+    ensure("whichBrokerWhenConsumeSlowly", group.whichBrokerWhenConsumeSlowly);
+    object.sortByKey();
+    return object;
+}
+
 } // namespace
 
 RemotingCommand AdminProcessor::getAllSubscriptionGroups(const RemotingCommand &request)
@@ -54,7 +78,7 @@ RemotingCommand AdminProcessor::getAllSubscriptionGroups(const RemotingCommand &
     wireVersion.timestamp = version.timestamp;
     JsonObject table;
     for (const store::SubscriptionGroupConfig &group : groups.subscriptionGroupConfigs())
-        table.set(group.groupName, group.toJson());
+        table.set(group.groupName, groupJson(group));
     JsonObject body;
     body.set("dataVersion", wireVersion.toJsonValue());
     body.set("subscriptionGroupTable", std::move(table));

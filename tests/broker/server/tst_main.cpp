@@ -1,5 +1,6 @@
 #include "test_support.h"
 
 QObject *createSendPullTest();
+QObject *createAdminTest();
 
-MQDESK_TEST_MAIN(createSendPullTest())
+MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest())
