@@ -153,8 +153,8 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     if (broker_.topics().find(topic) && !broker_.topics().deleteTopic(topic, error))
         return failure(request, ResponseCode::kSystemError, "cannot delete topic[" + topic + "]: " + error);
     // The groups' committed offsets of the topic go with it, so a topic created again under
-    // the same name does not inherit them. Its consume-queue files stay until retention
-    // removes them (the store has no per-topic removal yet).
+    // the same name does not inherit them. Its consume-queue files stay (the store has no
+    // per-topic removal yet), so such a topic continues their queue offsets.
     store::ConsumerOffsetManager &offsets = broker_.offsets();
     bool offsetsChanged = false;
     for (const std::string &group : offsets.whichGroupByTopic(topic))
