@@ -1,0 +1,82 @@
+#pragma once
+
+// AdminClient: the console's view of a cluster through its namesrv (remoting spec §8), the way
+// mqadmin / DefaultMQAdminExt drive it: find brokers through routes and cluster info, then ask
+// each broker. Every call blocks; run them off the GUI thread. Thread-safe.
+
+#include "broker/client/mq_client_api.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mqdesk::client {
+
+class AdminClient
+{
+public:
+    explicit AdminClient(ClientConfig config);
+    ~AdminClient();
+    AdminClient(const AdminClient &) = delete;
+    AdminClient &operator=(const AdminClient &) = delete;
+
+    void shutdown();
+    MQClientAPI &api() { return *api_; }
+
+    // ---- Cluster and topics ----
+    Result<remoting::ClusterInfo> clusterInfo();
+    Result<remoting::TopicList> topicList();
+    Result<remoting::TopicRouteData> topicRoute(const std::string &topic);
+    // Master addresses of `clusterName` (every cluster when empty), sorted by broker name.
+    Result<std::vector<std::string>> masterAddresses(const std::string &clusterName = {});
+    // GET_TOPIC_STATS_INFO from each master of the topic's route, merged.
+    Result<TopicStatsTable> topicStats(const std::string &topic);
+    // UPDATE_AND_CREATE_TOPIC on every master of the cluster (every cluster when empty).
+    Status createTopic(const std::string &clusterName, const remoting::TopicConfigData &topic);
+    Status createTopicOnBroker(const std::string &brokerAddr, const remoting::TopicConfigData &topic);
+    // DELETE_TOPIC_IN_BROKER on every master of the cluster (every cluster when empty), then
+    // DELETE_TOPIC_IN_NAMESRV on every namesrv.
+    Status deleteTopic(const std::string &topic, const std::string &clusterName = {});
+
+    // ---- Consumer groups ----
+    // GET_CONSUME_STATS from each broker hosting %RETRY%<group> (every master when it has no
+    // route) and, with a topic, each broker of the topic; merged. Lag: OffsetWrapper::lag().
+    Result<ConsumeStats> consumeStats(const std::string &group, const std::string &topic = {});
+    // GET_CONSUMER_CONNECTION_LIST from the group's brokers, connections merged.
+    Result<remoting::ConsumerConnection> consumerConnections(const std::string &group);
+    Result<std::vector<SubscriptionGroupConfig>> subscriptionGroups(const std::string &brokerAddr);
+    // On every master of the cluster (every cluster when empty).
+    Status createSubscriptionGroup(const std::string &clusterName, const SubscriptionGroupConfig &config);
+    Status deleteSubscriptionGroup(const std::string &clusterName, const std::string &group, bool removeOffset = true);
+    // For an offline group (mqadmin's fallback): per readable queue of the topic, the offset at
+    // `timestamp` (SEARCH_OFFSET_BY_TIMESTAMP) written with UPDATE_CONSUMER_OFFSET. Returns
+    // the offsets written.
+    Result<std::map<MessageQueue, int64_t>> resetOffsetByTime(const std::string &group, const std::string &topic,
+                                                              int64_t timestamp);
+
+    // ---- Brokers ----
+    Result<remoting::KVTable> brokerRuntimeInfo(const std::string &brokerAddr);
+    Result<std::map<std::string, std::string>> brokerConfig(const std::string &brokerAddr);
+    Status updateBrokerConfig(const std::string &brokerAddr, const std::map<std::string, std::string> &properties);
+
+    // ---- Messages ----
+    // By offset message id: VIEW_MESSAGE_BY_ID on the address the id encodes.
+    Result<common::StoredMessage> viewMessage(const std::string &offsetMsgId);
+    // QUERY_MESSAGE on each master of the topic, keeping messages whose KEYS hold `key`.
+    Result<std::vector<common::StoredMessage>> queryMessageByKey(const std::string &topic, const std::string &key,
+                                                                 int32_t maxNum = 32, int64_t beginTimestamp = 0,
+                                                                 int64_t endTimestamp = INT64_MAX);
+    // QUERY_MESSAGE with the unique-key flag; the first message whose UNIQ_KEY matches.
+    Result<common::StoredMessage> queryMessageByUniqKey(const std::string &topic, const std::string &uniqKey);
+
+private:
+    // The masters of `topic`'s route.
+    Result<std::vector<std::string>> topicMasters(const std::string &topic);
+    // The masters of the group's retry topic (+ of `topic` when given), else of every cluster.
+    Result<std::vector<std::string>> groupMasters(const std::string &group, const std::string &topic);
+
+    std::unique_ptr<MQClientAPI> api_;
+};
+
+} // namespace mqdesk::client
