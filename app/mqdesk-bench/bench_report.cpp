@@ -74,10 +74,10 @@ std::string formatProgressLine(const ProgressWindow &window)
 {
     const auto &latency = window.latency;
     const double tps = window.seconds > 0 ? static_cast<double>(latency.count()) / window.seconds : 0.0;
-    return printfString("Current Time: %s | Send TPS: %llu | Max RT(ms): %llu | Average RT(ms): %7.3f"
+    return printfString("Current Time: %s | %s TPS: %llu | Max RT(ms): %llu | Average RT(ms): %7.3f"
                         " | Send Failed: %llu | Response Failed: %llu"
                         " | Put p50(us): %.1f | p99(us): %.1f | p999(us): %.1f",
-                        humanTime(window.end).c_str(), static_cast<unsigned long long>(tps + 0.5),
+                        humanTime(window.end).c_str(), window.what, static_cast<unsigned long long>(tps + 0.5),
                         ull(latency.max() / 1000000), latency.mean() / 1e6, ull(window.sendFailed),
                         ull(window.responseFailed), static_cast<double>(latency.percentile(0.5)) / 1000.0,
                         static_cast<double>(latency.percentile(0.99)) / 1000.0,

@@ -22,6 +22,7 @@ struct ProgressWindow
     common::Histogram::Snapshot latency; // ns of the stored puts acknowledged in the window
     uint64_t sendFailed = 0;
     uint64_t responseFailed = 0;
+    const char *what = "Send"; // "Send TPS", or "Consume TPS" for the consume benchmark
 };
 
 std::string formatProgressLine(const ProgressWindow &window);

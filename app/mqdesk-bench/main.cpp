@@ -1,7 +1,9 @@
-// mqdesk-bench: benchmarks in the spirit of RocketMQ's benchmark tools. For now one command,
-// `store`, which measures the message store directly (no network) against the bare disk.
+// mqdesk-bench: benchmarks in the spirit of RocketMQ's benchmark tools: `store` measures the
+// message store directly (no network) against the bare disk; `produce` and `consume` measure a
+// running broker over the C++ client, optionally against an echo server's network baseline.
 
 #include "app/mqdesk-bench/bench_options.h"
+#include "app/mqdesk-bench/net_bench.h"
 #include "app/mqdesk-bench/store_bench.h"
 
 #include <CLI/CLI.hpp>
@@ -48,8 +50,34 @@ int main(int argc, char **argv)
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
 
+    mqdesk::bench::NetBenchOptions net;
+    const auto addNetCommand = [&](const std::string &name, const std::string &description) {
+        auto *sub = app.add_subcommand(name, description);
+        sub->add_option("-n,--namesrv", net.namesrv, "NameServer address (host:port)")->required();
+        sub->add_option("-t,--topic", net.topic, "Topic")->capture_default_str();
+        sub->add_option("-w,--threads", net.threads, "Threads")->check(CLI::Range(1, 1024))->capture_default_str();
+        sub->add_option("-s,--size", net.size, "Message body bytes")
+            ->check(CLI::Range(int64_t{1}, int64_t{4 * 1024 * 1024}))
+            ->capture_default_str();
+        sub->add_option("--count", net.count, "Messages over all threads")
+            ->check(CLI::PositiveNumber)
+            ->capture_default_str();
+        sub->add_option("-g,--group", net.group, "Group name prefix")->capture_default_str();
+        sub->add_option("--io-threads", net.ioThreads, "Client io threads")->check(CLI::Range(1, 16))->capture_default_str();
+        sub->add_flag("--json", net.json, "Print one JSON object on stdout (progress goes to stderr)");
+        sub->add_flag("--baseline", net.baseline,
+                      "First run the same workload against an in-process server that answers without storing");
+        return sub;
+    };
+    auto *produce = addNetCommand("produce", "Send messages through the C++ Producer (sync sends per thread)");
+    produce->callback([&net] { net.mode = mqdesk::bench::NetBenchMode::Produce; });
+    auto *consume = addNetCommand("consume", "Pull a topic's messages from its first offsets through the PullConsumer");
+    consume->callback([&net] { net.mode = mqdesk::bench::NetBenchMode::Consume; });
+
     try {
         app.parse(argc, argv);
+        if (produce->parsed() || consume->parsed())
+            return mqdesk::bench::runNetBench(net);
         options.flush = flushModes.at(flushName);
         if (const std::string error = mqdesk::bench::validate(options); !error.empty())
             throw CLI::ValidationError("--file-size", error);

@@ -6,7 +6,9 @@ namespace mqdesk::bench {
 
 using Clock = std::chrono::steady_clock;
 
-ProgressReporter::ProgressReporter(const PutStats &stats, std::FILE *out) : stats_(stats), out_(out) {}
+ProgressReporter::ProgressReporter(const PutStats &stats, std::FILE *out, const char *what)
+    : stats_(stats), out_(out), what_(what)
+{}
 
 ProgressReporter::~ProgressReporter()
 {
@@ -66,6 +68,7 @@ void ProgressReporter::report(Clock::time_point now)
     window.latency = latency.since(lastLatency_);
     window.sendFailed = sendFailed - lastSendFailed_;
     window.responseFailed = responseFailed - lastResponseFailed_;
+    window.what = what_;
     std::fprintf(out_, "%s\n", formatProgressLine(window).c_str());
     std::fflush(out_);
 

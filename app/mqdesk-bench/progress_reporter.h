@@ -27,7 +27,8 @@ struct PutStats
 class ProgressReporter
 {
 public:
-    ProgressReporter(const PutStats &stats, std::FILE *out);
+    // `what` names the operation in the line ("Send", "Consume").
+    ProgressReporter(const PutStats &stats, std::FILE *out, const char *what = "Send");
     ~ProgressReporter();
     ProgressReporter(const ProgressReporter &) = delete;
     ProgressReporter &operator=(const ProgressReporter &) = delete;
@@ -42,6 +43,7 @@ private:
 
     const PutStats &stats_;
     std::FILE *out_;
+    const char *what_;
     std::thread thread_;
     std::mutex mutex_;
     std::condition_variable stopRequested_;

@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QProcess>
 
+#include <csignal>
+
 using namespace mqdesk;
 
 class MqdeskBenchTest : public QObject
@@ -129,6 +131,59 @@ private slots:
                                     QStringLiteral("--count"), QStringLiteral("10")});
         QCOMPARE(notFresh.exitCode, 2);
         QVERIFY2(notFresh.err.contains("not empty"), notFresh.err.constData());
+    }
+
+    // produce then consume against a real mqdesk-broker, each with the echo baseline.
+    void produceThenConsumeAgainstABroker()
+    {
+        QTemporaryDir dir;
+        QProcess broker;
+        broker.start(QStringLiteral(MQDESK_BROKER_PATH),
+                     {QStringLiteral("--store"), dir.filePath(QStringLiteral("store")), QStringLiteral("--namesrv-port"),
+                      QStringLiteral("0"), QStringLiteral("--broker-port"), QStringLiteral("0")});
+        QVERIFY(broker.waitForReadyRead(20000));
+        const QString ready = QString::fromUtf8(broker.readLine());
+        const QString namesrv = ready.section(QStringLiteral("namesrv="), 1).section(QLatin1Char(' '), 0, 0);
+        QVERIFY2(!namesrv.isEmpty(), qPrintable(ready));
+
+        const auto runJson = [&](const QString &mode, const QString &count) {
+            const Run run = bench({mode, QStringLiteral("-n"), namesrv, QStringLiteral("-t"), QStringLiteral("BenchT"),
+                                   QStringLiteral("-w"), QStringLiteral("8"), QStringLiteral("-s"), QStringLiteral("256"),
+                                   QStringLiteral("--count"), count, QStringLiteral("--baseline"),
+                                   QStringLiteral("--json")});
+            if (run.exitCode != 0)
+                qWarning("%s", run.err.constData());
+            const QJsonDocument doc = QJsonDocument::fromJson(run.out);
+            return std::make_pair(run, doc.object());
+        };
+        const auto [produce, sent] = runJson(QStringLiteral("produce"), QStringLiteral("2000"));
+        QCOMPARE(produce.exitCode, 0);
+        QCOMPARE(sent.value(QStringLiteral("mode")).toString(), QStringLiteral("produce"));
+        QCOMPARE(sent.value(QStringLiteral("result")).toObject().value(QStringLiteral("messages")).toInt(), 2000);
+        QCOMPARE(sent.value(QStringLiteral("result")).toObject().value(QStringLiteral("failed")).toInt(), 0);
+        QCOMPARE(sent.value(QStringLiteral("baseline")).toObject().value(QStringLiteral("messages")).toInt(), 2000);
+        QVERIFY(sent.value(QStringLiteral("ratioToBaseline")).toDouble() > 0);
+        QVERIFY(sent.value(QStringLiteral("result")).toObject().value(QStringLiteral("rtMicros")).toObject().contains(
+            QStringLiteral("p99")));
+        // The progress lines go to stderr in RocketMQ's form.
+        QVERIFY2(produce.err.contains("Send TPS: "), produce.err.constData());
+
+        // Asked for more than there is, consume reads every message once — the 2000 timed ones
+        // and the untimed warm-up send — and stops when all queues are caught up.
+        const auto [consume, read] = runJson(QStringLiteral("consume"), QStringLiteral("5000"));
+        QCOMPARE(consume.exitCode, 0);
+        QCOMPARE(read.value(QStringLiteral("result")).toObject().value(QStringLiteral("messages")).toInt(), 2001);
+        QVERIFY(read.value(QStringLiteral("baseline")).toObject().value(QStringLiteral("messages")).toInt() >= 5000);
+
+        ::kill(static_cast<pid_t>(broker.processId()), SIGTERM);
+        QVERIFY(broker.waitForFinished(20000));
+        QCOMPARE(broker.exitCode(), 0);
+
+        // An unreachable NameServer is a clear failure, not a hang.
+        const Run unreachable = bench({QStringLiteral("produce"), QStringLiteral("-n"), QStringLiteral("127.0.0.1:1"),
+                                       QStringLiteral("--count"), QStringLiteral("10")});
+        QCOMPARE(unreachable.exitCode, 1);
+        QVERIFY2(unreachable.err.contains("127.0.0.1:1"), unreachable.err.constData());
     }
 };
 
