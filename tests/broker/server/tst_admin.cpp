@@ -2,14 +2,10 @@
 // as raw RemotingCommands the way mqadmin and the dashboard send them: bodies, error codes and
 // remarks, the object-keyed map bodies, and the deliberate differences (offline reset writes).
 
-#include "broker_test_util.h"
+#include "admin_test_util.h"
 
 #include "broker/common/clock.h"
-#include "broker/common/json.h"
-#include "broker/common/record_codec.h"
 #include "broker/remoting/processor_executor.h"
-#include "broker/remoting/protocol/client_data.h"
-#include "broker/remoting/protocol/route_data.h"
 #include "broker/server/broker_controller.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/delay_offset_manager.h"
@@ -17,129 +13,11 @@
 #include "test_support.h"
 
 #include <mutex>
-#include <regex>
-#include <thread>
 
 using namespace mqdesk;
+using namespace mqdesk::test;
 using common::JsonValue;
-using remoting::ExtFields;
-using remoting::RemotingCommand;
-using remoting::RequestCode;
 using remoting::ResponseCode;
-using test::TestBroker;
-
-namespace {
-
-RemotingCommand request(int32_t code, ExtFields fields = {})
-{
-    return RemotingCommand::createRequest(code, std::move(fields));
-}
-
-RemotingCommand sendV2(const std::string &topic, int32_t queueId, const std::string &body,
-                       const std::string &properties = "TAGS\001TagA\002")
-{
-    RemotingCommand command = request(RequestCode::kSendMessageV2,
-                                      {{"a", "PG"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"},
-                                       {"e", std::to_string(queueId)}, {"f", "0"}, {"g", "1700000000000"},
-                                       {"h", "0"}, {"i", properties}, {"j", "0"}, {"k", "false"}});
-    command.body.assign(body.begin(), body.end());
-    return command;
-}
-
-RemotingCommand commitOffset(const std::string &group, const std::string &topic, int32_t queueId, int64_t offset)
-{
-    return request(RequestCode::kUpdateConsumerOffset, {{"consumerGroup", group},
-                                                        {"topic", topic},
-                                                        {"queueId", std::to_string(queueId)},
-                                                        {"commitOffset", std::to_string(offset)}});
-}
-
-RemotingCommand heartbeat(const std::string &clientId, const std::string &group, const std::string &topic,
-                          const std::string &producerGroup = "PG")
-{
-    remoting::HeartbeatData data;
-    data.clientId = clientId;
-    remoting::ConsumerData consumer;
-    consumer.groupName = group;
-    consumer.subscriptionDataSet.push_back(remoting::SubscriptionData::build(topic, "*"));
-    consumer.subscriptionDataSet.back().subVersion = 1;
-    data.consumerDataSet.push_back(consumer);
-    data.producerDataSet.push_back({producerGroup});
-    RemotingCommand command = request(RequestCode::kHeartBeat);
-    const std::string json = data.toJson();
-    command.body.assign(json.begin(), json.end());
-    return command;
-}
-
-RemotingCommand createTopic(const std::string &topic, int queues, ExtFields extra = {})
-{
-    RemotingCommand command = request(RequestCode::kUpdateAndCreateTopic,
-                                      {{"topic", topic}, {"defaultTopic", "TBW102"},
-                                       {"readQueueNums", std::to_string(queues)},
-                                       {"writeQueueNums", std::to_string(queues)}, {"perm", "6"},
-                                       {"topicFilterType", "SINGLE_TAG"}, {"topicSysFlag", "0"}, {"order", "false"}});
-    for (const auto &[key, value] : extra)
-        command.extFields.set(key, value);
-    return command;
-}
-
-JsonValue parsed(const std::string &text)
-{
-    common::JsonParseResult result = common::parseJson(text);
-    if (!result.ok())
-        qWarning("unparsable body %s: %s", text.c_str(), result.error.c_str());
-    return result.value;
-}
-
-// fastjson's MessageQueue-keyed map turned into JSON a parser accepts: each inline-object key
-// becomes "topic/queueId". The regex only matches the exact member order fastjson writes.
-JsonValue parsedQueueKeyed(const std::string &text)
-{
-    static const std::regex key(R"re(\{"brokerName":"broker-a","queueId":(\d+),"topic":"([^"]*)"\}:)re");
-    return parsed(std::regex_replace(text, key, "\"$2/$1\":"));
-}
-
-// The value at a path of object members; null when any step is missing.
-const JsonValue &at(const JsonValue &root, std::initializer_list<std::string_view> path)
-{
-    static const JsonValue missing;
-    const JsonValue *value = &root;
-    for (std::string_view key : path) {
-        value = value->find(key);
-        if (!value)
-            return missing;
-    }
-    return *value;
-}
-
-std::vector<common::StoredMessage> decodeRecords(const std::vector<uint8_t> &body)
-{
-    std::vector<common::StoredMessage> out;
-    size_t offset = 0;
-    while (offset < body.size()) {
-        const auto decoded = common::decodeRecord(std::span<const uint8_t>(body).subspan(offset));
-        if (decoded.status != common::DecodeStatus::Ok)
-            break;
-        out.push_back(decoded.record.materialize());
-        offset += static_cast<size_t>(decoded.size);
-    }
-    return out;
-}
-
-void setBodyText(RemotingCommand &command, const std::string &text)
-{
-    command.body.assign(text.begin(), text.end());
-}
-
-std::map<std::string, std::string> runtimeInfoOf(TestBroker &broker)
-{
-    remoting::KVTable table;
-    std::string error;
-    remoting::KVTable::fromJson(test::bodyOf(broker.call(request(RequestCode::kGetBrokerRuntimeInfo))), table, error);
-    return table.table;
-}
-
-} // namespace
 
 class AdminTest : public QObject
 {
