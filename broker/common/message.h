@@ -50,6 +50,10 @@ struct BrokerMessage
     HostAddress bornHost;
     int32_t reconsumeTimes = 0;
     int64_t preparedTransactionOffset = 0;
+    // Whether a SYNC_FLUSH put waits for its flush. The broker takes it from the WAIT property
+    // and strips that property before storing, as RocketMQ 4.9 does (WAIT=false is also
+    // honoured when left in the properties).
+    bool waitStoreMsgOk = true;
 
     void setBody(std::string_view text) { body.assign(text.begin(), text.end()); }
 };

@@ -191,6 +191,12 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         message.reconsumeTimes = header.reconsumeTimes;
         for (const auto &[name, value] : batchProperties) // batch-level properties follow each message's own
             message.properties.set(name, value);
+        // WAIT only tells the store whether to wait for the flush; 4.9 stores it no more (9 bytes
+        // a message).
+        if (const auto wait = message.properties.get(common::property::kWaitStoreMsgOk)) {
+            message.waitStoreMsgOk = *wait != "false";
+            message.properties.remove(common::property::kWaitStoreMsgOk);
+        }
         message.properties.set(common::property::kCluster, config.brokerClusterName);
     }
 

@@ -209,7 +209,7 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
         }
         if (messages.size() > 1)
             encoded.recordSizes.push_back(static_cast<int32_t>(buffer.size() - before));
-        if (message.properties.get(common::property::kWaitStoreMsgOk) == "false")
+        if (!message.waitStoreMsgOk || message.properties.get(common::property::kWaitStoreMsgOk) == "false")
             encoded.waitStoreMsgOk = false;
     }
     encoded.sysFlag = first.sysFlag;
