@@ -40,6 +40,9 @@ struct BrokerConfig
     bool transferMsgByHeap = true;
     bool traceOn = true;
     bool rejectTransactionMessage = false;
+    int transactionTimeOut = 6000;        // ms before an unresolved half message is checked
+    int transactionCheckMax = 15;         // checks before it moves to TRANS_CHECK_MAX_TIME_TOPIC
+    int transactionCheckInterval = 60000; // ms between check rounds
 
     int registerNameServerPeriod = 30000; // ms, clamped to 10–60 s like RocketMQ
     int registerBrokerTimeoutMills = 6000;
