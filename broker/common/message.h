@@ -54,6 +54,10 @@ struct BrokerMessage
     // and strips that property before storing, as RocketMQ 4.9 does (WAIT=false is also
     // honoured when left in the properties).
     bool waitStoreMsgOk = true;
+    // Set by the broker's ScheduleMessageService on the due delivery of a delayed message: the
+    // record keeps the DELAY it was scheduled with (RocketMQ's records do), and the store must
+    // not delay it a second time.
+    bool scheduledDelivery = false;
 
     void setBody(std::string_view text) { body.assign(text.begin(), text.end()); }
 };

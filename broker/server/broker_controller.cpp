@@ -16,7 +16,9 @@
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_message_processor.h"
 #include "broker/server/pull_request_hold_service.h"
+#include "broker/server/schedule_message_service.h"
 #include "broker/server/send_message_processor.h"
+#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_filter_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
@@ -169,6 +171,12 @@ void BrokerController::registerProcessors()
     });
     for (int32_t code : {RequestCode::kSendMessage, RequestCode::kSendMessageV2, RequestCode::kSendBatchMessage})
         server_->registerProcessor(code, sendHandler, *sendExecutor_);
+    auto sendBack = std::make_shared<SendMsgBackProcessor>(*this);
+    server_->registerProcessor(RequestCode::kConsumerSendMsgBack,
+                               guarded([sendBack](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                   sendBack->process(c, std::move(r), std::move(d));
+                               }),
+                               *sendExecutor_);
 
     pullProcessor_ = std::make_unique<PullMessageProcessor>(*this);
     server_->registerProcessor(RequestCode::kPullMessage,
@@ -227,6 +235,9 @@ bool BrokerController::start(std::string &error)
         return false;
     }
     pullHold_->start();
+    schedule_ = std::make_unique<ScheduleMessageService>(*this);
+    schedule_->load();
+    schedule_->start();
     topicManager_->setChangeListener([this] { registerBrokerAll(); });
     namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
     scheduler_ = std::make_unique<BrokerScheduler>(*this);
@@ -258,6 +269,13 @@ void BrokerController::shutdown()
     }
     if (namesrvClient_)
         namesrvClient_->shutdown();
+    if (schedule_) {
+        // Stopped while the store still takes its puts; the offsets of what it delivered are
+        // written before the store closes (a crash in between re-delivers, never loses).
+        schedule_->stop();
+        schedule_->persist();
+        schedule_.reset();
+    }
     if (store_) {
         store_->setMessageArrivingListener({});
         store_->shutdown();

@@ -52,6 +52,7 @@ class PullRequestHoldService;
 class TopicManager;
 class BrokerScheduler;
 class PullMessageProcessor;
+class ScheduleMessageService;
 
 class BrokerController
 {
@@ -134,6 +135,7 @@ private:
     std::unique_ptr<remoting::RemotingServer> server_;
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
     std::unique_ptr<BrokerScheduler> scheduler_;
+    std::unique_ptr<ScheduleMessageService> schedule_; // delay levels; runs while the store is open
     std::atomic<bool> serving_{false};
     bool started_ = false;
     int64_t bootTimestamp_ = 0;

@@ -9,6 +9,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/message_store.h"
 
@@ -36,6 +37,7 @@ struct SendHeader
     int32_t flag = 0;
     std::string properties;
     int32_t reconsumeTimes = 0;
+    std::optional<int32_t> maxReconsumeTimes;
     bool batch = false;
 };
 
@@ -54,6 +56,8 @@ bool readSendHeader(const RemotingCommand &request, SendHeader &header, std::str
     header.flag = reader.requireInt32(key("h", "flag"));
     header.properties = reader.optString(key("i", "properties"));
     header.reconsumeTimes = reader.optInt32(key("j", "reconsumeTimes"), 0);
+    if (request.extFields.contains(key("l", "maxReconsumeTimes")))
+        header.maxReconsumeTimes = reader.optInt32(key("l", "maxReconsumeTimes"), 0);
     header.batch = reader.optBool(key("m", "batch"), false) || request.code == RequestCode::kSendBatchMessage;
     error = reader.error();
     return reader.ok();
@@ -121,6 +125,35 @@ int32_t randomQueue(int32_t queues)
     return static_cast<int32_t>(random() % static_cast<uint32_t>(std::max(queues, 1)));
 }
 
+// Spec §4.1 step 4 (Java's handleRetryAndDLQ): a send to %RETRY%<group> needs the group, and a
+// message whose retries are used up goes to %DLQ%<group> instead, with DELAY=-1 stored so it is
+// never scheduled. Returns the response code to fail with, or SUCCESS with `topic` / `queueId`
+// possibly redirected and `deadLetter` set.
+int32_t handleRetryAndDlq(BrokerController &broker, const SendHeader &header, int32_t requestVersion,
+                          std::string &topic, int32_t &queueId, bool &deadLetter, std::string &remark)
+{
+    deadLetter = false;
+    if (!header.topic.starts_with(kRetryGroupTopicPrefix))
+        return ResponseCode::kSuccess;
+    const std::string group = header.topic.substr(std::string_view(kRetryGroupTopicPrefix).size());
+    const auto groupConfig = findOrCreateSubscriptionGroup(broker, group);
+    if (!groupConfig) {
+        remark = "subscription group not exist, " + group;
+        return ResponseCode::kSubscriptionGroupNotExist;
+    }
+    if (header.reconsumeTimes < maxReconsumeTimesOf(*groupConfig, requestVersion, header.maxReconsumeTimes))
+        return ResponseCode::kSuccess;
+    const std::string dlq = kDlqGroupTopicPrefix + group;
+    if (!broker.topics().createTopicIfAbsent(dlq, 1, store::perm::kRead | store::perm::kWrite)) {
+        remark = "topic[" + dlq + "] not exist";
+        return ResponseCode::kSystemError;
+    }
+    topic = dlq;
+    queueId = 0;
+    deadLetter = true;
+    return ResponseCode::kSuccess;
+}
+
 } // namespace
 
 void SendMessageProcessor::process(const remoting::RequestContext &context, RemotingCommand request,
@@ -160,6 +193,14 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
                                                     + " queues, producer: " + context.peerAddress());
     if (header.queueId < 0)
         header.queueId = randomQueue(topic->writeQueueNums);
+    std::string storeTopic = header.topic;
+    int32_t storeQueueId = header.queueId;
+    bool deadLetter = false;
+    if (!header.batch) {
+        const int32_t code = handleRetryAndDlq(broker_, header, request.version, storeTopic, storeQueueId, deadLetter, error);
+        if (code != ResponseCode::kSuccess)
+            return fail(code, error);
+    }
 
     common::MessageProperties batchProperties = common::MessageProperties::decode(header.properties);
     if (batchProperties.get(common::property::kTransactionPrepared) == "true")
@@ -182,8 +223,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     if (topic->topicFilterType == store::TopicConfig::kMultiTag)
         sysFlag |= common::sysflag::kMultiTags;
     for (common::BrokerMessage &message : messages) {
-        message.topic = header.topic;
-        message.queueId = header.queueId;
+        message.topic = storeTopic;
+        message.queueId = storeQueueId;
         message.sysFlag = sysFlag;
         message.bornTimestamp = header.bornTimestamp;
         if (bornHost)
@@ -198,6 +239,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
             message.properties.remove(common::property::kWaitStoreMsgOk);
         }
         message.properties.set(common::property::kCluster, config.brokerClusterName);
+        if (deadLetter)
+            message.properties.set(common::property::kDelayTimeLevel, "-1");
     }
 
     auto storeHost = common::HostAddress::parse(broker_.brokerAddress());

@@ -5,8 +5,9 @@
 // store's asynchronous put, and the response — answered from the flush thread when the put
 // completes, so a SYNC_FLUSH put never holds the send executor.
 //
-// Not yet (issue 5): delay levels (DELAY is stored as a property only), transaction half
-// messages (refused with NO_PERMISSION) and redirection of over-retried messages to %DLQ%.
+// A single send to %RETRY%<group> whose retries are used up goes to %DLQ%<group> (§4.1 step 4).
+// DELAY needs nothing here: the store parks a delayed message in SCHEDULE_TOPIC_XXXX on any put.
+// Not yet: transaction half messages (refused with NO_PERMISSION).
 
 #include "broker/remoting/remoting_channel.h"
 

@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -55,6 +56,13 @@ bool MessageStore::open(std::string &error)
     std::filesystem::create_directories(root, ec);
     if (ec) {
         error = "cannot create the store directory " + root + ": " + ec.message();
+        return false;
+    }
+    delayLevelMillis_ = parseDelayLevels(config_.messageDelayLevel);
+    if (delayLevelMillis_.empty()) {
+        // RocketMQ refuses to start on a table it cannot parse, too.
+        error = "messageDelayLevel '" + config_.messageDelayLevel
+                + "' is not a space-separated list of <number><s|m|h|d> delays";
         return false;
     }
     lock_ = StoreLock::acquire(root, error);
@@ -118,8 +126,7 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
             if (!index_->buildIndex(request, failure))
                 spdlog::error("dispatch: index: {}", failure);
         });
-    reput_ = std::make_unique<ReputMessageService>(*commitLog_, std::move(dispatchers),
-                                                   parseDelayLevels(config_.messageDelayLevel));
+    reput_ = std::make_unique<ReputMessageService>(*commitLog_, std::move(dispatchers), delayLevelMillis_);
 
     // After a clean stop every queue holds everything, so dispatch resumes where the queues end;
     // after a crash some queues may lag others, so everything from the recovery start is
@@ -155,6 +162,40 @@ void MessageStore::startServices()
     running_ = true;
 }
 
+int64_t MessageStore::delayLevelMillis(int32_t level) const
+{
+    return level >= 1 && level <= maxDelayLevel() ? delayLevelMillis_[static_cast<size_t>(level - 1)] : 0;
+}
+
+// The delay rewrite lives here, in the store, as in RocketMQ (CommitLog.asyncPutMessage): it is
+// a property of the record, not of the request that brought it — sends, CONSUMER_SEND_MSG_BACK
+// and a committed transaction message all get it without knowing of each other — and the store
+// already owns the rest of the contract (the level table, the SCHEDULE_TOPIC_XXXX queues and the
+// delivery-time tags code the dispatcher writes for them). Only plain and committed messages are
+// delayed (a half message waits for its commit); batches keep DELAY as a plain property.
+std::optional<common::BrokerMessage> MessageStore::delayedForm(const common::BrokerMessage &message) const
+{
+    if (message.scheduledDelivery || !common::sysflag::hasQueueEntry(message.sysFlag) || message.topic == kScheduleTopic)
+        return std::nullopt;
+    const auto delay = message.properties.get(common::property::kDelayTimeLevel);
+    if (!delay)
+        return std::nullopt;
+    int32_t level = 0;
+    const auto [end, ec] = std::from_chars(delay->data(), delay->data() + delay->size(), level);
+    if (ec != std::errc() || end != delay->data() + delay->size() || level <= 0)
+        return std::nullopt;
+    common::BrokerMessage delayed = message;
+    if (level > maxDelayLevel()) {
+        level = maxDelayLevel();
+        delayed.properties.set(common::property::kDelayTimeLevel, std::to_string(level));
+    }
+    delayed.properties.set(common::property::kRealTopic, message.topic);
+    delayed.properties.set(common::property::kRealQueueId, std::to_string(message.queueId));
+    delayed.topic = std::string(kScheduleTopic);
+    delayed.queueId = level - 1;
+    return delayed;
+}
+
 PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
 {
     if (cleaner_ && cleaner_->diskFull()) {
@@ -163,7 +204,8 @@ PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
         refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
         return refused;
     }
-    auto result = commitLog_->putMessage(message);
+    const auto delayed = delayedForm(message);
+    auto result = commitLog_->putMessage(delayed ? *delayed : message);
     reput_->wakeup();
     return result;
 }
@@ -177,7 +219,8 @@ void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCall
         done(refused);
         return;
     }
-    commitLog_->asyncPutMessage(message, std::move(done));
+    const auto delayed = delayedForm(message);
+    commitLog_->asyncPutMessage(delayed ? *delayed : message, std::move(done));
     reput_->wakeup();
 }
 

@@ -106,6 +106,11 @@ public:
     // A batch of one topic and queue (SEND_BATCH_MESSAGE), stored contiguously.
     void asyncPutMessages(std::span<const common::BrokerMessage> messages, PutCallback done);
 
+    // messageDelayLevel: the highest level (18 by default) and a level's delay in ms (level is
+    // 1-based; 0 outside the table).
+    int32_t maxDelayLevel() const { return static_cast<int32_t>(delayLevelMillis_.size()); }
+    int64_t delayLevelMillis(int32_t level) const;
+
     void setFlushDiskType(FlushDiskType type) { commitLog_->setFlushDiskType(type); }
     bool setTransientStorePoolEnable(bool enable) { return commitLog_->setTransientStorePoolEnable(enable); }
 
@@ -152,6 +157,8 @@ public:
 
 private:
     bool recover(bool lastExitOk, std::string &error);
+    // The SCHEDULE_TOPIC_XXXX form of a message that asks for a delay; nullopt for every other.
+    std::optional<common::BrokerMessage> delayedForm(const common::BrokerMessage &message) const;
     void startServices();
 
     MessageStoreConfig config_;
@@ -165,6 +172,7 @@ private:
     std::unique_ptr<FlushConsumeQueueService> consumeQueueFlusher_;
     std::unique_ptr<StoreCleaner> cleaner_;
     std::unique_ptr<StoreTicker> ticker_;
+    std::vector<int64_t> delayLevelMillis_; // messageDelayLevel, index level - 1
     RecoveryReport recovery_;
     bool running_ = false;
     MessageArrivingListener arrivingListener_; // read by the dispatch thread after open()
