@@ -2,5 +2,6 @@
 
 QObject *createSendPullTest();
 QObject *createAdminTest();
+QObject *createRetryDelayTest();
 
-MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest())
+MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest())
