@@ -221,7 +221,8 @@ RemotingClient.prototype.invokeOneway = async function tappedInvokeOneway(addr, 
 // The broker process.
 
 class Broker {
-  constructor(binary, root) {
+  // extraConf: more broker.conf lines (`key=value`) a scenario needs, e.g. a short messageDelayLevel.
+  constructor(binary, root, extraConf = []) {
     this.binary = binary;
     this.root = root;
     this.storeDir = path.join(root, 'store');
@@ -240,6 +241,7 @@ class Broker {
       '# Written by tests/conformance/harness.js',
       'autoCreateTopicEnable=true',
       'defaultTopicQueueNums=4',
+      ...extraConf,
       '',
     ].join('\n'));
   }
@@ -389,10 +391,10 @@ function note(text) {
 }
 
 class Harness {
-  constructor(scenario, brokerPath) {
+  constructor(scenario, brokerPath, options = {}) {
     this.scenario = scenario;
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), `mqdesk-conformance-${scenario}-`));
-    this.broker = new Broker(brokerPath, this.root);
+    this.broker = new Broker(brokerPath, this.root, options.brokerConf || []);
     this.clients = [];
     this.clientErrors = [];
     this.nameSeq = 0;
@@ -574,8 +576,9 @@ async function fail(err) {
   process.exit(1);
 }
 
-// run(name, async h => { ... }): the whole life of one scenario; never returns.
-function run(scenario, body) {
+// run(name, async h => { ... }[, { brokerConf: [ 'key=value', ... ] }]): the whole life of one
+// scenario; never returns. brokerConf lines are appended to the scenario's broker.conf.
+function run(scenario, body, options = {}) {
   const brokerPath = process.argv[2] || process.env.MQDESK_BROKER;
   if (!brokerPath) {
     console.error(`usage: node ${path.basename(process.argv[1])} <path/to/mqdesk-broker>  (or set MQDESK_BROKER)`);
@@ -593,7 +596,7 @@ function run(scenario, body) {
     DEADLINE_MS);
 
   (async () => {
-    const h = new Harness(scenario, path.resolve(brokerPath));
+    const h = new Harness(scenario, path.resolve(brokerPath), options);
     current = h;
     note(`conformance_${scenario}: ali-ons ${require('ali-ons/package.json').version}, node ${process.version}, dir ${h.root}`);
     await h.broker.start();
