@@ -1,6 +1,9 @@
-// mqdesk-admin: command-line administration in the style of RocketMQ's mqadmin. For now the
-// offline store explorer: `mqdesk-admin store <command> DIR …` (read-only, no broker needed).
+// mqdesk-admin: command-line administration in the style of RocketMQ's mqadmin:
+// `mqdesk-admin -n ADDR <command> …` with mqadmin's command names and flag letters over the C++
+// client (admin_session.h), and the offline store explorer `mqdesk-admin store <command> DIR …`
+// (read-only, no broker needed).
 
+#include "app/mqdesk-admin/admin_session.h"
 #include "app/mqdesk-admin/store_commands.h"
 
 #include <CLI/CLI.hpp>
@@ -10,12 +13,48 @@
 
 #include <iostream>
 
+using mqdesk::admin::AdminOptions;
 using mqdesk::admin::StoreCommandOptions;
+
+namespace {
+
+// The first argument that is not a global option or its value: the command's name.
+std::string commandName(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-n" || arg == "--namesrvAddr" || arg == "--timeout") {
+            ++i;
+            continue;
+        }
+        if (!arg.empty() && arg[0] == '-')
+            continue;
+        return arg;
+    }
+    return {};
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
-    CLI::App app{"MQDesk admin (mqadmin-style commands)"};
+    CLI::App app{"MQDesk admin (mqadmin-style commands). Exit status: 0 ok, 1 a request failed or what was asked "
+                 "for does not exist, 2 usage"};
     app.require_subcommand(1);
+    // mqadmin takes -n after the command name; we take the global options on either side.
+    app.fallthrough();
+    AdminOptions adminOptions;
+    app.add_option("-n,--namesrvAddr", adminOptions.namesrv, "NameServer address host:port (several: a;b)")
+        ->envname("NAMESRV_ADDR");
+    app.add_flag("--json", adminOptions.json, "JSON: one object per line for lists, one object for single results");
+    app.add_option("--timeout", adminOptions.timeoutMillis, "Timeout of each request in ms")
+        ->check(CLI::Range(int64_t{100}, int64_t{600000}))
+        ->capture_default_str();
+    mqdesk::admin::addClusterCommands(app, adminOptions);
+    mqdesk::admin::addBrokerCommands(app, adminOptions);
+    mqdesk::admin::addTopicCommands(app, adminOptions);
+    mqdesk::admin::addGroupCommands(app, adminOptions);
+    mqdesk::admin::addMessageCommands(app, adminOptions);
 
     StoreCommandOptions options;
     auto *store = app.add_subcommand("store", "Inspect a RocketMQ store directory offline, read-only. Exit status: "
@@ -54,7 +93,14 @@ int main(int argc, char **argv)
     auto *verify = command("verify", "Health check: prints every fault with its file and offset");
     verify->add_flag("--no-crc", options.noCrc, "Simulate recovery without checkCRCOnRecover");
 
-    // CLI11 would only say "A subcommand is required" for a misspelt command; name it.
+    // CLI11 would only say "The following arguments were not expected" for a misspelt command; name it.
+    if (const std::string name = commandName(argc, argv); !name.empty()) {
+        const auto known = app.get_subcommands([&name](const CLI::App *sub) { return sub->get_name() == name; });
+        if (known.empty()) {
+            std::cerr << "mqdesk-admin: unknown command '" << name << "' (see mqdesk-admin --help)\n";
+            return mqdesk::admin::kExitUsage;
+        }
+    }
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::string(argv[i]) != "store")
             continue;
@@ -76,6 +122,12 @@ int main(int argc, char **argv)
     }
     // The engine logs through spdlog's default logger, which writes to stdout; stdout is for
     // results (scripts parse --json), so its messages go to stderr.
-    spdlog::set_default_logger(spdlog::stderr_color_mt("mqdesk-store"));
+    spdlog::set_default_logger(spdlog::stderr_color_mt("mqdesk-admin"));
+    if (adminOptions.run) {
+        spdlog::set_level(spdlog::level::warn); // the client's connection chatter is not output
+        mqdesk::admin::AdminSession session(adminOptions);
+        return adminOptions.run(session);
+    }
+    options.json = options.json || adminOptions.json;
     return mqdesk::admin::runStoreCommand(options);
 }
