@@ -45,6 +45,15 @@ int AdminSession::fail(const std::string &message) const
     return kAdminFailed;
 }
 
+int AdminSession::fail(const client::Status &status) const
+{
+    // The client calls a NameServer's answer "namesrv REQUEST(code) …" without an address (it
+    // may have asked several); name the ones we were given.
+    if (status.error.starts_with("namesrv ") && !options_.namesrv.empty())
+        return fail("namesrv " + options_.namesrv + status.error.substr(7));
+    return fail(status.error);
+}
+
 int AdminSession::usage(const std::string &message) const
 {
     std::cerr << "mqdesk-admin " << options_.command << ": " << message << '\n';

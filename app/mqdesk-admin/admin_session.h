@@ -84,7 +84,7 @@ public:
     bool requireNamesrv() const;
     // "mqdesk-admin <command>: <message>" on stderr; returns kAdminFailed.
     int fail(const std::string &message) const;
-    int fail(const client::Status &status) const { return fail(status.error); }
+    int fail(const client::Status &status) const;
     // The same for a usage error; returns kAdminUsage.
     int usage(const std::string &message) const;
 
