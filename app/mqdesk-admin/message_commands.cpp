@@ -251,7 +251,7 @@ void addMessageCommands(CLI::App &app, AdminOptions &options)
     byKey->add_option("-k,--msgKey", options.key, "Message key")->required();
     byKey->add_option("-b,--beginTimestamp", options.beginTimestamp, "From this store time (ms)");
     byKey->add_option("-e,--endTimestamp", options.endTimestamp, "Until this store time (ms)");
-    byKey->add_option("-c,--maxNum", options.maxNum, "At most this many per broker")
+    byKey->add_option("-c,--maxNum", options.maxNum, "At most this many messages")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
 
