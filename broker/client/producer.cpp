@@ -2,6 +2,7 @@
 
 #include "broker/client/route_util.h"
 #include "broker/common/java_hash.h"
+#include "broker/common/message.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <algorithm>
@@ -100,6 +101,11 @@ void Producer::shutdown()
     for (const std::string &addr : brokerAddresses())
         api_->unregisterClient(addr, config_.clientId(), options_.group, {});
     api_->shutdown();
+}
+
+Status Producer::sendHeartbeat()
+{
+    return heartbeat_->sendNow();
 }
 
 remoting::HeartbeatData Producer::heartbeatData() const
@@ -236,6 +242,9 @@ Result<Producer::Prepared> Producer::prepare(const Message &message)
     header.defaultTopicQueueNums = options_.defaultTopicQueueNums;
     header.bornTimestamp = nowMillis();
     header.flag = message.flag;
+    // A half message of a transaction carries the PREPARED bits (Java's sendKernelImpl).
+    if (properties.get(common::property::kTransactionPrepared) == "true")
+        header.sysFlag |= common::sysflag::kTransactionPrepared;
     header.properties = properties.encode();
     prepared.body = message.body;
     prepared.message = message;

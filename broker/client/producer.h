@@ -62,6 +62,8 @@ public:
     // SEND_BATCH_MESSAGE: every message to the same topic, no delay level; all go to one queue.
     Result<SendResult> sendBatch(const std::vector<Message> &messages);
 
+    // One heartbeat round to every known broker now (otherwise every heartbeatBrokerIntervalMillis).
+    Status sendHeartbeat();
     // The topic's writable queues from the (refreshed if stale) route.
     Result<std::vector<MessageQueue>> fetchPublishMessageQueues(const std::string &topic);
     MQClientAPI &api() { return *api_; }

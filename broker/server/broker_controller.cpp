@@ -20,6 +20,7 @@
 #include "broker/server/send_message_processor.h"
 #include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
+#include "broker/server/transaction_service.h"
 #include "broker/store/config/consumer_filter_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/delay_offset_manager.h"
@@ -201,6 +202,12 @@ void BrokerController::registerProcessors()
                          RequestCode::kGetEarliestMsgStoretime})
         bind(code, &ClientManageProcessor::queueOffsetQuery, *clientExecutor_);
 
+    server_->registerProcessor(RequestCode::kEndTransaction,
+                               guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                   transactions_->endTransaction(c, std::move(r), std::move(d));
+                               }),
+                               *sendExecutor_);
+
     auto admin = std::make_shared<AdminProcessor>(*this);
     for (int32_t code : AdminProcessor::codes()) {
         server_->registerProcessor(code, guarded([admin](const auto &c, RemotingCommand r, remoting::Responder d) {
@@ -238,6 +245,8 @@ bool BrokerController::start(std::string &error)
     schedule_ = std::make_unique<ScheduleMessageService>(*this);
     schedule_->load();
     schedule_->start();
+    transactions_ = std::make_unique<TransactionService>(*this);
+    transactions_->start();
     topicManager_->setChangeListener([this] { registerBrokerAll(); });
     namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
     scheduler_ = std::make_unique<BrokerScheduler>(*this);
@@ -269,6 +278,10 @@ void BrokerController::shutdown()
     }
     if (namesrvClient_)
         namesrvClient_->shutdown();
+    if (transactions_) {
+        transactions_->stop();
+        transactions_.reset();
+    }
     if (schedule_) {
         // Stopped while the store still takes its puts; the offsets of what it delivered are
         // written before the store closes (a crash in between re-delivers, never loses).

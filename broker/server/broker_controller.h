@@ -53,6 +53,7 @@ class TopicManager;
 class BrokerScheduler;
 class PullMessageProcessor;
 class ScheduleMessageService;
+class TransactionService;
 
 class BrokerController
 {
@@ -92,6 +93,7 @@ public:
     ConsumerManager &consumers() { return *consumers_; }
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }
+    TransactionService &transactions() { return *transactions_; }
     BrokerStats &stats() { return *stats_; }
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
@@ -135,6 +137,7 @@ private:
     std::unique_ptr<remoting::RemotingServer> server_;
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
     std::unique_ptr<BrokerScheduler> scheduler_;
+    std::unique_ptr<TransactionService> transactions_; // half messages, END_TRANSACTION, checks
     std::unique_ptr<ScheduleMessageService> schedule_; // delay levels; runs while the store is open
     std::atomic<bool> serving_{false};
     bool started_ = false;

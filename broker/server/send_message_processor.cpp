@@ -11,6 +11,7 @@
 #include "broker/server/broker_stats.h"
 #include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
+#include "broker/server/transaction_service.h"
 #include "broker/store/message_store.h"
 
 #include <random>
@@ -203,9 +204,13 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     }
 
     common::MessageProperties batchProperties = common::MessageProperties::decode(header.properties);
-    if (batchProperties.get(common::property::kTransactionPrepared) == "true")
+    // A transaction's half message is stored in RMQ_SYS_TRANS_HALF_TOPIC until END_TRANSACTION.
+    const bool halfMessage = batchProperties.get(common::property::kTransactionPrepared) == "true";
+    if (halfMessage && (config.rejectTransactionMessage || header.batch))
         return fail(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress()
-                                                     + "] does not accept transaction messages yet");
+                                                     + "] sending transaction message is forbidden");
+    if (halfMessage)
+        broker_.transactions().ensureTopics();
 
     std::vector<common::BrokerMessage> messages;
     if (header.batch) {
@@ -241,6 +246,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         message.properties.set(common::property::kCluster, config.brokerClusterName);
         if (deadLetter)
             message.properties.set(common::property::kDelayTimeLevel, "-1");
+        if (halfMessage)
+            TransactionService::toHalfMessage(message);
     }
 
     auto storeHost = common::HostAddress::parse(broker_.brokerAddress());

@@ -7,7 +7,8 @@
 //
 // A single send to %RETRY%<group> whose retries are used up goes to %DLQ%<group> (§4.1 step 4).
 // DELAY needs nothing here: the store parks a delayed message in SCHEDULE_TOPIC_XXXX on any put.
-// Not yet: transaction half messages (refused with NO_PERMISSION).
+// A message with TRAN_MSG=true is stored as a half message (TransactionService::toHalfMessage);
+// the broker refuses them with rejectTransactionMessage, and in batches.
 
 #include "broker/remoting/remoting_channel.h"
 

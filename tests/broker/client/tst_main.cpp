@@ -3,5 +3,6 @@
 QObject *createClientBodiesTest();
 QObject *createProducerConsumerTest();
 QObject *createAdminClientTest();
+QObject *createTransactionTest();
 
-MQDESK_TEST_MAIN(createClientBodiesTest(), createProducerConsumerTest(), createAdminClientTest())
+MQDESK_TEST_MAIN(createClientBodiesTest(), createProducerConsumerTest(), createAdminClientTest(), createTransactionTest())

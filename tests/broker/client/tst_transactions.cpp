@@ -1,0 +1,233 @@
+// Transactions through the C++ client against a real broker (remoting spec §6.8, store-format
+// §13): commit, rollback, a producer that answers only the broker's check, one that never
+// knows, the half/op records as RocketMQ stores them, and END_TRANSACTION's checks.
+
+#include "../server/broker_test_util.h"
+
+#include "broker/client/transaction_producer.h"
+#include "broker/common/message.h"
+#include "broker/common/message_id.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/message_store.h"
+#include "test_support.h"
+
+#include <atomic>
+#include <mutex>
+
+using namespace mqdesk;
+using namespace mqdesk::client;
+using mqdesk::test::TestBroker;
+
+namespace {
+
+// Short check timings so the check service acts within a test.
+void fastChecks(server::BrokerSettings &settings)
+{
+    settings.broker.transactionTimeOut = 200;
+    settings.broker.transactionCheckInterval = 200;
+}
+
+Message message(const std::string &topic, const std::string &body)
+{
+    Message m;
+    m.topic = topic;
+    m.tags = "TagT";
+    m.keys = {"key-" + body};
+    m.setBody(body);
+    return m;
+}
+
+ProducerOptions group(const std::string &name, int retries = 2)
+{
+    ProducerOptions options;
+    options.group = name;
+    options.retryTimesWhenSendFailed = retries;
+    return options;
+}
+
+ClientConfig configFor(TestBroker &broker)
+{
+    ClientConfig config;
+    config.namesrvAddr = broker.namesrvAddress();
+    return config;
+}
+
+// Every message stored in any queue of `topic` (queues 0..7).
+std::vector<common::StoredMessage> storedIn(TestBroker &broker, const std::string &topic)
+{
+    std::vector<common::StoredMessage> all;
+    for (int32_t queue = 0; queue < 8; ++queue) {
+        const auto result = broker.controller().store().getMessage(topic, queue, 0, 64);
+        all.insert(all.end(), result.messages.begin(), result.messages.end());
+    }
+    return all;
+}
+
+} // namespace
+
+class TransactionTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void commitIsDeliveredRollbackIsNot()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        TransactionProducer producer(configFor(broker), group("PG_TX"),
+                                     [](const common::StoredMessage &) { return LocalTransactionState::Unknown; });
+        QVERIFY(producer.start().ok);
+
+        const auto committed = producer.sendMessageInTransaction(
+            message("TxTopic", "commit-me"), [](const Message &, const SendResult &) {
+                return LocalTransactionState::CommitMessage;
+            });
+        QVERIFY2(committed.ok, committed.error.c_str());
+        QCOMPARE(committed.value.state, LocalTransactionState::CommitMessage);
+        const auto rolledBack = producer.sendMessageInTransaction(
+            message("TxTopic", "roll-me"), [](const Message &, const SendResult &) {
+                return LocalTransactionState::RollbackMessage;
+            });
+        QVERIFY2(rolledBack.ok, rolledBack.error.c_str());
+
+        // Both half messages sit in the half topic, invisible to consumers of TxTopic; then the
+        // commit appears in TxTopic and two op records mark both halves done.
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, server::kTransOpHalfTopic).size(), size_t{2}, 10000);
+        const auto halves = storedIn(broker, server::kTransHalfTopic);
+        QCOMPARE(halves.size(), size_t{2});
+        for (const common::StoredMessage &half : halves) {
+            QCOMPARE(std::string(half.properties.get("REAL_TOPIC").value_or("")), std::string("TxTopic"));
+            QCOMPARE(std::string(half.properties.get("PGROUP").value_or("")), std::string("PG_TX"));
+            QCOMPARE(half.sysFlag & common::sysflag::kTransactionMask, common::sysflag::kTransactionNotType);
+            QVERIFY(half.properties.get("__transactionId__").has_value());
+        }
+        const auto delivered = storedIn(broker, "TxTopic");
+        QCOMPARE(delivered.size(), size_t{1});
+        const common::StoredMessage &real = delivered.front();
+        QCOMPARE(real.bodyText(), std::string("commit-me"));
+        QCOMPARE(real.tags(), std::string("TagT"));
+        QCOMPARE(real.sysFlag & common::sysflag::kTransactionMask, common::sysflag::kTransactionCommit);
+        const auto halfId = common::decodeOffsetMessageId(committed.value.send.msgId);
+        QVERIFY(halfId.has_value());
+        QCOMPARE(real.preparedTransactionOffset, halfId->commitLogOffset);
+        QCOMPARE(std::string(real.properties.get("UNIQ_KEY").value_or("")), committed.value.send.uniqKey);
+
+        std::vector<std::string> opBodies;
+        for (const auto &op : storedIn(broker, server::kTransOpHalfTopic)) {
+            opBodies.push_back(op.bodyText());
+            QCOMPARE(op.tags(), std::string("d"));
+        }
+        std::sort(opBodies.begin(), opBodies.end());
+        QCOMPARE(opBodies, (std::vector<std::string>{"0,", "1,"}));
+    }
+
+    void checkBackCommitsAnUnknownTransaction()
+    {
+        TestBroker broker(fastChecks);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        std::mutex mutex;
+        std::vector<common::StoredMessage> asked;
+        TransactionProducer producer(configFor(broker), group("PG_CHECK"), [&](const common::StoredMessage &half) {
+            std::lock_guard lock(mutex);
+            asked.push_back(half);
+            return LocalTransactionState::CommitMessage;
+        });
+        QVERIFY(producer.start().ok);
+        const auto sent = producer.sendMessageInTransaction(
+            message("TxChecked", "decided-later"),
+            [](const Message &, const SendResult &) { return LocalTransactionState::Unknown; });
+        QVERIFY2(sent.ok, sent.error.c_str());
+
+        // Only the check-back's answer commits it.
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, "TxChecked").size(), size_t{1}, 15000);
+        QCOMPARE(storedIn(broker, "TxChecked").front().bodyText(), std::string("decided-later"));
+        std::lock_guard lock(mutex);
+        QVERIFY(!asked.empty());
+        // The check shows the message as the producer sent it: real topic, body, its UNIQ_KEY.
+        QCOMPARE(asked.front().topic, std::string("TxChecked"));
+        QCOMPARE(asked.front().bodyText(), std::string("decided-later"));
+        QCOMPARE(std::string(asked.front().properties.get("UNIQ_KEY").value_or("")), sent.value.send.uniqKey);
+    }
+
+    void undecidedTransactionRetiresAfterMaxChecks()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) {
+            fastChecks(settings);
+            settings.broker.transactionCheckMax = 2;
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        std::atomic<int> checks{0};
+        TransactionProducer producer(configFor(broker), group("PG_NEVER"), [&](const common::StoredMessage &) {
+            ++checks;
+            return LocalTransactionState::Unknown;
+        });
+        QVERIFY(producer.start().ok);
+        QVERIFY(producer
+                    .sendMessageInTransaction(message("TxNever", "limbo"),
+                                              [](const Message &, const SendResult &) {
+                                                  return LocalTransactionState::Unknown;
+                                              })
+                    .ok);
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, server::kTransCheckMaxTimeTopic).size(), size_t{1}, 20000);
+        QCOMPARE(checks.load(), 2);
+        QVERIFY(storedIn(broker, "TxNever").empty());
+    }
+
+    void endTransactionChecksWhatItIsTold()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        TransactionProducer producer(configFor(broker), group("PG_A"),
+                                     [](const common::StoredMessage &) { return LocalTransactionState::Unknown; });
+        QVERIFY(producer.start().ok);
+        const auto sent = producer.sendMessageInTransaction(
+            message("TxWrong", "x"), [](const Message &, const SendResult &) { return LocalTransactionState::Unknown; });
+        QVERIFY(sent.ok);
+        const auto id = common::decodeOffsetMessageId(sent.value.send.msgId);
+        QVERIFY(id.has_value());
+        const auto end = [&](const std::string &group, int64_t queueOffset, int64_t commitLogOffset) {
+            return broker.call(remoting::RemotingCommand::createRequest(
+                remoting::RequestCode::kEndTransaction,
+                {{"producerGroup", group}, {"tranStateTableOffset", std::to_string(queueOffset)},
+                 {"commitLogOffset", std::to_string(commitLogOffset)}, {"commitOrRollback", "8"},
+                 {"fromTransactionCheck", "false"}}));
+        };
+        auto response = end("PG_B", sent.value.send.queueOffset, id->commitLogOffset);
+        QCOMPARE(response.code, remoting::ResponseCode::kSystemError);
+        QCOMPARE(response.remark.value_or(""), std::string("The producer group wrong"));
+        response = end("PG_A", sent.value.send.queueOffset + 5, id->commitLogOffset);
+        QCOMPARE(response.remark.value_or(""), std::string("The transaction state table offset wrong"));
+        response = end("PG_A", sent.value.send.queueOffset, id->commitLogOffset + 1);
+        QCOMPARE(response.remark.value_or(""), std::string("Find prepared transaction message failed"));
+        response = end("PG_A", sent.value.send.queueOffset, id->commitLogOffset);
+        QCOMPARE(response.code, remoting::ResponseCode::kSuccess);
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, "TxWrong").size(), size_t{1}, 10000);
+    }
+
+    void brokerCanRefuseTransactions()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) { settings.broker.rejectTransactionMessage = true; });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        TransactionProducer producer(configFor(broker), group("PG_R", 0),
+                                     [](const common::StoredMessage &) { return LocalTransactionState::Unknown; });
+        QVERIFY(producer.start().ok);
+        bool ran = false;
+        const auto sent = producer.sendMessageInTransaction(message("TxRefused", "x"),
+                                                            [&](const Message &, const SendResult &) {
+                                                                ran = true;
+                                                                return LocalTransactionState::CommitMessage;
+                                                            });
+        QVERIFY(!sent.ok);
+        QCOMPARE(sent.code, remoting::ResponseCode::kNoPermission);
+        QVERIFY(!ran);
+    }
+};
+
+QObject *createTransactionTest() { return new TransactionTest; }
+
+#include "tst_transactions.moc"
