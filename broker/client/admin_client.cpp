@@ -1,7 +1,6 @@
 #include "broker/client/admin_client.h"
 
 #include "broker/client/route_util.h"
-#include "broker/common/message_id.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <algorithm>
@@ -230,57 +229,6 @@ Status AdminClient::updateBrokerConfig(const std::string &brokerAddr,
                                        const std::map<std::string, std::string> &properties)
 {
     return api_->updateBrokerConfig(brokerAddr, properties);
-}
-
-Result<common::StoredMessage> AdminClient::viewMessage(const std::string &offsetMsgId)
-{
-    const std::optional<common::OffsetMessageId> id = common::decodeOffsetMessageId(offsetMsgId);
-    if (!id)
-        return Status::failure(clientCode::kIllegalArgument,
-                               "not an offset message id (32 or 56 hex digits): " + offsetMsgId);
-    return api_->viewMessage(id->storeHost.toString(), id->commitLogOffset);
-}
-
-Result<std::vector<common::StoredMessage>> AdminClient::queryMessageByKey(const std::string &topic,
-                                                                          const std::string &key, int32_t maxNum,
-                                                                          int64_t beginTimestamp, int64_t endTimestamp)
-{
-    Result<std::vector<std::string>> masters = topicMasters(topic);
-    if (!masters.ok)
-        return masters.status();
-    std::vector<common::StoredMessage> found;
-    for (const std::string &addr : masters.value) {
-        Result<std::vector<common::StoredMessage>> messages =
-            api_->queryMessage(addr, topic, key, maxNum, beginTimestamp, endTimestamp);
-        if (!messages.ok) {
-            if (messages.code == ResponseCode::kQueryNotFound)
-                continue;
-            return messages.status();
-        }
-        for (common::StoredMessage &message : messages.value) {
-            const std::vector<std::string_view> keys = message.properties.keys();
-            if (message.topic == topic && std::find(keys.begin(), keys.end(), key) != keys.end())
-                found.push_back(std::move(message));
-        }
-    }
-    return found;
-}
-
-Result<common::StoredMessage> AdminClient::queryMessageByUniqKey(const std::string &topic, const std::string &uniqKey)
-{
-    Result<std::vector<std::string>> masters = topicMasters(topic);
-    if (!masters.ok)
-        return masters.status();
-    for (const std::string &addr : masters.value) {
-        Result<std::vector<common::StoredMessage>> messages =
-            api_->queryMessage(addr, topic, uniqKey, 32, 0, INT64_MAX, true);
-        if (!messages.ok)
-            continue;
-        for (common::StoredMessage &message : messages.value)
-            if (message.properties.get(common::property::kUniqClientMessageId) == uniqKey)
-                return std::move(message);
-    }
-    return Status::failure(ResponseCode::kQueryNotFound, "no message with UNIQ_KEY " + uniqKey + " in topic " + topic);
 }
 
 } // namespace mqdesk::client

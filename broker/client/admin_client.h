@@ -60,15 +60,42 @@ public:
     Result<std::map<std::string, std::string>> brokerConfig(const std::string &brokerAddr);
     Status updateBrokerConfig(const std::string &brokerAddr, const std::map<std::string, std::string> &properties);
 
-    // ---- Messages ----
+    // ---- Messages (admin_queries.cpp) ----
+    // Lookups the way mqadmin and the dashboard find messages (remoting spec §8): each one is
+    // bounded, none scans a queue or the log from end to end. "Not found" is a failure with
+    // code QUERY_NOT_FOUND (22); lists come back empty instead.
+
     // By offset message id: VIEW_MESSAGE_BY_ID on the address the id encodes.
     Result<common::StoredMessage> viewMessage(const std::string &offsetMsgId);
-    // QUERY_MESSAGE on each master of the topic, keeping messages whose KEYS hold `key`.
+    // By a message id of either kind, as the console's search box takes it: the UNIQ_KEY
+    // lookup first (a 32-digit UNIQ_KEY also decodes as an IPv4 offset id, whose address would
+    // then be a stranger's), then the offset id.
+    Result<common::StoredMessage> queryMessageById(const std::string &topic, const std::string &msgId);
+    // QUERY_MESSAGE on each master of the topic, keeping messages of `topic` whose KEYS hold
+    // `key` as a whole token and whose store time is in [beginTimestamp, endTimestamp]; at most
+    // `maxNum` in all (the broker caps each answer at 64). The broker's index keeps seconds, so
+    // it is asked for a second more on each side; its answer, capped at maxNum, may then hold
+    // messages the exact range drops, leaving fewer than maxNum even when more match.
     Result<std::vector<common::StoredMessage>> queryMessageByKey(const std::string &topic, const std::string &key,
                                                                  int32_t maxNum = 32, int64_t beginTimestamp = 0,
                                                                  int64_t endTimestamp = INT64_MAX);
-    // QUERY_MESSAGE with the unique-key flag; the first message whose UNIQ_KEY matches.
+    // QUERY_MESSAGE with the unique-key flag on every master of the topic; the first message
+    // whose UNIQ_KEY is exactly `uniqKey`.
     Result<common::StoredMessage> queryMessageByUniqKey(const std::string &topic, const std::string &uniqKey);
+    // The message at `offset` of `queue`: a PULL_MESSAGE of one message as the tools group
+    // (TOOLS_CONSUMER, which an auto-creating broker then lists like mqadmin's).
+    Result<common::StoredMessage> queryMessageByOffset(const MessageQueue &queue, int64_t offset);
+
+    struct MessagesByTime
+    {
+        std::vector<common::StoredMessage> messages; // per queue in queue order, queues sorted
+        std::vector<MessageQueue> truncated;         // queues with more in range than maxPerQueue
+    };
+    // Messages of `topic` stored in [beginTimestamp, endTimestamp]: per readable queue,
+    // SEARCH_OFFSET_BY_TIMESTAMP for both ends, then pulls of at most `maxPerQueue` messages
+    // between them (as TOOLS_CONSUMER), re-filtered by store time.
+    Result<MessagesByTime> queryMessagesByTime(const std::string &topic, int64_t beginTimestamp,
+                                               int64_t endTimestamp, int32_t maxPerQueue = 32);
 
 private:
     // The masters of `topic`'s route.

@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -141,6 +142,16 @@ public:
     Result<int64_t> searchOffsetByTimestamp(const std::string &addr, const std::string &topic, int32_t queueId,
                                             int64_t timestamp);
     Result<int64_t> getEarliestMsgStoreTime(const std::string &addr, const std::string &topic, int32_t queueId);
+
+    // ---- Ordered consumption (spec §6.7), in mq_client_lock.cpp ----
+    // LOCK_BATCH_MQ: the queues of `queues` the broker now holds for `clientId` (each renewed);
+    // the others are held by another live client of the group.
+    Result<std::set<MessageQueue>> lockBatchMQ(const std::string &addr, const std::string &group,
+                                               const std::string &clientId, const std::set<MessageQueue> &queues);
+    // UNLOCK_BATCH_MQ: releases those of `queues` that `clientId` holds. `oneway` sends it the
+    // way Java's shutdown path does (no answer, so only connection errors are reported).
+    Status unlockBatchMQ(const std::string &addr, const std::string &group, const std::string &clientId,
+                         const std::set<MessageQueue> &queues, bool oneway = false);
 
     // ---- Admin (spec §8), in mq_client_admin.cpp ----
     Status createTopic(const std::string &addr, const remoting::TopicConfigData &topic,

@@ -245,4 +245,54 @@ Result<int64_t> PullConsumer::searchOffset(const MessageQueue &queue, int64_t ti
     return api_->searchOffsetByTimestamp(addr.value, queue.topic, queue.queueId, timestamp);
 }
 
+Result<std::map<std::string, std::set<MessageQueue>>> PullConsumer::queuesByBroker(
+    const std::vector<MessageQueue> &queues)
+{
+    std::map<std::string, std::set<MessageQueue>> byBroker;
+    for (const MessageQueue &queue : queues) {
+        Result<std::string> addr = brokerAddress(queue);
+        if (!addr.ok)
+            return addr.status();
+        byBroker[addr.value].insert(queue);
+    }
+    return byBroker;
+}
+
+Result<std::set<MessageQueue>> PullConsumer::lockQueues(const std::vector<MessageQueue> &queues)
+{
+    Result<std::map<std::string, std::set<MessageQueue>>> byBroker = queuesByBroker(queues);
+    if (!byBroker.ok)
+        return byBroker.status();
+    std::set<MessageQueue> locked;
+    Status firstError;
+    bool anyAnswered = byBroker.value.empty();
+    for (const auto &[addr, brokerQueues] : byBroker.value) {
+        Result<std::set<MessageQueue>> granted = api_->lockBatchMQ(addr, options_.group, config_.clientId(), brokerQueues);
+        if (!granted.ok) {
+            if (firstError.ok)
+                firstError = granted.status();
+            continue;
+        }
+        anyAnswered = true;
+        locked.insert(granted.value.begin(), granted.value.end());
+    }
+    if (!anyAnswered)
+        return firstError;
+    return locked;
+}
+
+Status PullConsumer::unlockQueues(const std::vector<MessageQueue> &queues)
+{
+    Result<std::map<std::string, std::set<MessageQueue>>> byBroker = queuesByBroker(queues);
+    if (!byBroker.ok)
+        return byBroker.status();
+    Status firstError;
+    for (const auto &[addr, brokerQueues] : byBroker.value) {
+        Status status = api_->unlockBatchMQ(addr, options_.group, config_.clientId(), brokerQueues);
+        if (!status.ok && firstError.ok)
+            firstError = std::move(status);
+    }
+    return firstError;
+}
+
 } // namespace mqdesk::client

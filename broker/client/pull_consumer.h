@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,18 @@ public:
     Result<int64_t> minOffset(const MessageQueue &queue);
     Result<int64_t> searchOffset(const MessageQueue &queue, int64_t timestamp);
 
+    // Ordered consumption (remoting spec §6.7): LOCK_BATCH_MQ for `queues` on their brokers as
+    // this client (config.clientId(), so two consumers of one group in one process need
+    // different instance names). Returns the queues this client now holds, each lock renewed;
+    // the others are held by another client whose lock has not expired. An application consumes
+    // a queue in order only while it holds it, and renews well within the broker's lock
+    // lifetime (Java renews every 20 s against 60 s). A broker that cannot be reached
+    // contributes no queues; the call fails only when no broker answered.
+    Result<std::set<MessageQueue>> lockQueues(const std::vector<MessageQueue> &queues);
+    // UNLOCK_BATCH_MQ: releases those of `queues` this client holds; commit their offsets first
+    // so the next holder continues where this one stopped. First error, after trying every broker.
+    Status unlockQueues(const std::vector<MessageQueue> &queues);
+
     MQClientAPI &api() { return *api_; }
     const PullConsumerOptions &options() const { return options_; }
 
@@ -82,6 +95,7 @@ private:
                                          int32_t maxNums, const PullOptions &options);
     std::vector<std::string> brokerAddresses();
     remoting::HeartbeatData heartbeatData();
+    Result<std::map<std::string, std::set<MessageQueue>>> queuesByBroker(const std::vector<MessageQueue> &queues);
 
     const ClientConfig config_;
     const PullConsumerOptions options_;

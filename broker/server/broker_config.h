@@ -52,6 +52,9 @@ struct BrokerConfig
     int sendThreadPoolQueueCapacity = 10000;
     int pullThreadPoolQueueCapacity = 100000;
     int channelNotActiveInterval = 120000; // ms without a heartbeat before a client is dropped
+    // ms an ordered consumer's queue lock (LOCK_BATCH_MQ) lives without renewal. RocketMQ reads
+    // it from the system property rocketmq.broker.rebalance.lockMaxLiveTime; here it is a key.
+    int64_t rebalanceLockMaxLiveTime = 60000;
 
     // Applies broker.conf keys. Keys of neither config come back in `unknownKeys`; a bad value
     // is an error naming the key and the value.

@@ -16,6 +16,7 @@
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_message_processor.h"
 #include "broker/server/pull_request_hold_service.h"
+#include "broker/server/rebalance_lock_manager.h"
 #include "broker/server/schedule_message_service.h"
 #include "broker/server/send_message_processor.h"
 #include "broker/server/send_msg_back_processor.h"
@@ -201,6 +202,18 @@ void BrokerController::registerProcessors()
     for (int32_t code : {RequestCode::kGetMaxOffset, RequestCode::kGetMinOffset, RequestCode::kSearchOffsetByTimestamp,
                          RequestCode::kGetEarliestMsgStoretime})
         bind(code, &ClientManageProcessor::queueOffsetQuery, *clientExecutor_);
+
+    auto locks = std::make_shared<LockBatchProcessor>(settings_.broker.rebalanceLockMaxLiveTime);
+    server_->registerProcessor(RequestCode::kLockBatchMq,
+                               guarded([locks](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                   locks->lockBatch(c, std::move(r), std::move(d));
+                               }),
+                               *clientExecutor_);
+    server_->registerProcessor(RequestCode::kUnlockBatchMq,
+                               guarded([locks](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                   locks->unlockBatch(c, std::move(r), std::move(d));
+                               }),
+                               *clientExecutor_);
 
     server_->registerProcessor(RequestCode::kEndTransaction,
                                guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {

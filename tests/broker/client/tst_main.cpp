@@ -4,5 +4,8 @@ QObject *createClientBodiesTest();
 QObject *createProducerConsumerTest();
 QObject *createAdminClientTest();
 QObject *createTransactionTest();
+QObject *createOrderlyTest();
+QObject *createQueriesTest();
 
-MQDESK_TEST_MAIN(createClientBodiesTest(), createProducerConsumerTest(), createAdminClientTest(), createTransactionTest())
+MQDESK_TEST_MAIN(createClientBodiesTest(), createProducerConsumerTest(), createAdminClientTest(), createTransactionTest(), createOrderlyTest(),
+                  createQueriesTest())
