@@ -13,24 +13,6 @@
 
 namespace mqdesk::client {
 
-namespace {
-
-int64_t localMonthStart(int64_t millis, int monthDelta)
-{
-    const time_t seconds = static_cast<time_t>(millis / 1000);
-    std::tm local{};
-    localtime_r(&seconds, &local);
-    local.tm_mday = 1;
-    local.tm_hour = 0;
-    local.tm_min = 0;
-    local.tm_sec = 0;
-    local.tm_mon += monthDelta;
-    local.tm_isdst = -1;
-    return static_cast<int64_t>(std::mktime(&local)) * 1000;
-}
-
-} // namespace
-
 UniqKeyGenerator::UniqKeyGenerator(std::string_view clientIp)
 {
     common::HostAddress host = common::HostAddress::parse(clientIp).value_or(common::HostAddress::ipv4(127, 0, 0, 1, 0));
@@ -53,8 +35,8 @@ std::string UniqKeyGenerator::next(int64_t nowMillis)
     {
         std::lock_guard lock(mutex_);
         if (nowMillis >= nextMonthStart_ || nowMillis < monthStart_) {
-            monthStart_ = localMonthStart(nowMillis, 0);
-            nextMonthStart_ = localMonthStart(nowMillis, 1);
+            monthStart_ = common::monthStartMillis(nowMillis, 0);
+            nextMonthStart_ = common::monthStartMillis(nowMillis, 1);
         }
         common::writeInt32(tail, static_cast<int32_t>(static_cast<uint32_t>(nowMillis - monthStart_)));
         common::writeInt16(tail + 4, static_cast<int16_t>(counter_++));

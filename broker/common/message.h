@@ -92,4 +92,23 @@ struct StoredMessage : RecordFields
     std::string tags() const { return std::string(properties.get(property::kTags).value_or("")); }
 };
 
+// A stored record as a message to store again (retries, delayed deliveries, transaction
+// commits): topic, queue, body, flag, properties, sysflag, born data, reconsume times and
+// prepared-transaction offset copied; the store assigns the rest.
+inline BrokerMessage toBrokerMessage(const StoredMessage &stored)
+{
+    BrokerMessage message;
+    message.topic = stored.topic;
+    message.queueId = stored.queueId;
+    message.flag = stored.flag;
+    message.body = stored.body;
+    message.properties = stored.properties;
+    message.sysFlag = stored.sysFlag;
+    message.bornTimestamp = stored.bornTimestamp;
+    message.bornHost = stored.bornHost;
+    message.reconsumeTimes = stored.reconsumeTimes;
+    message.preparedTransactionOffset = stored.preparedTransactionOffset;
+    return message;
+}
+
 } // namespace mqdesk::common

@@ -22,7 +22,9 @@ int hexValue(char c)
     return -1;
 }
 
-// Local-time start of the month containing `millis`, shifted by `monthDelta` months.
+
+} // namespace
+
 int64_t monthStartMillis(int64_t millis, int monthDelta)
 {
     const time_t seconds = static_cast<time_t>(millis / 1000);
@@ -36,8 +38,6 @@ int64_t monthStartMillis(int64_t millis, int monthDelta)
     local.tm_isdst = -1;
     return static_cast<int64_t>(std::mktime(&local)) * 1000;
 }
-
-} // namespace
 
 std::string toUpperHex(std::span<const uint8_t> bytes)
 {

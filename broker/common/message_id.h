@@ -16,6 +16,9 @@
 namespace mqdesk::common {
 
 std::string toUpperHex(std::span<const uint8_t> bytes);
+// Local-time start of the month containing `millis`, shifted by `monthDelta` months: the
+// origin of a UNIQ_KEY's time field.
+int64_t monthStartMillis(int64_t millis, int monthDelta);
 std::optional<std::vector<uint8_t>> fromHex(std::string_view text);
 
 // Store host address ‖ port ‖ commit-log offset, as upper-case hex: 32 chars for IPv4, 56 for IPv6.

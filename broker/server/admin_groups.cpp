@@ -12,6 +12,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/topic_manager.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -73,14 +74,11 @@ RemotingCommand AdminProcessor::getAllSubscriptionGroups(const RemotingCommand &
 {
     store::SubscriptionGroupManager &groups = broker_.subscriptionGroups();
     const store::DataVersion version = groups.dataVersion();
-    remoting::DataVersionData wireVersion;
-    wireVersion.counter = version.counter;
-    wireVersion.timestamp = version.timestamp;
     JsonObject table;
     for (const store::SubscriptionGroupConfig &group : groups.subscriptionGroupConfigs())
         table.set(group.groupName, groupJson(group));
     JsonObject body;
-    body.set("dataVersion", wireVersion.toJsonValue());
+    body.set("dataVersion", toWireVersion(version).toJsonValue());
     body.set("subscriptionGroupTable", std::move(table));
     return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
 }

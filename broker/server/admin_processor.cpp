@@ -23,19 +23,6 @@ using remoting::RemotingCommand;
 using remoting::RequestCode;
 using remoting::ResponseCode;
 
-namespace {
-
-remoting::DataVersionData wireVersion(const store::DataVersion &version)
-{
-    // As registration sends it: 4.x DataVersion has no stateVersion.
-    remoting::DataVersionData data;
-    data.counter = version.counter;
-    data.timestamp = version.timestamp;
-    return data;
-}
-
-} // namespace
-
 std::vector<int32_t> AdminProcessor::codes()
 {
     return {RequestCode::kUpdateAndCreateTopic,
@@ -168,18 +155,9 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
 RemotingCommand AdminProcessor::getAllTopicConfig(const RemotingCommand &request)
 {
     remoting::TopicConfigSerializeWrapper wrapper;
-    wrapper.dataVersion = wireVersion(broker_.topicTable().dataVersion());
-    for (const store::TopicConfig &topic : broker_.topicTable().topicConfigs()) {
-        remoting::TopicConfigData data;
-        data.topicName = topic.topicName;
-        data.readQueueNums = topic.readQueueNums;
-        data.writeQueueNums = topic.writeQueueNums;
-        data.perm = topic.perm;
-        data.topicFilterType = topic.topicFilterType;
-        data.topicSysFlag = topic.topicSysFlag;
-        data.order = topic.order;
-        wrapper.topicConfigTable.push_back(std::move(data));
-    }
+    wrapper.dataVersion = toWireVersion(broker_.topicTable().dataVersion());
+    for (const store::TopicConfig &topic : broker_.topicTable().topicConfigs())
+        wrapper.topicConfigTable.push_back(toWireTopicConfig(topic));
     if (wrapper.topicConfigTable.empty())
         return failure(request, ResponseCode::kSystemError, "No topic in this broker");
     return successWithBody(request, wrapper.toJson());
@@ -217,7 +195,7 @@ RemotingCommand AdminProcessor::updateBrokerConfig(const RemotingCommand &reques
 RemotingCommand AdminProcessor::getBrokerConfig(const RemotingCommand &request)
 {
     RemotingCommand response = successWithBody(request, broker_.configText());
-    remoting::setField(response.extFields, "version", wireVersion(broker_.topicTable().dataVersion()).toJson());
+    remoting::setField(response.extFields, "version", toWireVersion(broker_.topicTable().dataVersion()).toJson());
     return response;
 }
 

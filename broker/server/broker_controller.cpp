@@ -358,20 +358,13 @@ void BrokerController::registerBrokerAll()
     if (!isServing())
         return;
     remoting::TopicConfigSerializeWrapper wrapper;
-    const store::DataVersion version = topicTable_->dataVersion();
-    wrapper.dataVersion.counter = version.counter;
-    wrapper.dataVersion.timestamp = version.timestamp;
+    wrapper.dataVersion = toWireVersion(topicTable_->dataVersion());
     const int32_t brokerPerm = settings_.broker.brokerPermission;
     for (const store::TopicConfig &topic : topicTable_->topicConfigs()) {
-        remoting::TopicConfigData data;
-        data.topicName = topic.topicName;
-        data.readQueueNums = topic.readQueueNums;
-        data.writeQueueNums = topic.writeQueueNums;
+        remoting::TopicConfigData data = toWireTopicConfig(topic);
         // A broker without write permission advertises its topics read-only (Java does the same).
-        data.perm = (brokerPerm & store::perm::kWrite) ? topic.perm : (topic.perm & brokerPerm);
-        data.topicFilterType = topic.topicFilterType;
-        data.topicSysFlag = topic.topicSysFlag;
-        data.order = topic.order;
+        if ((brokerPerm & store::perm::kWrite) == 0)
+            data.perm &= brokerPerm;
         wrapper.topicConfigTable.push_back(std::move(data));
     }
     const std::string address = brokerAddress();

@@ -121,16 +121,10 @@ bool ScheduleMessageService::deliverLevel(int32_t level, int64_t nowMillis, int 
                     } else if (*realTopic == kTransHalfTopic) {
                         spdlog::warn("schedule: record at {} targets the half topic; discarded", entry.commitLogOffset);
                     } else {
-                        common::BrokerMessage message;
+                        common::BrokerMessage message = common::toBrokerMessage(*stored);
                         message.topic = std::string(*realTopic);
                         message.queueId = *queueId;
-                        message.body = stored->body;
-                        message.flag = stored->flag;
-                        message.properties = stored->properties;
-                        message.sysFlag = stored->sysFlag;
-                        message.bornTimestamp = stored->bornTimestamp;
-                        message.bornHost = stored->bornHost;
-                        message.reconsumeTimes = stored->reconsumeTimes;
+                        message.preparedTransactionOffset = 0;
                         message.waitStoreMsgOk = false;
                         message.scheduledDelivery = true;
                         const store::PutMessageResult result = store.putMessage(message);

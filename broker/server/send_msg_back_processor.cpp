@@ -95,8 +95,8 @@ void SendMsgBackProcessor::process(const remoting::RequestContext &, RemotingCom
     if (!original)
         return answer(ResponseCode::kSystemError, "look message by offset failed, " + std::to_string(offset));
 
-    common::BrokerMessage message;
-    message.properties = original->properties;
+    common::BrokerMessage message = common::toBrokerMessage(*original);
+    message.preparedTransactionOffset = 0;
     if (!message.properties.get(common::property::kRetryTopic))
         message.properties.set(common::property::kRetryTopic, original->topic);
     // Java marks the copy WAIT=false before serialising its properties, so the record keeps it.
@@ -127,11 +127,6 @@ void SendMsgBackProcessor::process(const remoting::RequestContext &, RemotingCom
 
     message.topic = topic;
     message.queueId = queueId;
-    message.body = original->body;
-    message.flag = original->flag;
-    message.sysFlag = original->sysFlag;
-    message.bornTimestamp = original->bornTimestamp;
-    message.bornHost = original->bornHost;
     message.reconsumeTimes = original->reconsumeTimes + 1;
 
     broker_.store().asyncPutMessage(

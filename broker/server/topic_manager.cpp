@@ -45,6 +45,27 @@ bool isSystemTopic(std::string_view topic, const BrokerConfig &config)
            || topic.starts_with("rmq_sys_") || topic == "RMQ_SYS_TRACE_TOPIC";
 }
 
+remoting::DataVersionData toWireVersion(const store::DataVersion &version)
+{
+    remoting::DataVersionData data;
+    data.counter = version.counter;
+    data.timestamp = version.timestamp;
+    return data;
+}
+
+remoting::TopicConfigData toWireTopicConfig(const TopicConfig &topic)
+{
+    remoting::TopicConfigData data;
+    data.topicName = topic.topicName;
+    data.readQueueNums = topic.readQueueNums;
+    data.writeQueueNums = topic.writeQueueNums;
+    data.perm = topic.perm;
+    data.topicFilterType = topic.topicFilterType;
+    data.topicSysFlag = topic.topicSysFlag;
+    data.order = topic.order;
+    return data;
+}
+
 TopicManager::TopicManager(const BrokerConfig &config, store::TopicConfigManager &table)
     : config_(config), table_(table)
 {}

@@ -7,6 +7,7 @@
 // for an unknown topic. Every change is persisted before it is reported, then announced through
 // the change listener so the broker re-registers with its NameServers at once.
 
+#include "broker/remoting/protocol/route_data.h"
 #include "broker/store/config/topic_config_manager.h"
 
 #include <functional>
@@ -36,6 +37,11 @@ bool validateTopicName(std::string_view topic, std::string &error);
 bool isSendForbiddenTopic(std::string_view topic);
 // Topics the broker itself owns (admin tools refuse to create or delete them).
 bool isSystemTopic(std::string_view topic, const BrokerConfig &config);
+
+// The wire forms of the tables (registration, GET_ALL_TOPIC_CONFIG, GET_ALL_SUBSCRIPTIONGROUP_
+// CONFIG). A 4.x DataVersion travels without stateVersion.
+remoting::DataVersionData toWireVersion(const store::DataVersion &version);
+remoting::TopicConfigData toWireTopicConfig(const store::TopicConfig &topic);
 
 class TopicManager
 {

@@ -42,23 +42,6 @@ int64_t propertyNumber(const common::MessageProperties &properties, std::string_
     return value;
 }
 
-// The stored fields of `stored` as a message to store again (born data, body, flag kept).
-common::BrokerMessage copyOf(const common::StoredMessage &stored)
-{
-    common::BrokerMessage message;
-    message.topic = stored.topic;
-    message.queueId = stored.queueId;
-    message.flag = stored.flag;
-    message.body = stored.body;
-    message.properties = stored.properties;
-    message.sysFlag = stored.sysFlag;
-    message.bornTimestamp = stored.bornTimestamp;
-    message.bornHost = stored.bornHost;
-    message.reconsumeTimes = stored.reconsumeTimes;
-    message.preparedTransactionOffset = stored.preparedTransactionOffset;
-    return message;
-}
-
 } // namespace
 
 TransactionService::TransactionService(BrokerController &broker) : ServiceThread("TransactionCheck"), broker_(broker) {}
@@ -140,7 +123,7 @@ void TransactionService::endTransaction(const remoting::RequestContext &context,
         return fail(ResponseCode::kSystemError, "The commit log offset wrong");
 
     if (commitOrRollback == sysflag::kTransactionCommit) {
-        common::BrokerMessage committed = copyOf(*half);
+        common::BrokerMessage committed = common::toBrokerMessage(*half);
         committed.topic = std::string(half->properties.get(property::kRealTopic).value_or(""));
         committed.queueId = static_cast<int32_t>(propertyNumber(half->properties, property::kRealQueueId, 0));
         committed.sysFlag = (half->sysFlag & ~sysflag::kTransactionMask) | sysflag::kTransactionCommit;
@@ -191,7 +174,7 @@ void TransactionService::loadRemovedOffsets()
 
 bool TransactionService::reappendAndAsk(const common::StoredMessage &half, int64_t halfQueueOffset)
 {
-    common::BrokerMessage again = copyOf(half);
+    common::BrokerMessage again = common::toBrokerMessage(half);
     again.properties.set(kCheckTimes, std::to_string(propertyNumber(half.properties, kCheckTimes, 0) + 1));
     if (!half.properties.get(kPreparedQueueOffset))
         again.properties.set(kPreparedQueueOffset, std::to_string(halfQueueOffset));
@@ -208,7 +191,7 @@ bool TransactionService::reappendAndAsk(const common::StoredMessage &half, int64
         return true;
     }
     // The check carries the half message as its producer sent it: real topic and queue.
-    common::BrokerMessage asSent = copyOf(half);
+    common::BrokerMessage asSent = common::toBrokerMessage(half);
     asSent.topic = std::string(half.properties.get(property::kRealTopic).value_or(half.topic));
     asSent.queueId = static_cast<int32_t>(propertyNumber(half.properties, property::kRealQueueId, 0));
     common::EncodeOptions options;
@@ -237,7 +220,7 @@ bool TransactionService::reappendAndAsk(const common::StoredMessage &half, int64
 void TransactionService::moveToCheckMaxTopic(const common::StoredMessage &half, int64_t halfQueueOffset)
 {
     broker_.topics().createTopicIfAbsent(kTransCheckMaxTimeTopic, 1, store::perm::kRead | store::perm::kWrite);
-    common::BrokerMessage moved = copyOf(half);
+    common::BrokerMessage moved = common::toBrokerMessage(half);
     moved.topic = kTransCheckMaxTimeTopic;
     moved.queueId = 0;
     const store::PutMessageResult stored = broker_.store().putMessage(moved);
