@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Builds MQDesk (Release) and runs it. Until the desktop app exists that is the headless
-# broker, mqdesk-broker (NameServer + Broker), with its store in the user's data folder; Ctrl-C
-# stops it cleanly. Installs missing Debian packages first.
-#   scripts/run.sh [mqdesk-broker flags…]    e.g. --namesrv-port 0 --broker-port 0
+# Builds MQDesk (Release) and runs it: the desktop app (mqdesk) when a display exists, else the
+# headless broker (mqdesk-broker, NameServer + Broker) with its store in the user's data folder;
+# Ctrl-C stops it cleanly. Installs missing Debian packages first.
+#   scripts/run.sh [broker flags…]           e.g. --namesrv-port 0 --broker-port 0 --store DIR
 #   scripts/run.sh bench [mqdesk-bench args…]  the benchmark (default: the store in all flush modes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 cmake --preset release -DMQDESK_BUILD_TESTS=OFF >/dev/null
-cmake --build --preset release -j "$(nproc)" --target mqdesk-broker mqdesk-bench mqdesk-admin
+cmake --build --preset release -j "$(nproc)" --target mqdesk mqdesk-broker mqdesk-bench mqdesk-admin
 
 if [[ ${1:-} == bench ]]; then
   shift
@@ -29,6 +29,9 @@ if [[ ${1:-} == bench ]]; then
   exit 0
 fi
 
-store="${XDG_DATA_HOME:-$HOME/.local/share}/mqdesk/store"
+if [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
+  exec build/release/app/mqdesk/mqdesk "$@" # its store defaults to the app data folder
+fi
+store="${XDG_DATA_HOME:-$HOME/.local/share}/MQDesk/mqdesk/store"
 mkdir -p "$store"
 exec build/release/app/mqdesk-broker/mqdesk-broker --store "$store" "$@"

@@ -1,0 +1,145 @@
+#include "ui/broker_host.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+namespace mqdesk::ui {
+
+BrokerWorker::~BrokerWorker()
+{
+    if (broker_)
+        broker_->shutdown(); // normally done already by the host's blocking stop()
+}
+
+void BrokerWorker::start(const server::EmbeddedBrokerOptions &options)
+{
+    broker_ = std::make_unique<server::EmbeddedBroker>(options);
+    std::string error;
+    if (!broker_->start(error)) {
+        broker_.reset();
+        emit started(false, QString::fromStdString(error), {}, {}, {});
+        return;
+    }
+    emit started(true, {}, QString::fromStdString(broker_->namesrvAddress()),
+                 QString::fromStdString(broker_->brokerAddress()), QString::fromStdString(broker_->storeDir()));
+}
+
+void BrokerWorker::stop()
+{
+    if (broker_) {
+        broker_->shutdown();
+        broker_.reset();
+    }
+    emit stopped();
+}
+
+BrokerHost::BrokerHost(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<server::EmbeddedBrokerOptions>();
+    thread_.setObjectName(QStringLiteral("BrokerHost"));
+    worker_ = new BrokerWorker;
+    worker_->moveToThread(&thread_);
+    connect(this, &BrokerHost::startRequested, worker_, &BrokerWorker::start);
+    connect(this, &BrokerHost::stopRequested, worker_, &BrokerWorker::stop);
+    connect(worker_, &BrokerWorker::started, this, &BrokerHost::onStarted);
+    connect(worker_, &BrokerWorker::stopped, this, &BrokerHost::onStopped);
+    thread_.start();
+}
+
+BrokerHost::~BrokerHost()
+{
+    // Shut the broker down on its own thread and wait for it (a start still in progress
+    // finishes first: queued calls run in order), then end the thread.
+    QMetaObject::invokeMethod(worker_, &BrokerWorker::stop, Qt::BlockingQueuedConnection);
+    thread_.quit();
+    thread_.wait();
+    delete worker_;
+}
+
+QString BrokerHost::stateName(State state)
+{
+    switch (state) {
+    case State::Stopped: return tr("stopped");
+    case State::Starting: return tr("starting");
+    case State::Running: return tr("running");
+    case State::Stopping: return tr("stopping");
+    case State::Failed: return tr("failed");
+    }
+    return {};
+}
+
+void BrokerHost::setState(State state)
+{
+    if (state_ == state)
+        return;
+    state_ = state;
+    emit stateChanged(state);
+}
+
+void BrokerHost::start(const server::EmbeddedBrokerOptions &options)
+{
+    if (state_ == State::Running || state_ == State::Starting || state_ == State::Stopping)
+        return;
+    options_ = options;
+    lastError_.clear();
+    setState(State::Starting);
+    emit startRequested(options_);
+}
+
+void BrokerHost::stop()
+{
+    if (state_ != State::Running && state_ != State::Starting)
+        return;
+    setState(State::Stopping);
+    emit stopRequested();
+}
+
+void BrokerHost::restart()
+{
+    if (state_ == State::Running) {
+        restartPending_ = true;
+        stop();
+    } else if (state_ == State::Stopped || state_ == State::Failed) {
+        start(options_);
+    }
+}
+
+bool BrokerHost::waitIdle(int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while ((state_ == State::Starting || state_ == State::Stopping || restartPending_) && timer.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    return state_ != State::Starting && state_ != State::Stopping && !restartPending_;
+}
+
+void BrokerHost::onStarted(bool ok, const QString &error, const QString &namesrv, const QString &broker,
+                           const QString &store)
+{
+    if (!ok) {
+        lastError_ = error;
+        setState(State::Failed);
+        emit failed(error);
+        return;
+    }
+    namesrvAddress_ = namesrv;
+    brokerAddress_ = broker;
+    storeDir_ = store;
+    setState(State::Running);
+    emit ready(namesrv, broker, store);
+}
+
+void BrokerHost::onStopped()
+{
+    if (state_ != State::Stopping)
+        return; // the stop that follows a failed start, or the destructor's
+    namesrvAddress_.clear();
+    brokerAddress_.clear();
+    setState(State::Stopped);
+    if (restartPending_) {
+        restartPending_ = false;
+        start(options_);
+    }
+}
+
+} // namespace mqdesk::ui

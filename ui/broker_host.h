@@ -1,0 +1,95 @@
+#pragma once
+
+// BrokerHost: the desktop app's embedded broker (NameServer + Broker, broker/server's
+// EmbeddedBroker) on a thread of its own. Starting recovers the store, which can take seconds
+// on a large one, and stopping flushes it: neither ever runs on the GUI thread. The GUI asks
+// with start()/stop()/restart() and learns the outcome from the signals, delivered on its own
+// thread.
+
+#include "broker/server/embedded_broker.h"
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+namespace mqdesk::ui {
+
+class BrokerWorker;
+
+class BrokerHost : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State { Stopped, Starting, Running, Stopping, Failed };
+    Q_ENUM(State)
+
+    explicit BrokerHost(QObject *parent = nullptr);
+    // Stops the broker (cleanly: no abort file) and joins the thread.
+    ~BrokerHost() override;
+
+    State state() const { return state_; }
+    QString namesrvAddress() const { return namesrvAddress_; }
+    QString brokerAddress() const { return brokerAddress_; }
+    QString storeDir() const { return storeDir_; }
+    QString lastError() const { return lastError_; }
+    const server::EmbeddedBrokerOptions &options() const { return options_; }
+
+    // Starts with `options` (ignored while a broker runs or starts).
+    void start(const server::EmbeddedBrokerOptions &options);
+    void stop();
+    // Stops, then starts again with the last options.
+    void restart();
+    // Blocks until the host leaves Starting/Stopping or `timeoutMs` passes (tests, quit).
+    bool waitIdle(int timeoutMs);
+
+    static QString stateName(State state);
+
+signals:
+    void stateChanged(mqdesk::ui::BrokerHost::State state);
+    // The broker accepts connections at these addresses.
+    void ready(const QString &namesrvAddress, const QString &brokerAddress, const QString &storeDir);
+    // Starting failed; `error` names what (a port in use, a store that cannot open).
+    void failed(const QString &error);
+
+    // To the worker (queued onto its thread).
+    void startRequested(const mqdesk::server::EmbeddedBrokerOptions &options);
+    void stopRequested();
+
+private:
+    void setState(State state);
+    void onStarted(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store);
+    void onStopped();
+
+    QThread thread_;
+    BrokerWorker *worker_ = nullptr; // lives on thread_
+    server::EmbeddedBrokerOptions options_;
+    State state_ = State::Stopped;
+    bool restartPending_ = false;
+    QString namesrvAddress_;
+    QString brokerAddress_;
+    QString storeDir_;
+    QString lastError_;
+};
+
+// Lives on the host's thread and owns the broker.
+class BrokerWorker : public QObject
+{
+    Q_OBJECT
+
+public:
+    ~BrokerWorker() override;
+    void start(const server::EmbeddedBrokerOptions &options);
+    void stop();
+
+signals:
+    void started(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store);
+    void stopped();
+
+private:
+    std::unique_ptr<server::EmbeddedBroker> broker_;
+};
+
+} // namespace mqdesk::ui
+
+Q_DECLARE_METATYPE(mqdesk::server::EmbeddedBrokerOptions)

@@ -1,0 +1,110 @@
+#include "ui/main_window.h"
+
+#include "ui/overview_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+namespace mqdesk::ui {
+
+MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("MQDesk"));
+    resize(1100, 700);
+
+    navigation_ = new QListWidget(this);
+    pages_ = new QStackedWidget(this);
+    overview_ = new OverviewView(host_, pages_);
+    pages_->addWidget(overview_);
+    navigation_->addItem(tr("Overview"));
+    connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
+    navigation_->setCurrentRow(0);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(navigation_);
+    splitter->addWidget(pages_);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({180, 920});
+    setCentralWidget(splitter);
+
+    stateLabel_ = new QLabel(this);
+    addressLabel_ = new QLabel(this);
+    addressLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    flushLabel_ = new QLabel(this);
+    statusBar()->addWidget(stateLabel_);
+    statusBar()->addWidget(addressLabel_, 1);
+    statusBar()->addPermanentWidget(flushLabel_);
+
+    buildMenus();
+    connect(&host_, &BrokerHost::stateChanged, this, &MainWindow::onStateChanged);
+    connect(&host_, &BrokerHost::failed, this, &MainWindow::onFailed);
+    host_.start(options);
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *broker = menuBar()->addMenu(tr("&Broker"));
+    startAction_ = broker->addAction(tr("&Start"), this, [this] { host_.start(host_.options()); });
+    stopAction_ = broker->addAction(tr("S&top"), this, [this] { host_.stop(); });
+    restartAction_ = broker->addAction(tr("&Restart"), this, [this] { host_.restart(); });
+}
+
+QString MainWindow::statusText() const
+{
+    return stateLabel_->text() + QLatin1Char(' ') + addressLabel_->text() + QLatin1Char(' ') + flushLabel_->text();
+}
+
+void MainWindow::onStateChanged(BrokerHost::State)
+{
+    updateStatus();
+}
+
+void MainWindow::onFailed(const QString &error)
+{
+    // The status bar and the overview say it; the overview also says what to do.
+    statusBar()->showMessage(tr("The broker could not start: %1").arg(error), 15000);
+    navigation_->setCurrentRow(0);
+}
+
+void MainWindow::updateStatus()
+{
+    const BrokerHost::State state = host_.state();
+    stateLabel_->setText(tr("Broker %1").arg(BrokerHost::stateName(state)));
+    if (state == BrokerHost::State::Running)
+        addressLabel_->setText(tr("NameServer %1 · broker %2").arg(host_.namesrvAddress(), host_.brokerAddress()));
+    else
+        addressLabel_->clear();
+    const auto type = host_.options().settings.store.flushDiskType;
+    flushLabel_->setText(QString::fromUtf8(store::flushDiskTypeName(type).data()));
+    startAction_->setEnabled(state == BrokerHost::State::Stopped || state == BrokerHost::State::Failed);
+    stopAction_->setEnabled(state == BrokerHost::State::Running);
+    restartAction_->setEnabled(state == BrokerHost::State::Running);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Quitting shuts the broker down cleanly; the host stops it on its own thread and the
+    // window waits only for that (a flush), never for anything on the network.
+    statusBar()->showMessage(tr("Stopping the broker…"));
+    host_.stop();
+    host_.waitIdle(30000);
+    event->accept();
+}
+
+} // namespace mqdesk::ui

@@ -1,0 +1,56 @@
+#pragma once
+
+// MQDesk's main window: the embedded broker's controls and state (status bar: state, the
+// NameServer address clients should use, the broker address, the flush mode) and the views.
+// The window only asks the BrokerHost and shows what it reports: it never waits for the
+// broker itself.
+
+#include "ui/broker_host.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+
+namespace mqdesk::ui {
+
+class OverviewView;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    // Starts the embedded broker with `options` at once.
+    explicit MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    BrokerHost &brokerHost() { return host_; }
+    // The view pages, in navigation order (for tests and screenshots).
+    QStackedWidget *pages() const { return pages_; }
+    QString statusText() const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void onStateChanged(BrokerHost::State state);
+    void onFailed(const QString &error);
+    void updateStatus();
+
+    BrokerHost host_;
+    QListWidget *navigation_ = nullptr;
+    QStackedWidget *pages_ = nullptr;
+    OverviewView *overview_ = nullptr;
+    QLabel *stateLabel_ = nullptr;
+    QLabel *addressLabel_ = nullptr;
+    QLabel *flushLabel_ = nullptr;
+    QAction *startAction_ = nullptr;
+    QAction *stopAction_ = nullptr;
+    QAction *restartAction_ = nullptr;
+};
+
+} // namespace mqdesk::ui

@@ -1,0 +1,31 @@
+#pragma once
+
+// Overview: the embedded broker at a glance — its state, the addresses clients use (with a
+// copy button and a ready-to-paste client snippet), its store and its flush mode — and, when it
+// failed to start, what failed and how to fix it.
+
+#include "ui/broker_host.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+
+namespace mqdesk::ui {
+
+class OverviewView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit OverviewView(BrokerHost &host, QWidget *parent = nullptr);
+    void refresh();
+
+private:
+    BrokerHost &host_;
+    QLabel *title_ = nullptr;
+    QLabel *details_ = nullptr;
+    QPlainTextEdit *snippet_ = nullptr;
+};
+
+} // namespace mqdesk::ui
