@@ -24,9 +24,8 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     navigation_ = new QListWidget(this);
     pages_ = new QStackedWidget(this);
     overview_ = new OverviewView(host_, pages_);
-    pages_->addWidget(overview_);
-    navigation_->addItem(tr("Overview"));
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
+    addView(overview_, tr("Overview"));
     navigation_->setCurrentRow(0);
 
     auto *splitter = new QSplitter(this);
@@ -53,6 +52,25 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
 
 MainWindow::~MainWindow() = default;
 
+int MainWindow::addView(QWidget *view, const QString &title)
+{
+    const int index = pages_->addWidget(view);
+    navigation_->addItem(title);
+    // Ctrl+1..9 switch views.
+    if (index < 9) {
+        auto *shortcut = new QAction(this);
+        shortcut->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
+        connect(shortcut, &QAction::triggered, this, [this, index] { showView(index); });
+        addAction(shortcut);
+    }
+    return index;
+}
+
+void MainWindow::showView(int index)
+{
+    navigation_->setCurrentRow(index);
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -70,8 +88,10 @@ QString MainWindow::statusText() const
     return stateLabel_->text() + QLatin1Char(' ') + addressLabel_->text() + QLatin1Char(' ') + flushLabel_->text();
 }
 
-void MainWindow::onStateChanged(BrokerHost::State)
+void MainWindow::onStateChanged(BrokerHost::State state)
 {
+    // The views follow the embedded broker while it runs.
+    connection_.setNamesrvAddress(state == BrokerHost::State::Running ? host_.namesrvAddress() : QString());
     updateStatus();
 }
 

@@ -6,6 +6,7 @@
 // broker itself.
 
 #include "ui/broker_host.h"
+#include "ui/cluster_connection.h"
 
 #include <QMainWindow>
 
@@ -28,6 +29,11 @@ public:
     ~MainWindow() override;
 
     BrokerHost &brokerHost() { return host_; }
+    // The cluster the views show: the embedded broker's NameServer while it runs.
+    ClusterConnection &connection() { return connection_; }
+    // Adds a page to the navigation (in order); returns its index.
+    int addView(QWidget *view, const QString &title);
+    void showView(int index);
     // The view pages, in navigation order (for tests and screenshots).
     QStackedWidget *pages() const { return pages_; }
     QString statusText() const;
@@ -42,6 +48,7 @@ private:
     void updateStatus();
 
     BrokerHost host_;
+    ClusterConnection connection_;
     QListWidget *navigation_ = nullptr;
     QStackedWidget *pages_ = nullptr;
     OverviewView *overview_ = nullptr;

@@ -58,6 +58,7 @@ private slots:
         QVERIFY(namesrv.startsWith(QStringLiteral("127.0.0.1:")));
         QVERIFY2(window.statusText().contains(namesrv), qPrintable(window.statusText()));
         QVERIFY(window.statusText().contains(QStringLiteral("ASYNC_FLUSH")));
+        QCOMPARE(window.connection().namesrvAddress(), namesrv); // the views follow the broker
         saveScreenshot(window, QStringLiteral("overview-running"));
 
         // The addresses shown are real: a client reaches the broker through them.
