@@ -10,6 +10,8 @@ packages=(
   zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev libasio-dev
   # Qt (tests use Qt Test; the desktop app comes later)
   qt6-base-dev
+  # the desktop app's live charts (CMake package QCustomPlotQt6; pulls in Qt 5 dev packages too)
+  libqcustomplot-dev
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
 )

@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "ui/flush_monitor_view.h"
 #include "ui/overview_view.h"
 
 #include <QAction>
@@ -27,6 +28,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     addView(overview_, tr("Overview"));
     navigation_->setCurrentRow(0);
+    addView(new FlushMonitorView(host_, connection_, pages_), tr("Flush monitor"));
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(navigation_);

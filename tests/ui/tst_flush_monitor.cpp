@@ -1,0 +1,193 @@
+// The flush monitor in a real MainWindow, offscreen, with a real embedded broker on a temporary
+// store: samples arrive and are drawn, the mode switch reaches the broker (read back with
+// GET_BROKER_CONFIG and from the samples) and leaves a marker, pause freezes the graph and resume
+// draws what arrived meanwhile, the disk's fdatasync reference is measured, a restart leaves a
+// marker, and the exports write a CSV and a PNG. Screenshots go to the build tree (screenshots/).
+
+#include "broker/client/admin_client.h"
+#include "broker/client/flush_samples.h"
+#include "ui/flush_monitor_view.h"
+#include "ui/main_window.h"
+#include "test_support.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+
+using namespace mqdesk;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::FlushMonitorView;
+using mqdesk::ui::MainWindow;
+
+namespace {
+
+server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
+{
+    server::EmbeddedBrokerOptions options;
+    options.settings.store.storePathRootDir = store.toStdString();
+    options.settings.store.listenPort = brokerPort;
+    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
+    options.settings.store.maxIndexNum = 4000;
+    options.settings.store.maxHashSlotNum = 1000;
+    options.namesrvPort = namesrvPort;
+    return options;
+}
+
+void saveScreenshot(QWidget &window, const QString &name)
+{
+    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+// Sends `count` small messages through the console's producer; returns how many were stored.
+int sendSome(MainWindow &window, int count)
+{
+    auto producer = window.connection().producer();
+    if (!producer)
+        return 0;
+    int sent = 0;
+    for (int i = 0; i < count; ++i) {
+        client::Message message;
+        message.topic = "FlushMonitorTest";
+        message.setBody("flush monitor message " + std::to_string(i));
+        if (producer->send(message).ok)
+            ++sent;
+    }
+    return sent;
+}
+
+std::string brokerFlushType(MainWindow &window)
+{
+    client::ClientConfig config;
+    config.namesrvAddr = window.brokerHost().namesrvAddress().toStdString();
+    client::AdminClient admin(config);
+    const auto settings = admin.brokerConfig(window.brokerHost().brokerAddress().toStdString());
+    if (!settings.ok)
+        return settings.error;
+    const auto it = settings.value.find("flushDiskType");
+    return it == settings.value.end() ? std::string("(absent)") : it->second;
+}
+
+} // namespace
+
+class FlushMonitorTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesTheDocumentedBody()
+    {
+        const std::string body =
+            R"({"bootTimestamp":1700000000000,"capacity":1024,"flushDiskType":"SYNC_FLUSH","nextSequence":42,)"
+            R"("samples":[{"bytesFlushed":65536,"dataAtRiskBytes":0,"epochSecond":1700000041,"flushDiskType":"SYNC_FLUSH",)"
+            R"("flushMaxMicros":2310,"flushP50Micros":880,"flushP99Micros":2200,"flushTimeouts":0,"flushes":120,)"
+            R"("putBytes":61440,"putTps":480,"putToAckMaxMicros":2600,"putToAckP50Micros":1100,)"
+            R"("putToAckP99Micros":2400,"puts":480,"sequence":42,"timestamp":1700000041000,)"
+            R"("transientStorePoolEnable":false}],"transientStorePoolEnable":false})";
+        client::FlushSamples parsed;
+        std::string error;
+        QVERIFY2(client::parseFlushSamples(body, parsed, error), error.c_str());
+        QCOMPARE(parsed.nextSequence, 42);
+        QCOMPARE(parsed.samples.size(), size_t(1));
+        QCOMPARE(parsed.samples[0].flushP99Micros, 2200);
+        QCOMPARE(parsed.samples[0].putToAckP50Micros, 1100);
+        QCOMPARE(parsed.samples[0].flushDiskType, std::string("SYNC_FLUSH"));
+        QVERIFY(!client::parseFlushSamples(R"({"samples":[{"sequence":"x"}]})", parsed, error));
+        QVERIFY2(error.find("samples[0].sequence") != std::string::npos, error.c_str());
+    }
+
+    void liveGraphModeSwitchPauseAndExport()
+    {
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("store"))));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+
+        auto *view = window.findChild<FlushMonitorView *>();
+        QVERIFY(view);
+        window.showView(window.pages()->indexOf(view));
+        QCOMPARE(window.pages()->currentWidget(), view);
+        view->setWindowSeconds(60);
+
+        // Samples arrive once a second and are drawn.
+        QVERIFY(sendSome(window, 50) > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= 2, 15000);
+        const int firstCount = view->pointCount();
+        QVERIFY(sendSome(window, 50) > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= firstCount + 2, 15000);
+        QCOMPARE(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH"));
+        // Each sample once, consecutive sequences.
+        const auto &samples = view->series().samples();
+        for (size_t i = 1; i < samples.size(); ++i)
+            QCOMPARE(samples[i].sequence, samples[i - 1].sequence + 1);
+        // The disk's fdatasync reference, measured under the store.
+        QTRY_VERIFY_WITH_TIMEOUT(view->fdatasyncReferenceMicros() > 0, 30000);
+        saveScreenshot(window, QStringLiteral("flush-async"));
+
+        // SYNC_FLUSH from the view: the broker reports it, and so do the samples; a marker.
+        view->requestMode(FlushMonitorView::Mode::SyncFlush);
+        QTRY_COMPARE_WITH_TIMEOUT(brokerFlushType(window), std::string("SYNC_FLUSH"), 10000);
+        QVERIFY(sendSome(window, 50) > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(view->series().samples().back().flushDiskType),
+                                  QStringLiteral("SYNC_FLUSH"), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->markerCount() >= 1, 5000);
+        QCOMPARE(view->series().currentMode(), QStringLiteral("SYNC_FLUSH"));
+        const int syncCount = view->pointCount();
+        QVERIFY(sendSome(window, 50) > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= syncCount + 2, 15000);
+        QVERIFY2(!view->bannerText().contains(QStringLiteral("failed")), qPrintable(view->bannerText()));
+        saveScreenshot(window, QStringLiteral("flush-sync"));
+
+        // Pause: nothing more is drawn while samples keep arriving; resume draws them.
+        view->setPaused(true);
+        const int pausedCount = view->pointCount();
+        const size_t pausedSamples = view->series().samples().size();
+        QTRY_VERIFY_WITH_TIMEOUT(view->series().samples().size() >= pausedSamples + 2, 15000);
+        QCOMPARE(view->pointCount(), pausedCount);
+        view->setPaused(false);
+        QVERIFY(view->pointCount() >= pausedCount + 2);
+        QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= pausedCount + 3, 15000);
+
+        // Exports.
+        QTemporaryDir out;
+        const QString csvPath = out.filePath(QStringLiteral("flush.csv"));
+        QString error;
+        QVERIFY2(view->exportCsv(csvPath, &error), qPrintable(error));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() >= 4);
+        QVERIFY(lines[0].startsWith(QStringLiteral("sequence,timestamp,epochSecond,flushDiskType")));
+        QCOMPARE(lines[0].count(QLatin1Char(',')), 17);
+        QCOMPARE(lines.size() - 1, static_cast<int>(view->series().samples().size()));
+        QVERIFY(lines.last().contains(QStringLiteral(",SYNC_FLUSH,")));
+        const QString pngPath = out.filePath(QStringLiteral("flush.png"));
+        QVERIFY2(view->exportPng(pngPath, &error), qPrintable(error));
+        const QImage png(pngPath);
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() > 100 && png.height() > 100);
+        QVERIFY(!view->exportCsv(out.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+        QVERIFY(!error.isEmpty());
+
+        // Back to ASYNC_FLUSH, then a restart: a restart marker, samples continue.
+        view->requestMode(FlushMonitorView::Mode::AsyncFlush);
+        QTRY_COMPARE_WITH_TIMEOUT(brokerFlushType(window), std::string("ASYNC_FLUSH"), 10000);
+        const int64_t boot = view->series().bootTimestamp();
+        const int markersBefore = view->markerCount();
+        window.brokerHost().restart();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->series().bootTimestamp() != boot, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->markerCount() > markersBefore, 15000);
+        const int restartCount = view->pointCount();
+        QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= restartCount + 2, 15000);
+        saveScreenshot(window, QStringLiteral("flush-restart"));
+        QVERIFY(window.close());
+    }
+};
+
+QTEST_MAIN(FlushMonitorTest)
+#include "tst_flush_monitor.moc"

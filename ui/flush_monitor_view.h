@@ -1,0 +1,121 @@
+#pragma once
+
+// FlushMonitorView: the embedded broker's flush behaviour, live. Once a second it asks the
+// broker for its per-second flush samples since the last one it has (GET_FLUSH_SAMPLES, so a
+// late poll misses nothing) and draws three stacked graphs over time: latency (flush p50/p99/max
+// and put-to-ack p50/p99, µs, log scale, with the disk's fdatasync p50 as a reference line),
+// throughput (put TPS, bytes flushed) and data at risk (written, not yet flushed). Markers show
+// where the flush mode changed and where the broker restarted. The mode switch applies
+// UPDATE_BROKER_CONFIG live; the mode shown is the one the samples report.
+//
+// Every call goes through the ClusterConnection (off the GUI thread); the fdatasync probe runs
+// on a pool thread. Pausing freezes the graph; samples keep arriving and are drawn on resume.
+
+#include "broker/client/flush_samples.h"
+#include "ui/flush_series.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+class QCPAxisRect;
+class QCPRange;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QTimer;
+
+namespace mqdesk::ui {
+
+class BrokerHost;
+class ClusterConnection;
+
+class FlushMonitorView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Mode { SyncFlush, AsyncFlush, AsyncFlushWithPool };
+    Q_ENUM(Mode)
+
+    FlushMonitorView(BrokerHost &host, ClusterConnection &connection, QWidget *parent = nullptr);
+    ~FlushMonitorView() override;
+
+    // Switches the broker's flush mode (what the mode selector does).
+    void requestMode(Mode mode);
+    void setPaused(bool paused);
+    bool isPaused() const { return paused_; }
+    // The visible time window in seconds (60, 300, 900; the selector's choices).
+    void setWindowSeconds(int seconds);
+    // Exports the graph as PNG / every held sample as CSV; false with `error` set.
+    bool exportPng(const QString &path, QString *error = nullptr);
+    bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+    // For tests and screenshots.
+    const FlushSeries &series() const { return series_; }
+    int pointCount() const;      // points drawn per graph
+    int markerCount() const;     // mode-change and restart markers drawn
+    double fdatasyncReferenceMicros() const { return referenceMicros_; }
+    QCustomPlot *plot() const { return plot_; }
+    QString bannerText() const;
+
+private:
+    void poll();
+    void onAnswer(int64_t requestedSince, const client::Result<client::FlushSamples> &answer);
+    void draw(const std::vector<client::FlushSample> &samples);
+    void addMarker(const FlushSeries::Marker &marker);
+    void setReference(double micros, const QString &label);
+    void startProbe();
+    void followLatest();
+    void rescaleValues();
+    void syncRanges(const QCPRange &range);
+    void showBanner(const QString &text);
+    void showHover(const QPoint &pos);
+    void chooseExportPng();
+    void chooseExportCsv();
+    QCPAxisRect *addRect(const QString &leftLabel);
+
+    BrokerHost &host_;
+    ClusterConnection &connection_;
+    FlushSeries series_;
+    std::vector<client::FlushSample> pending_; // taken while paused, drawn on resume
+    std::vector<FlushSeries::Marker> pendingMarkers_;
+
+    QTimer *timer_ = nullptr;
+    QCustomPlot *plot_ = nullptr;
+    QComboBox *modeBox_ = nullptr;
+    QComboBox *windowBox_ = nullptr;
+    QPushButton *pauseButton_ = nullptr;
+    QLabel *modeLabel_ = nullptr;
+    QLabel *banner_ = nullptr;
+
+    QCPAxisRect *latencyRect_ = nullptr;
+    QCPAxisRect *rateRect_ = nullptr;
+    QCPAxisRect *riskRect_ = nullptr;
+    QCPGraph *flushP50_ = nullptr;
+    QCPGraph *flushP99_ = nullptr;
+    QCPGraph *flushMax_ = nullptr;
+    QCPGraph *ackP50_ = nullptr;
+    QCPGraph *ackP99_ = nullptr;
+    QCPGraph *putTps_ = nullptr;
+    QCPGraph *bytesFlushed_ = nullptr;
+    QCPGraph *dataAtRisk_ = nullptr;
+    QCPItemStraightLine *referenceLine_ = nullptr;
+    QCPItemText *referenceText_ = nullptr;
+    int markers_ = 0;
+
+    bool inFlight_ = false;
+    QElapsedTimer inFlightSince_;
+    bool paused_ = false;
+    bool modeRequestPending_ = false;
+    bool updatingRange_ = false;
+    double windowSeconds_ = 300;
+    double referenceMicros_ = 0;
+    bool probeStarted_ = false;
+    bool brokerReference_ = false;
+};
+
+} // namespace mqdesk::ui

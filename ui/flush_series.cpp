@@ -1,0 +1,88 @@
+#include "ui/flush_series.h"
+
+#include <QFile>
+#include <QTextStream>
+
+namespace mqdesk::ui {
+
+QString FlushSeries::modeName(const std::string &flushDiskType, bool transientStorePool)
+{
+    QString name = QString::fromStdString(flushDiskType);
+    if (transientStorePool)
+        name += QStringLiteral(" + pool");
+    return name;
+}
+
+std::vector<client::FlushSample> FlushSeries::take(const client::FlushSamples &answer, int64_t requestedSince,
+                                                   bool *needsFullReload)
+{
+    newMarkers_.clear();
+    if (needsFullReload)
+        *needsFullReload = false;
+    const bool restarted = bootTimestamp_ != 0 && answer.bootTimestamp != bootTimestamp_;
+    if (restarted && requestedSince != 0) {
+        // Sequences began again at 1: only a full answer is sure to hold every new sample.
+        nextSequence_ = 0;
+        if (needsFullReload)
+            *needsFullReload = true;
+        return {};
+    }
+    currentMode_ = modeName(answer.flushDiskType, answer.transientStorePoolEnable);
+
+    std::vector<client::FlushSample> fresh;
+    const int64_t lastTimestamp = samples_.empty() ? 0 : samples_.back().timestamp;
+    for (const client::FlushSample &sample : answer.samples) {
+        // After a restart the keys go on from the old broker's last one; a sample is never
+        // taken twice (a same-boot answer holds only newer sequences).
+        if (!restarted && sample.sequence <= requestedSince)
+            continue;
+        if (sample.timestamp < lastTimestamp)
+            continue;
+        const QString mode = modeName(sample.flushDiskType, sample.transientStorePoolEnable);
+        const double time = static_cast<double>(sample.timestamp) / 1000.0;
+        if (restarted && fresh.empty())
+            newMarkers_.push_back({Marker::Kind::Restart, time, mode});
+        else if (!lastSampleMode_.isEmpty() && mode != lastSampleMode_)
+            newMarkers_.push_back({Marker::Kind::ModeChange, time, mode});
+        lastSampleMode_ = mode;
+        fresh.push_back(sample);
+        samples_.push_back(sample);
+    }
+    while (samples_.size() > maxSamples_)
+        samples_.pop_front();
+    markers_.insert(markers_.end(), newMarkers_.begin(), newMarkers_.end());
+    bootTimestamp_ = answer.bootTimestamp;
+    nextSequence_ = answer.nextSequence;
+    return fresh;
+}
+
+bool FlushSeries::writeCsv(const QString &path, QString *error) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    QTextStream out(&file);
+    out << "sequence,timestamp,epochSecond,flushDiskType,transientStorePoolEnable,puts,putTps,putBytes,"
+           "flushes,bytesFlushed,flushTimeouts,flushP50Micros,flushP99Micros,flushMaxMicros,"
+           "putToAckP50Micros,putToAckP99Micros,putToAckMaxMicros,dataAtRiskBytes\n";
+    for (const client::FlushSample &s : samples_) {
+        out << s.sequence << ',' << s.timestamp << ',' << s.epochSecond << ','
+            << QString::fromStdString(s.flushDiskType) << ',' << (s.transientStorePoolEnable ? "true" : "false")
+            << ',' << s.puts << ',' << s.putTps << ',' << s.putBytes << ',' << s.flushes << ',' << s.bytesFlushed
+            << ',' << s.flushTimeouts << ',' << s.flushP50Micros << ',' << s.flushP99Micros << ','
+            << s.flushMaxMicros << ',' << s.putToAckP50Micros << ',' << s.putToAckP99Micros << ','
+            << s.putToAckMaxMicros << ',' << s.dataAtRiskBytes << '\n';
+    }
+    out.flush();
+    if (file.error() != QFileDevice::NoError) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace mqdesk::ui

@@ -1,0 +1,68 @@
+#pragma once
+
+// FlushSeries: the flush monitor's data, independent of any widget. It takes the answers of
+// GET_FLUSH_SAMPLES (broker/client/flush_samples.h) in order, keeps the samples (each exactly
+// once, oldest first), the sequence to ask for next, and the markers the graph shows: where the
+// flush mode changed (from the samples' own mode fields) and where the broker restarted (its
+// bootTimestamp changed). Exports CSV.
+
+#include "broker/client/flush_samples.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace mqdesk::ui {
+
+class FlushSeries
+{
+public:
+    struct Marker
+    {
+        enum class Kind { ModeChange, Restart };
+        Kind kind = Kind::ModeChange;
+        double time = 0; // seconds since epoch, the graph's key
+        QString mode;    // the mode from here on ("SYNC_FLUSH", "ASYNC_FLUSH + pool")
+    };
+
+    // `maxSamples` bounds memory: older samples are dropped (an hour by default).
+    explicit FlushSeries(size_t maxSamples = 3600) : maxSamples_(maxSamples) {}
+
+    // The sinceSequence for the next request.
+    int64_t nextSequence() const { return nextSequence_; }
+
+    // Takes the answer to a request sent with `requestedSince`. Returns the samples that are new
+    // (to be drawn), oldest first. When the broker restarted and the request was not already a
+    // full one (sinceSequence 0), the answer may lack the new broker's first samples: nothing is
+    // taken, nextSequence() becomes 0 and `needsFullReload` is set, so the caller asks again.
+    std::vector<client::FlushSample> take(const client::FlushSamples &answer, int64_t requestedSince,
+                                          bool *needsFullReload = nullptr);
+
+    const std::deque<client::FlushSample> &samples() const { return samples_; }
+    const std::vector<Marker> &markers() const { return markers_; }
+    // Markers added by the last take() (to draw them).
+    const std::vector<Marker> &newMarkers() const { return newMarkers_; }
+    // The broker's mode now, from the last answer ("" before the first).
+    QString currentMode() const { return currentMode_; }
+    int64_t bootTimestamp() const { return bootTimestamp_; }
+
+    // "SYNC_FLUSH", "ASYNC_FLUSH" or "ASYNC_FLUSH + pool".
+    static QString modeName(const std::string &flushDiskType, bool transientStorePool);
+
+    // Writes every held sample as CSV (header = the wire's member names); false with `error`.
+    bool writeCsv(const QString &path, QString *error) const;
+
+private:
+    size_t maxSamples_;
+    int64_t nextSequence_ = 0;
+    int64_t bootTimestamp_ = 0;
+    QString currentMode_;
+    QString lastSampleMode_;
+    std::deque<client::FlushSample> samples_;
+    std::vector<Marker> markers_;
+    std::vector<Marker> newMarkers_;
+};
+
+} // namespace mqdesk::ui
