@@ -339,7 +339,8 @@ void FlushMonitorView::addMarker(const FlushSeries::Marker &marker)
     text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     text->position->setAxes(latencyRect_->axis(QCPAxis::atBottom), latencyRect_->axis(QCPAxis::atLeft));
     text->position->setAxisRect(latencyRect_);
-    text->position->setCoords(marker.time, 0.0);
+    // Three label rows, so markers a second or two apart stay readable.
+    text->position->setCoords(marker.time, 0.02 + 0.13 * (markers_ % 3));
     // Left of the line, so the newest marker's label stays inside the graph.
     text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     text->setPadding(QMargins(3, 1, 3, 1));

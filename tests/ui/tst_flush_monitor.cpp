@@ -173,9 +173,19 @@ private slots:
         QVERIFY(!view->exportCsv(out.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY(!error.isEmpty());
 
+        // ASYNC_FLUSH with the transient store pool, read back from the samples.
+        const int poolMarkers = view->markerCount();
+        view->requestMode(FlushMonitorView::Mode::AsyncFlushWithPool);
+        QTRY_COMPARE_WITH_TIMEOUT(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH + pool"), 10000);
+        QVERIFY(sendSome(window, 20) > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(view->series().samples().back().transientStorePoolEnable, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->markerCount() > poolMarkers, 5000);
+
         // Back to ASYNC_FLUSH, then a restart: a restart marker, samples continue.
         view->requestMode(FlushMonitorView::Mode::AsyncFlush);
         QTRY_COMPARE_WITH_TIMEOUT(brokerFlushType(window), std::string("ASYNC_FLUSH"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH"), 10000);
+        QVERIFY2(!view->bannerText().contains(QStringLiteral("failed")), qPrintable(view->bannerText()));
         const int64_t boot = view->series().bootTimestamp();
         const int markersBefore = view->markerCount();
         window.brokerHost().restart();
