@@ -2,6 +2,7 @@
 
 #include "ui/flush_monitor_view.h"
 #include "ui/overview_view.h"
+#include "ui/topics_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,6 +28,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     overview_ = new OverviewView(host_, pages_);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     addView(overview_, tr("Overview"));
+    addView(new TopicsView(connection_, pages_), tr("Topics"));
     navigation_->setCurrentRow(0);
     addView(new FlushMonitorView(host_, connection_, pages_), tr("Flush monitor"));
 

@@ -1,0 +1,42 @@
+#pragma once
+
+// Create or edit a topic: its name (checked like RocketMQ's TopicValidator as it is typed, OK
+// disabled while it is invalid), read and write queue counts and permission. Editing keeps the
+// name.
+
+#include "broker/remoting/protocol/route_data.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace mqdesk::ui {
+
+class TopicDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    // Creates a new topic when `existing` is null, else edits it.
+    explicit TopicDialog(const remoting::TopicConfigData *existing, QWidget *parent = nullptr);
+
+    remoting::TopicConfigData topicConfig() const;
+    // Empty when the input can be sent.
+    QString validationError() const;
+
+private:
+    void validate();
+
+    QLineEdit *nameEdit_ = nullptr;
+    QSpinBox *readQueuesSpin_ = nullptr;
+    QSpinBox *writeQueuesSpin_ = nullptr;
+    QComboBox *permCombo_ = nullptr;
+    QLabel *errorLabel_ = nullptr;
+    QDialogButtonBox *buttons_ = nullptr;
+};
+
+} // namespace mqdesk::ui
