@@ -149,6 +149,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     splitter->addWidget(detail_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setSizes({420, 260});
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(toolbar);
@@ -200,6 +201,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     connect(filter_, &QAbstractItemModel::rowsRemoved, this, onRowsChanged);
 
     connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, [this] {
+        showBanner({}, false); // the last result was about the previous cluster
         model_->clear();
         refresh();
     });

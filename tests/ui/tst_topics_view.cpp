@@ -16,6 +16,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -103,6 +104,8 @@ private slots:
         QCOMPARE(ui::topicKindOf("broker-a", {"broker-a"}), TopicKind::System);
         QCOMPARE(ui::topicKindOf("Orders", {"broker-a"}), TopicKind::Normal);
         QVERIFY(view_->emptyStateText().isEmpty()); // the table, not a placeholder
+        // The rows on screen get their message counts shortly after.
+        QTRY_VERIFY_WITH_TIMEOUT(view_->topicModel()->topic(QStringLiteral("TBW102"))->messages >= 0, 20000);
         saveScreenshot(*window_, QStringLiteral("topics-list"));
     }
 
@@ -187,6 +190,15 @@ private slots:
         const auto sent = producer->send(message);
         QVERIFY2(sent.ok, sent.error.c_str());
 
+        // A group that committed an offset on it consumes it.
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        const auto committed = admin.api().updateConsumerOffset(window_->brokerHost().brokerAddress().toStdString(),
+                                                                "DeskReaders", kTopic.toStdString(), 0, 1);
+        QVERIFY2(committed.ok, committed.error.c_str());
+        admin.shutdown();
+
         QVERIFY(view_->selectTopic(kTopic));
         // The broker's dispatcher indexes the message shortly after the send returns: refresh
         // the pane until its queues show it.
@@ -202,6 +214,7 @@ private slots:
         }
         QCOMPARE(stored, 1);
         QCOMPARE(view_->detailPane()->routeTable()->rowCount(), 1);
+        QVERIFY(!view_->detailPane()->consumerList()->findItems(QStringLiteral("DeskReaders"), Qt::MatchExactly).isEmpty());
         QVERIFY(view_->detailPane()->routeTable()->item(0, 1)->text().contains(window_->brokerHost().brokerAddress()));
         QTRY_COMPARE(view_->topicModel()->topic(kTopic)->messages, 1); // the table learns it too
         saveScreenshot(*window_, QStringLiteral("topics-detail"));
@@ -275,6 +288,15 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(first.data().toString(), QStringLiteral("0"), 20000);
         saveScreenshot(*window_, QStringLiteral("topics-scale"));
         view_->searchField()->clear();
+    }
+
+    void explainsAnEmptyViewWhenDisconnected()
+    {
+        window_->brokerHost().stop();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Stopped, 20000);
+        QTRY_VERIFY(view_->emptyStateText().contains(QStringLiteral("Not connected")));
+        QCOMPARE(view_->topicModel()->rowCount(), 0);
+        saveScreenshot(*window_, QStringLiteral("topics-disconnected"));
     }
 
 private:
