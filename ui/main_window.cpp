@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "ui/flush_monitor_view.h"
+#include "ui/groups_view.h"
 #include "ui/overview_view.h"
 #include "ui/topics_view.h"
 
@@ -28,6 +29,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     overview_ = new OverviewView(host_, pages_);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     addView(overview_, tr("Overview"));
+    addView(new GroupsView(connection_, pages_), tr("Consumer groups"));
     addView(new TopicsView(connection_, pages_), tr("Topics"));
     navigation_->setCurrentRow(0);
     addView(new FlushMonitorView(host_, connection_, pages_), tr("Flush monitor"));

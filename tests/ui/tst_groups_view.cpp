@@ -1,0 +1,277 @@
+// The Consumer groups view in the real main window, offscreen, over a real embedded broker on a
+// temporary store: a group that consumed part of a topic is listed with its total lag, its
+// detail shows the lag per queue and its online client; reset to latest clears the lag; a group
+// config is created and deleted; 2,500 groups are listed. Screenshots go to screenshots/.
+
+#include "broker/client/admin_client.h"
+#include "broker/client/producer.h"
+#include "broker/client/pull_consumer.h"
+#include "ui/group_table_model.h"
+#include "ui/groups_view.h"
+#include "ui/main_window.h"
+
+#include <QDir>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace mqdesk;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::GroupQueueModel;
+using mqdesk::ui::GroupsView;
+using mqdesk::ui::GroupTableModel;
+using mqdesk::ui::MainWindow;
+
+namespace {
+
+constexpr int kTimeout = 30000;
+constexpr int kMessages = 64;
+const std::string kTopic = "GroupsViewTopic";
+const std::string kLaggyGroup = "GID_LAGGY";
+
+server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
+{
+    server::EmbeddedBrokerOptions options;
+    options.settings.store.storePathRootDir = store.toStdString();
+    options.settings.store.listenPort = brokerPort;
+    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
+    options.settings.store.maxIndexNum = 4000;
+    options.settings.store.maxHashSlotNum = 1000;
+    options.namesrvPort = namesrvPort;
+    return options;
+}
+
+void saveScreenshot(QWidget &window, const QString &name)
+{
+    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+} // namespace
+
+class GroupsViewTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    client::ClientConfig clientConfig(const char *instance) const
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = instance;
+        return config;
+    }
+
+    // Refreshes and waits for the list (the same as F5).
+    bool refreshAndWait()
+    {
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
+        view_->refresh();
+        return loaded.wait(kTimeout);
+    }
+
+    int64_t listedLag(const std::string &group) const
+    {
+        const int row = view_->groupModel()->rowOf(group);
+        return row < 0 ? -1 : view_->groupModel()->group(row).totalLag;
+    }
+
+    bool selectAndLoadDetail(const std::string &group)
+    {
+        QSignalSpy detail(view_, &GroupsView::detailLoaded);
+        view_->selectGroup(QString::fromStdString(group));
+        return detail.wait(kTimeout);
+    }
+
+    bool confirmAndWait()
+    {
+        QSignalSpy finished(view_, &GroupsView::actionFinished);
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
+        QPushButton *confirm = nullptr;
+        for (auto *button : view_->findChildren<QPushButton *>()) {
+            if (button->text() == QStringLiteral("Confirm") && button->isVisible())
+                confirm = button;
+        }
+        if (!confirm)
+            return false;
+        QTest::mouseClick(confirm, Qt::LeftButton);
+        if (!finished.wait(kTimeout) || !finished.first().first().toBool())
+            return false;
+        return loaded.count() > 0 || loaded.wait(kTimeout);
+    }
+
+    QTemporaryDir dir_;
+    std::unique_ptr<MainWindow> window_;
+    GroupsView *view_ = nullptr;
+    std::unique_ptr<client::PullConsumer> consumer_;
+    int64_t expectedLag_ = 0;
+    std::map<int32_t, int64_t> expectedLagByQueue_;
+
+private slots:
+    void initTestCase()
+    {
+        window_ = std::make_unique<MainWindow>(optionsFor(dir_.filePath(QStringLiteral("store"))));
+        window_->show();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, kTimeout);
+        view_ = window_->pages()->findChild<GroupsView *>();
+        QVERIFY(view_);
+        window_->showView(window_->pages()->indexOf(view_));
+        QCOMPARE(window_->pages()->currentWidget(), view_);
+    }
+
+    void emptyStateSaysWhereToConnect()
+    {
+        QVERIFY(refreshAndWait());
+        QCOMPARE(view_->groupModel()->rowCount(), 0);
+        const QString empty = view_->emptyStateText();
+        QVERIFY2(empty.contains(window_->brokerHost().namesrvAddress()), qPrintable(empty));
+        QVERIFY(empty.contains(QStringLiteral("No consumer groups yet")));
+    }
+
+    void groupWithLagIsListed()
+    {
+        client::ProducerOptions producerOptions;
+        producerOptions.group = "PG_GROUPS_VIEW";
+        client::Producer producer(clientConfig("groups-producer"), producerOptions);
+        QVERIFY(producer.start().ok);
+        for (int i = 0; i < kMessages; ++i) {
+            client::Message message;
+            message.topic = kTopic;
+            message.setBody("message " + std::to_string(i));
+            const auto sent = producer.send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+        }
+        producer.shutdown();
+
+        client::PullConsumerOptions consumerOptions;
+        consumerOptions.group = kLaggyGroup;
+        consumer_ = std::make_unique<client::PullConsumer>(clientConfig("groups-consumer"), consumerOptions);
+        QVERIFY(consumer_->subscribe(kTopic).ok);
+        QVERIFY(consumer_->start().ok);
+        const auto queues = consumer_->fetchSubscribeMessageQueues(kTopic);
+        QVERIFY2(queues.ok, queues.error.c_str());
+        // Wait until every message is in its consume queue, then consume about half of each queue.
+        auto storedMessages = [&] {
+            int64_t total = 0;
+            for (const auto &queue : queues.value)
+                total += consumer_->maxOffset(queue).value;
+            return total;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(storedMessages(), int64_t(kMessages), kTimeout);
+        for (const auto &queue : queues.value) {
+            const int64_t max = consumer_->maxOffset(queue).value;
+            const auto pulled = consumer_->pull(queue, "*", 0, static_cast<int32_t>(std::max<int64_t>(1, max / 2)));
+            QVERIFY2(pulled.ok, pulled.error.c_str());
+            const int64_t next = pulled.value.status == client::PullStatus::Found ? pulled.value.nextBeginOffset : 0;
+            QVERIFY(consumer_->updateConsumeOffset(queue, next).ok);
+            expectedLagByQueue_[queue.queueId] = max - next;
+            expectedLag_ += max - next;
+        }
+        QVERIFY(expectedLag_ > 0 && expectedLag_ < kMessages);
+
+        QVERIFY(refreshAndWait());
+        QCOMPARE(listedLag(kLaggyGroup), expectedLag_);
+        const int row = view_->groupModel()->rowOf(kLaggyGroup);
+        QCOMPARE(view_->groupModel()->group(row).topics, std::vector<std::string>{kTopic});
+        QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(row), 1, kTimeout); // the pull consumer
+        QVERIFY(view_->emptyStateText().isEmpty());
+
+        // Filter as you type; copy rows.
+        view_->filterEdit()->setText(QStringLiteral("laggy"));
+        QCOMPARE(view_->groupProxy()->rowCount(), 1);
+        view_->selectGroup(QString::fromStdString(kLaggyGroup));
+        QVERIFY(view_->copySelectedRows().startsWith(QStringLiteral("GID_LAGGY\t1\t")));
+        view_->filterEdit()->clear();
+        saveScreenshot(*window_, QStringLiteral("groups-list"));
+    }
+
+    void detailShowsLagPerQueue()
+    {
+        QVERIFY(selectAndLoadDetail(kLaggyGroup));
+        GroupQueueModel *queues = view_->queueModel();
+        QCOMPARE(queues->rowCount(), static_cast<int>(expectedLagByQueue_.size()));
+        for (int row = 0; row < queues->rowCount(); ++row) {
+            const auto &queue = queues->queue(row);
+            QCOMPARE(queue.queue.topic, kTopic);
+            QCOMPARE(queue.lag(), expectedLagByQueue_[queue.queue.queueId]);
+        }
+        QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
+                 qPrintable(view_->clientsText()));
+        saveScreenshot(*window_, QStringLiteral("groups-detail"));
+    }
+
+    void resetToLatestClearsTheLag()
+    {
+        view_->selectGroup(QString::fromStdString(kLaggyGroup));
+        view_->requestReset(ui::ResetTarget::Latest); // what Skip accumulated does
+        const QString confirmation = view_->confirmationText();
+        QVERIFY2(confirmation.contains(QString::fromStdString(kTopic)), qPrintable(confirmation));
+        QVERIFY(confirmation.contains(QString::number(expectedLag_)));
+        saveScreenshot(*window_, QStringLiteral("groups-reset"));
+        QVERIFY(confirmAndWait());
+        QCOMPARE(listedLag(kLaggyGroup), int64_t(0));
+        QVERIFY2(view_->bannerText().contains(QStringLiteral("Reset")), qPrintable(view_->bannerText()));
+        QTRY_COMPARE_WITH_TIMEOUT(view_->selectedGroup(), QString::fromStdString(kLaggyGroup), kTimeout);
+    }
+
+    void createAndDeleteGroupConfig()
+    {
+        client::SubscriptionGroupConfig config;
+        config.groupName = "GID_CREATED_IN_VIEW";
+        config.retryQueueNums = 2;
+        config.retryMaxTimes = 5;
+        config.consumeEnable = false;
+        QSignalSpy finished(view_, &GroupsView::actionFinished);
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
+        view_->createGroup(config);
+        QVERIFY(finished.wait(kTimeout));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(view_->bannerText()));
+        QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
+        const int row = view_->groupModel()->rowOf(config.groupName);
+        QVERIFY(row >= 0);
+        QVERIFY(view_->groupModel()->group(row).config.has_value());
+        QCOMPARE(view_->groupModel()->group(row).config->retryQueueNums, 2);
+        QCOMPARE(view_->groupModel()->group(row).config->consumeEnable, false);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(config.groupName));
+
+        view_->requestDelete();
+        QVERIFY(view_->confirmationText().contains(QString::fromStdString(config.groupName)));
+        QVERIFY(confirmAndWait());
+        QCOMPARE(view_->groupModel()->rowOf(config.groupName), -1);
+    }
+
+    void listsThousandsOfGroups()
+    {
+        client::AdminClient admin(clientConfig("groups-admin"));
+        for (int i = 0; i < 2500; ++i) {
+            client::SubscriptionGroupConfig config;
+            config.groupName = "GID_SCALE_" + std::to_string(i);
+            const auto status = admin.createSubscriptionGroup({}, config);
+            QVERIFY2(status.ok, status.error.c_str());
+        }
+        QVERIFY(refreshAndWait());
+        QVERIFY(view_->groupModel()->rowCount() >= 2500);
+        view_->filterEdit()->setText(QStringLiteral("GID_SCALE_24"));
+        QCOMPARE(view_->groupProxy()->rowCount(), 111); // 24, 240..249, 2400..2499
+        view_->filterEdit()->clear();
+        QCOMPARE(listedLag(kLaggyGroup), int64_t(0));
+    }
+
+    void cleanupTestCase()
+    {
+        consumer_.reset();
+        if (window_)
+            window_->close();
+        window_.reset();
+    }
+};
+
+QTEST_MAIN(GroupsViewTest)
+#include "tst_groups_view.moc"

@@ -1,0 +1,110 @@
+#pragma once
+
+// Consumer groups: the groups of the connected cluster (name, online clients, total lag, topics
+// consumed, consume mode) with a filter, and for the selected group its queues (offsets, lag,
+// last consume time) and its connected clients. Actions: reset offsets (earliest / latest / by
+// time), skip accumulated, create and delete a group config. Everything is fetched through
+// ClusterConnection::run; results and errors appear inline, destructive changes ask once in an
+// inline bar that says what will change.
+
+#include "ui/cluster_connection.h"
+#include "ui/group_data.h"
+
+#include <QWidget>
+
+#include <functional>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTableView;
+
+namespace mqdesk::ui {
+
+class GroupQueueModel;
+class GroupTableModel;
+
+class GroupsView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit GroupsView(ClusterConnection &connection, QWidget *parent = nullptr);
+
+    // F5: fetches the list again (and the selected group's detail).
+    void refresh();
+    bool isLoading() const { return loading_; }
+    void selectGroup(const QString &name);
+    QString selectedGroup() const;
+
+    // The actions' code paths, as their buttons run them after their dialogs: each shows the
+    // inline confirmation (reset, delete) or starts at once (create).
+    void requestReset(ResetTarget target, int64_t timestampMillis = 0);
+    void requestDelete();
+    void createGroup(const client::SubscriptionGroupConfig &config);
+    // What the confirmation bar's Confirm button does.
+    void confirmPending();
+
+    // For tests and screenshots.
+    GroupTableModel *groupModel() const { return groups_; }
+    QSortFilterProxyModel *groupProxy() const { return proxy_; }
+    QTableView *groupTable() const { return groupTable_; }
+    GroupQueueModel *queueModel() const { return queues_; }
+    QLineEdit *filterEdit() const { return filter_; }
+    QString bannerText() const;
+    QString confirmationText() const;
+    QString clientsText() const;
+    QString emptyStateText() const;
+    QString copySelectedRows() const;
+
+signals:
+    void groupsLoaded();
+    void detailLoaded();
+    void actionFinished(bool ok);
+
+private:
+    QWidget *buildToolbar();
+    QWidget *buildDetailPane();
+    void applySnapshot(GroupsSnapshot snapshot);
+    void showGroups();
+    void loadDetail();
+    void showDetail(GroupDetail detail);
+    void updateActions();
+    void showBanner(const QString &text, bool error);
+    void askConfirmation(const QString &text, std::function<void()> action);
+    void finishAction(bool ok, const QString &text);
+    void openResetDialog();
+    void openCreateDialog();
+
+    ClusterConnection &connection_;
+    GroupTableModel *groups_ = nullptr;
+    QSortFilterProxyModel *proxy_ = nullptr;
+    GroupQueueModel *queues_ = nullptr;
+    QLineEdit *filter_ = nullptr;
+    QCheckBox *showSystem_ = nullptr;
+    QPushButton *resetButton_ = nullptr;
+    QPushButton *skipButton_ = nullptr;
+    QPushButton *deleteButton_ = nullptr;
+    QLabel *status_ = nullptr;
+    QLabel *banner_ = nullptr;
+    QWidget *confirmBar_ = nullptr;
+    QLabel *confirmLabel_ = nullptr;
+    QStackedWidget *content_ = nullptr;
+    QLabel *emptyState_ = nullptr;
+    QTableView *groupTable_ = nullptr;
+    QLabel *detailTitle_ = nullptr;
+    QTableView *queueTable_ = nullptr;
+    QLabel *clients_ = nullptr;
+
+    GroupsSnapshot snapshot_;
+    std::function<void()> pendingAction_;
+    QString selectAfterLoad_;
+    bool loading_ = false;
+    int refreshGeneration_ = 0;
+    int detailGeneration_ = 0;
+};
+
+} // namespace mqdesk::ui
