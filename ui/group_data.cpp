@@ -1,6 +1,9 @@
 #include "ui/group_data.h"
 
+#include "broker/client/admin_bodies.h"
 #include "broker/client/route_util.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/remoting_command.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <algorithm>
@@ -153,8 +156,49 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
     return detail;
 }
 
+namespace {
+
+// INVOKE_BROKER_TO_RESET_OFFSET (222) on one broker, forced: the broker tells the group's online
+// clients and answers the offsets it sent (ResetOffsetBody).
+bool invokeResetOffset(client::AdminClient &admin, const std::string &addr, const std::string &group,
+                       const std::string &topic, int64_t timestamp, ResetOutcome &outcome)
+{
+    remoting::ExtFields fields;
+    remoting::setField(fields, "topic", topic);
+    remoting::setField(fields, "group", group);
+    remoting::setField(fields, "timestamp", timestamp);
+    remoting::setField(fields, "isForce", true);
+    auto request = remoting::RemotingCommand::createRequest(remoting::RequestCode::kInvokeBrokerToResetOffset,
+                                                            std::move(fields));
+    const std::string what = client::MQClientAPI::describeRequest(addr, request);
+    const auto response = admin.api().invoke(addr, std::move(request), admin.api().config().timeoutMillis);
+    if (!response.ok) {
+        outcome.error = response.error;
+        return false;
+    }
+    if (response.value.code != remoting::ResponseCode::kSuccess) {
+        outcome.error = client::MQClientAPI::responseFailure(what, response.value).error;
+        return false;
+    }
+    const std::string_view body(reinterpret_cast<const char *>(response.value.body.data()), response.value.body.size());
+    std::string error;
+    const bool parsed = client::parseMessageQueueMap(
+        body, "offsetTable",
+        [&outcome](const client::MessageQueue &queue, const common::JsonValue &value, const std::string &) {
+            outcome.written[queue] = value.asInteger();
+            return true;
+        },
+        {}, error);
+    if (!parsed)
+        outcome.error = what + ": " + error;
+    return parsed;
+}
+
+} // namespace
+
 ResetOutcome resetGroupOffsets(client::AdminClient &admin, const std::string &group,
-                               const std::vector<std::string> &topics, ResetTarget target, int64_t timestampMillis)
+                               const std::vector<std::string> &topics, ResetTarget target, int64_t timestampMillis,
+                               bool throughOnlineClients)
 {
     ResetOutcome outcome;
     for (const std::string &topic : topics) {
@@ -162,6 +206,16 @@ ResetOutcome resetGroupOffsets(client::AdminClient &admin, const std::string &gr
         if (!route.ok) {
             outcome.error = route.error;
             return outcome;
+        }
+        if (throughOnlineClients) {
+            const int64_t timestamp = target == ResetTarget::Latest     ? -1
+                                      : target == ResetTarget::Earliest ? 0
+                                                                        : timestampMillis;
+            for (const std::string &addr : client::masterAddresses(route.value)) {
+                if (!invokeResetOffset(admin, addr, group, topic, timestamp, outcome))
+                    return outcome;
+            }
+            continue;
         }
         for (const client::MessageQueue &queue : client::subscribeQueues(topic, route.value)) {
             const std::string addr = client::masterAddress(route.value, queue.brokerName);

@@ -77,10 +77,14 @@ struct ResetOutcome
     std::string error; // empty on success
 };
 
-// Writes the group's committed offset of every readable queue of `topics`: the queue's first
+// Moves the group's committed offset of every readable queue of `topics` to the queue's first
 // or next-to-be-written offset, or (ByTime) the offset of the first message stored at
-// `timestampMillis` or later. Stops at the first failure, reporting what was already written.
+// `timestampMillis` or later. With `throughOnlineClients` (push consumers online, which would
+// commit their old position over a write) each master gets INVOKE_BROKER_TO_RESET_OFFSET and
+// tells the clients; otherwise the offsets are written with UPDATE_CONSUMER_OFFSET (offline
+// groups, pull consumers). Stops at the first failure, reporting what was already done.
 ResetOutcome resetGroupOffsets(client::AdminClient &admin, const std::string &group,
-                               const std::vector<std::string> &topics, ResetTarget target, int64_t timestampMillis);
+                               const std::vector<std::string> &topics, ResetTarget target, int64_t timestampMillis,
+                               bool throughOnlineClients = false);
 
 } // namespace mqdesk::ui

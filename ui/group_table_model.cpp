@@ -38,6 +38,12 @@ int GroupTableModel::clients(int row) const
     return found == presence_.end() ? -1 : found->second.clients;
 }
 
+const GroupPresence *GroupTableModel::presence(int row) const
+{
+    const auto found = presence_.find(group(row).name);
+    return found == presence_.end() ? nullptr : &found->second;
+}
+
 int GroupTableModel::rowOf(const std::string &name) const
 {
     for (size_t row = 0; row < groups_.size(); ++row) {

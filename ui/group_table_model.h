@@ -29,6 +29,8 @@ public:
     const GroupSummary &group(int row) const { return groups_[static_cast<size_t>(row)]; }
     // -1 while not fetched yet.
     int clients(int row) const;
+    // Null while not fetched yet.
+    const GroupPresence *presence(int row) const;
     int rowOf(const std::string &name) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -93,19 +93,30 @@ void GroupsView::requestReset(ResetTarget target, int64_t timestampMillis)
     }
     QString text = tr("Reset the offsets of %1 on %2 to %3? The total lag is now %4.")
                        .arg(group, joined(summary.topics), where, lag);
-    if (const int online = groups_->clients(row); online > 0)
+    // Push consumers online apply a reset the broker sends them (and would commit their old
+    // position over a written one); pull consumers and offline groups get the offsets written.
+    const GroupPresence *presence = groups_->presence(row);
+    const int online = presence ? presence->clients : 0;
+    const bool throughClients = online > 0 && presence->consumeType == "CONSUME_PASSIVELY";
+    if (throughClients)
+        text += QLatin1Char(' ') + tr("The broker tells the %n online client(s) to move to the new offsets.", "", online);
+    else if (online > 0)
         text += QLatin1Char(' ')
-                + tr("%n client(s) online may commit their own offsets over the reset; stop them first.", "", online);
-    askConfirmation(text, [this, group, topics = summary.topics, target, timestampMillis] {
+                + tr("%n pull client(s) online may commit their own offsets over the reset; stop them first.", "",
+                     online);
+    askConfirmation(text, [this, group, topics = summary.topics, target, timestampMillis, throughClients] {
         status_->setText(tr("Resetting the offsets of %1…").arg(group));
         connection_.run(
             this,
-            [name = group.toStdString(), topics, target, timestampMillis](client::AdminClient &admin) {
-                return resetGroupOffsets(admin, name, topics, target, timestampMillis);
+            [name = group.toStdString(), topics, target, timestampMillis, throughClients](client::AdminClient &admin) {
+                return resetGroupOffsets(admin, name, topics, target, timestampMillis, throughClients);
             },
-            [this, group](ResetOutcome outcome) {
+            [this, group, throughClients](ResetOutcome outcome) {
                 const int written = static_cast<int>(outcome.written.size());
-                if (outcome.error.empty())
+                if (outcome.error.empty() && throughClients)
+                    finishAction(true, tr("Sent the reset of %n queue(s) of %1 to its online clients.", "", written)
+                                           .arg(group));
+                else if (outcome.error.empty())
                     finishAction(true, tr("Reset %n queue(s) of %1.", "", written).arg(group));
                 else
                     finishAction(false, tr("The reset of %1 stopped after %n queue(s): %2", "", written)

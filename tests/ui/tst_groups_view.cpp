@@ -6,11 +6,16 @@
 #include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
+#include "ui/group_dialogs.h"
 #include "ui/group_table_model.h"
 #include "ui/groups_view.h"
 #include "ui/main_window.h"
 
+#include <QCheckBox>
+#include <QDateTimeEdit>
 #include <QDir>
+#include <QRadioButton>
+#include <QSpinBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -221,6 +226,39 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(view_->selectedGroup(), QString::fromStdString(kLaggyGroup), kTimeout);
     }
 
+    void resetOfOnlinePushGroupGoesThroughTheBroker()
+    {
+        // A push consumer as the broker sees it: committed offsets and a CONSUME_PASSIVELY
+        // heartbeat on a connection that stays open.
+        const std::string group = "GID_PUSHY";
+        client::AdminClient pushy(clientConfig("groups-pushy"));
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        for (int32_t queueId = 0; queueId < 4; ++queueId)
+            QVERIFY(pushy.api().updateConsumerOffset(broker, group, kTopic, queueId, 1).ok);
+        remoting::ConsumerData consumer;
+        consumer.groupName = group;
+        consumer.consumeType = "CONSUME_PASSIVELY";
+        consumer.subscriptionDataSet.push_back(remoting::SubscriptionData::build(kTopic, "*"));
+        remoting::HeartbeatData heartbeat;
+        heartbeat.clientId = clientConfig("groups-pushy").clientId();
+        heartbeat.consumerDataSet.push_back(consumer);
+        QVERIFY(pushy.api().sendHeartbeat(broker, heartbeat).ok);
+
+        QVERIFY(refreshAndWait());
+        const int row = view_->groupModel()->rowOf(group);
+        QVERIFY(row >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(row), 1, kTimeout);
+        QCOMPARE(view_->groupModel()->index(row, GroupTableModel::ModeColumn).data().toString(),
+                 QStringLiteral("push, clustering"));
+        view_->selectGroup(QString::fromStdString(group));
+        view_->requestReset(ui::ResetTarget::Latest);
+        QVERIFY2(view_->confirmationText().contains(QStringLiteral("tells the 1 online client")),
+                 qPrintable(view_->confirmationText()));
+        QVERIFY(confirmAndWait());
+        QVERIFY2(view_->bannerText().contains(QStringLiteral("Sent the reset of 4 queue(s)")),
+                 qPrintable(view_->bannerText()));
+    }
+
     void createAndDeleteGroupConfig()
     {
         client::SubscriptionGroupConfig config;
@@ -245,6 +283,34 @@ private slots:
         QVERIFY(view_->confirmationText().contains(QString::fromStdString(config.groupName)));
         QVERIFY(confirmAndWait());
         QCOMPARE(view_->groupModel()->rowOf(config.groupName), -1);
+    }
+
+    void dialogsCollectTheirInput()
+    {
+        ui::CreateGroupDialog create;
+        create.findChild<QLineEdit *>()->setText(QStringLiteral("GID_FROM_DIALOG"));
+        const auto spins = create.findChildren<QSpinBox *>();
+        QCOMPARE(spins.size(), 2);
+        spins[0]->setValue(3);
+        spins[1]->setValue(7);
+        create.findChild<QCheckBox *>()->setChecked(false);
+        const client::SubscriptionGroupConfig config = create.config();
+        QCOMPARE(config.groupName, std::string("GID_FROM_DIALOG"));
+        QCOMPARE(config.retryQueueNums, 3);
+        QCOMPARE(config.retryMaxTimes, 7);
+        QCOMPARE(config.consumeEnable, false);
+
+        ui::ResetOffsetDialog reset(QStringLiteral("G"));
+        QCOMPARE(reset.target(), ui::ResetTarget::Latest);
+        const auto radios = reset.findChildren<QRadioButton *>();
+        QCOMPARE(radios.size(), 3);
+        radios[2]->click();
+        const QDateTime when(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC);
+        reset.findChild<QDateTimeEdit *>()->setDateTime(when);
+        QCOMPARE(reset.target(), ui::ResetTarget::ByTime);
+        QCOMPARE(reset.timestampMillis(), when.toMSecsSinceEpoch());
+        radios[0]->click();
+        QCOMPARE(reset.target(), ui::ResetTarget::Earliest);
     }
 
     void listsThousandsOfGroups()
