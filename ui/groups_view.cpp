@@ -172,8 +172,7 @@ QWidget *GroupsView::buildDetailPane()
     detailTitle_->setFont(bold);
     detailTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     queueTable_ = makeTable(nullptr, pane);
-    clients_ = new QLabel(pane);
-    clients_->setWordWrap(true);
+    clients_ = new QLabel(pane); // one line per client, not wrapped: a wrapped label gets clipped
     clients_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -56,6 +56,7 @@ void saveScreenshot(QWidget &window, const QString &name)
 {
     const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
+    QCoreApplication::processEvents(); // pending layout requests (labels that just changed)
     QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
 }
 
