@@ -227,7 +227,11 @@ void FlushMonitorView::onAnswer(int64_t requestedSince, const client::Result<cli
         QTimer::singleShot(0, this, &FlushMonitorView::poll);
         return;
     }
-    modeLabel_->setText(tr("Broker reports: %1").arg(series_.currentMode()));
+    const QString reported = tr("Broker reports: %1").arg(series_.currentMode());
+    if (modeLabel_->text() != reported) {
+        modeLabel_->setText(reported);
+        emit brokerModeChanged(series_.currentMode());
+    }
     if (!modeRequestPending_) {
         const Mode current = answer.value.flushDiskType == "SYNC_FLUSH" ? Mode::SyncFlush
                              : answer.value.transientStorePoolEnable ? Mode::AsyncFlushWithPool

@@ -62,6 +62,11 @@ public:
     QCustomPlot *plot() const { return plot_; }
     QString bannerText() const;
 
+signals:
+    // The mode the broker reports changed ("SYNC_FLUSH", "ASYNC_FLUSH + pool", …): the status
+    // bar shows it.
+    void brokerModeChanged(const QString &mode);
+
 private:
     void poll();
     void onAnswer(int64_t requestedSince, const client::Result<client::FlushSamples> &answer);

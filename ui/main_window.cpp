@@ -29,10 +29,11 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     overview_ = new OverviewView(host_, pages_);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     addView(overview_, tr("Overview"));
-    addView(new GroupsView(connection_, pages_), tr("Consumer groups"));
     addView(new TopicsView(connection_, pages_), tr("Topics"));
+    addView(new GroupsView(connection_, pages_), tr("Consumer groups"));
+    auto *flushMonitor = new FlushMonitorView(host_, connection_, pages_);
+    addView(flushMonitor, tr("Flush monitor"));
     navigation_->setCurrentRow(0);
-    addView(new FlushMonitorView(host_, connection_, pages_), tr("Flush monitor"));
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(navigation_);
@@ -48,6 +49,8 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     statusBar()->addWidget(stateLabel_);
     statusBar()->addWidget(addressLabel_, 1);
     statusBar()->addPermanentWidget(flushLabel_);
+    // The status bar shows the mode the broker reports, which a switch changes live.
+    connect(flushMonitor, &FlushMonitorView::brokerModeChanged, flushLabel_, &QLabel::setText);
 
     buildMenus();
     connect(&host_, &BrokerHost::stateChanged, this, &MainWindow::onStateChanged);

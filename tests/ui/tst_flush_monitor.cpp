@@ -136,6 +136,8 @@ private slots:
                                   QStringLiteral("SYNC_FLUSH"), 15000);
         QTRY_VERIFY_WITH_TIMEOUT(view->markerCount() >= 1, 5000);
         QCOMPARE(view->series().currentMode(), QStringLiteral("SYNC_FLUSH"));
+        // The status bar follows what the broker reports.
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusText().contains(QStringLiteral("SYNC_FLUSH")), 5000);
         const int syncCount = view->pointCount();
         QVERIFY(sendSome(window, 50) > 0);
         QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= syncCount + 2, 15000);
