@@ -2,6 +2,7 @@
 
 #include "ui/flush_monitor_view.h"
 #include "ui/groups_view.h"
+#include "ui/messages_view.h"
 #include "ui/overview_view.h"
 #include "ui/topics_view.h"
 
@@ -31,6 +32,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     addView(overview_, tr("Overview"));
     addView(new TopicsView(connection_, pages_), tr("Topics"));
     addView(new GroupsView(connection_, pages_), tr("Consumer groups"));
+    addView(new MessagesView(connection_, pages_), tr("Messages"));
     auto *flushMonitor = new FlushMonitorView(host_, connection_, pages_);
     addView(flushMonitor, tr("Flush monitor"));
     navigation_->setCurrentRow(0);

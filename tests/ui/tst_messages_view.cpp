@@ -1,0 +1,311 @@
+// The Messages view in the real main window, offscreen, with a real embedded broker on a
+// temporary store: a message sent through the dialog (key, tags, JSON body, user properties)
+// found by key, its fields, properties and body as pretty JSON, text and hex in the detail
+// pane; 100 messages sent through a client::Producer browsed from offset 0 page by page (all
+// queues, one queue, from a store time); lookups by offset msgId and UNIQ_KEY; lookups that
+// find nothing explained. Screenshots are saved in the build tree (screenshots/messages-*.png).
+
+#include "broker/client/producer.h"
+#include "ui/main_window.h"
+#include "ui/message_detail_pane.h"
+#include "ui/message_table_model.h"
+#include "ui/messages_view.h"
+#include "ui/send_message_dialog.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <memory>
+
+using namespace mqdesk;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::MainWindow;
+using mqdesk::ui::MessageDetailPane;
+using mqdesk::ui::MessagesView;
+using mqdesk::ui::SendMessageDialog;
+
+namespace {
+
+server::EmbeddedBrokerOptions optionsFor(const QString &store)
+{
+    server::EmbeddedBrokerOptions options;
+    options.settings.store.storePathRootDir = store.toStdString();
+    options.settings.store.listenPort = 0;
+    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
+    options.settings.store.maxIndexNum = 4000;
+    options.settings.store.maxHashSlotNum = 1000;
+    options.namesrvPort = 0;
+    return options;
+}
+
+void saveScreenshot(QWidget &widget, const QString &name)
+{
+    QApplication::processEvents(); // pending layouts first
+    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+const QString kTopic = QStringLiteral("DeskMessages");
+const QString kBrowseTopic = QStringLiteral("DeskBrowse");
+const QString kKey = QStringLiteral("order-42");
+const QString kJson = QStringLiteral("{\"id\":42,\"items\":[\"apple\",\"pear\"],\"paid\":true}");
+
+} // namespace
+
+class MessagesViewTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(storeDir_.isValid());
+        window_ = std::make_unique<MainWindow>(optionsFor(storeDir_.filePath(QStringLiteral("store"))));
+        window_->resize(1280, 860);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, 20000);
+        view_ = window_->findChild<MessagesView *>();
+        QVERIFY(view_);
+        window_->showView(window_->pages()->indexOf(view_));
+        QCOMPARE(window_->pages()->currentWidget(), view_);
+        // Before any query the empty state says what to do and where clients connect.
+        QTRY_VERIFY(view_->emptyStateText().contains(window_->brokerHost().namesrvAddress()));
+    }
+
+    void cleanupTestCase()
+    {
+        window_->close();
+        window_.reset();
+    }
+
+    void sendsThroughTheDialog()
+    {
+        SendMessageDialog *dialog = view_->openSendDialog();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto *topic = dialog->findChild<QLineEdit *>(QStringLiteral("sendTopic"));
+        auto *tags = dialog->findChild<QLineEdit *>(QStringLiteral("sendTags"));
+        auto *keys = dialog->findChild<QLineEdit *>(QStringLiteral("sendKeys"));
+        auto *body = dialog->findChild<QPlainTextEdit *>(QStringLiteral("sendBody"));
+        auto *properties = dialog->findChild<QPlainTextEdit *>(QStringLiteral("sendProperties"));
+        QVERIFY(topic && tags && keys && body && properties);
+        topic->clear();
+        QVERIFY(!dialog->sendButton()->isEnabled()); // no topic
+        QTest::keyClicks(topic, kTopic);
+        QTest::keyClicks(tags, QStringLiteral("TagJ"));
+        QTest::keyClicks(keys, kKey);
+        QTest::keyClicks(body, kJson);
+        QTest::keyClicks(properties, QStringLiteral("region"));
+        QVERIFY(!dialog->sendButton()->isEnabled()); // not key=value
+        QVERIFY(dialog->validationError().contains(QStringLiteral("line 1")));
+        QTest::keyClicks(properties, QStringLiteral("=eu"));
+        QTest::keyClick(properties, Qt::Key_Return);
+        QTest::keyClicks(properties, QStringLiteral("channel=web"));
+        QVERIFY2(dialog->validationError().isEmpty(), qPrintable(dialog->validationError()));
+        QVERIFY(dialog->sendButton()->isEnabled());
+        const client::Message message = dialog->message();
+        QCOMPARE(message.keys, std::vector<std::string>{"order-42"});
+        QCOMPARE(message.properties.at("region"), std::string("eu"));
+        QCOMPARE(message.properties.at("channel"), std::string("web"));
+        saveScreenshot(*dialog, QStringLiteral("messages-send-dialog"));
+
+        QSignalSpy sent(view_, &MessagesView::messageSent);
+        QTest::mouseClick(dialog->sendButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 20000);
+        QCOMPARE(sent.at(0).at(0).toBool(), true);
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("message ID")), qPrintable(dialog->resultText()));
+        QVERIFY(dialog->resultText().contains(QStringLiteral("queue offset 0")));
+        QVERIFY(view_->bannerText().contains(kTopic));
+        dialog->close();
+    }
+
+    void findsTheSentMessageByKey()
+    {
+        // The index is written by the broker's dispatcher right after the put: ask until it answers.
+        QTRY_VERIFY_WITH_TIMEOUT(lookupKeyCount(kTopic, kKey) == 1, 20000);
+        QVERIFY(view_->resultText().contains(kKey));
+        view_->selectRow(0);
+        MessageDetailPane *detail = view_->detailPane();
+        QVERIFY(detail->hasMessage());
+        QCOMPARE(detail->fieldText(QStringLiteral("Topic")), kTopic);
+        QCOMPARE(detail->fieldText(QStringLiteral("Keys")), kKey);
+        QCOMPARE(detail->fieldText(QStringLiteral("Tags")), QStringLiteral("TagJ"));
+        QCOMPARE(detail->fieldText(QStringLiteral("Queue offset")), QStringLiteral("0"));
+        QVERIFY(!detail->fieldText(QStringLiteral("Message ID (UNIQ_KEY)")).isEmpty());
+        const std::map<QString, QString> properties = propertiesShown();
+        QCOMPARE(properties.at(QStringLiteral("region")), QStringLiteral("eu"));
+        QCOMPARE(properties.at(QStringLiteral("channel")), QStringLiteral("web"));
+        QCOMPARE(properties.at(QStringLiteral("KEYS")), kKey);
+        QCOMPARE(properties.at(QStringLiteral("TAGS")), QStringLiteral("TagJ"));
+
+        // JSON is chosen for a body that parses, pretty-printed; the encoding and size are stated.
+        QCOMPARE(detail->bodyMode(), MessageDetailPane::BodyMode::Json);
+        QVERIFY(detail->isBodyModeAvailable(MessageDetailPane::BodyMode::Text));
+        QVERIFY2(detail->bodyText().contains(QStringLiteral("\"id\": 42,\n")), qPrintable(detail->bodyText()));
+        QVERIFY(detail->bodyText().contains(QStringLiteral("\"pear\"")));
+        QVERIFY2(detail->encodingText().contains(QStringLiteral("JSON")), qPrintable(detail->encodingText()));
+        QVERIFY(detail->encodingText().contains(QString::number(kJson.size())));
+        saveScreenshot(*window_, QStringLiteral("messages-detail-json"));
+
+        detail->setBodyMode(MessageDetailPane::BodyMode::Text);
+        QCOMPARE(detail->bodyText(), kJson);
+        detail->setBodyMode(MessageDetailPane::BodyMode::Hex);
+        QVERIFY2(detail->bodyText().startsWith(QStringLiteral("00000000  7b 22 69 64")), qPrintable(detail->bodyText()));
+        QVERIFY(detail->bodyText().contains(QStringLiteral("|{\"id\":42,\"items\"|")));
+        saveScreenshot(*window_, QStringLiteral("messages-detail-hex"));
+
+        // A binary body: hex only, said so.
+        common::StoredMessage binary;
+        binary.body = {0xff, 0x00, 0x41};
+        detail->showMessage(&binary);
+        QCOMPARE(detail->bodyMode(), MessageDetailPane::BodyMode::Hex);
+        QVERIFY(!detail->isBodyModeAvailable(MessageDetailPane::BodyMode::Text));
+        QVERIFY(detail->encodingText().contains(QStringLiteral("not valid UTF-8")));
+        QVERIFY(detail->bodyText().contains(QStringLiteral("ff 00 41")));
+        view_->selectRow(0);
+    }
+
+    void browsesAQueueInPages()
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = "messages-test";
+        client::ProducerOptions options;
+        options.group = "messages_test_producer";
+        client::Producer producer(config, options);
+        QVERIFY(producer.start().ok);
+        std::map<int, int> perQueue;
+        for (int i = 0; i < 100; ++i) {
+            client::Message message;
+            message.topic = kBrowseTopic.toStdString();
+            message.tags = "Bulk";
+            message.keys = {"bulk-" + std::to_string(i)};
+            message.setBody("message " + std::to_string(i));
+            const auto sent = producer.send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+            ++perQueue[sent.value.queue.queueId];
+            if (i == 0)
+                firstMsgId_ = QString::fromStdString(sent.value.msgId), firstUniqKey_ = QString::fromStdString(sent.value.uniqKey);
+        }
+        producer.shutdown();
+
+        QSignalSpy finished(view_, &MessagesView::queryFinished);
+        view_->browseFromOffset(kBrowseTopic, -1, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QCOMPARE(view_->messageModel()->rowCount(), MessagesView::kPageSize);
+        QVERIFY(view_->messageModel()->hasMore());
+        QVERIFY(view_->emptyStateText().isEmpty());
+        saveScreenshot(*window_, QStringLiteral("messages-browse"));
+        for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
+            view_->loadMore();
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), 100);
+        QVERIFY(!view_->messageModel()->hasMore());
+        QVERIFY(finished.count() >= 4); // 32 + 32 + 32 + 4
+        QVERIFY2(view_->resultText().contains(QStringLiteral("100 message")), qPrintable(view_->resultText()));
+
+        // One queue: exactly what the producer put there.
+        view_->browseFromOffset(kBrowseTopic, 1, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
+            view_->loadMore();
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), perQueue[1]);
+        for (int row = 0; row < view_->messageModel()->rowCount(); ++row)
+            QCOMPARE(view_->messageModel()->message(row)->queueId, 1);
+
+        // From a store time an hour ago: every message again.
+        view_->browseFromTime(kBrowseTopic, -1, QDateTime::currentDateTime().addSecs(-3600));
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
+            view_->loadMore();
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), 100);
+
+        // Sorting by a column reorders only the loaded rows; the queue column gives the natural order.
+        view_->table()->sortByColumn(ui::MessageTableModel::QueueOffsetColumn, Qt::DescendingOrder);
+        QVERIFY(view_->messageModel()->message(0)->queueOffset >= view_->messageModel()->message(99)->queueOffset);
+        view_->table()->sortByColumn(ui::MessageTableModel::QueueColumn, Qt::AscendingOrder);
+    }
+
+    void looksUpByMessageId()
+    {
+        QVERIFY(!firstMsgId_.isEmpty());
+        view_->lookupById(kBrowseTopic, firstMsgId_);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QCOMPARE(view_->messageModel()->rowCount(), 1);
+        QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Message ID (offset)")), firstMsgId_);
+        QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Keys")), QStringLiteral("bulk-0"));
+        QCOMPARE(view_->detailPane()->bodyMode(), MessageDetailPane::BodyMode::Text);
+        QCOMPARE(view_->detailPane()->bodyText(), QStringLiteral("message 0"));
+
+        view_->lookupById(kBrowseTopic, firstUniqKey_);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QCOMPARE(view_->messageModel()->rowCount(), 1);
+        QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Message ID (offset)")), firstMsgId_);
+    }
+
+    void lookupsThatFindNothingExplain()
+    {
+        QCOMPARE(lookupKeyCount(kBrowseTopic, QStringLiteral("no-such-key")), 0);
+        QVERIFY2(view_->emptyStateText().contains(QStringLiteral("No message with key “no-such-key”")),
+                 qPrintable(view_->emptyStateText()));
+        QVERIFY(view_->emptyStateText().contains(QStringLiteral("Widen the time range")));
+        QVERIFY(view_->bannerText().isEmpty()); // nothing failed
+
+        view_->lookupById(kBrowseTopic, QStringLiteral("not-an-id"));
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QCOMPARE(view_->messageModel()->rowCount(), 0);
+        QVERIFY2(view_->emptyStateText().contains(QStringLiteral("No message with ID not-an-id in topic DeskBrowse")),
+                 qPrintable(view_->emptyStateText()));
+        QVERIFY(!view_->detailPane()->hasMessage());
+
+        // A key lookup with a past range excludes the message sent now.
+        view_->lookupByKey(kTopic, kKey, QDateTime::currentDateTime().addDays(-3), QDateTime::currentDateTime().addDays(-2));
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QCOMPARE(view_->messageModel()->rowCount(), 0);
+        QVERIFY(view_->emptyStateText().contains(QStringLiteral("stored between")));
+    }
+
+private:
+    int lookupKeyCount(const QString &topic, const QString &key)
+    {
+        view_->lookupByKey(topic, key);
+        if (!QTest::qWaitFor([this] { return !view_->isBusy(); }, 20000))
+            return -1;
+        return view_->messageModel()->rowCount();
+    }
+
+    std::map<QString, QString> propertiesShown() const
+    {
+        std::map<QString, QString> out;
+        QTableWidget *table = view_->detailPane()->propertiesTable();
+        for (int row = 0; row < table->rowCount(); ++row)
+            out[table->item(row, 0)->text()] = table->item(row, 1)->text();
+        return out;
+    }
+
+    QTemporaryDir storeDir_;
+    std::unique_ptr<MainWindow> window_;
+    MessagesView *view_ = nullptr;
+    QString firstMsgId_;
+    QString firstUniqKey_;
+};
+
+QTEST_MAIN(MessagesViewTest)
+#include "tst_messages_view.moc"
