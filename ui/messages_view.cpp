@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -23,6 +24,12 @@
 #include <QVBoxLayout>
 
 namespace mqdesk::ui {
+
+namespace {
+
+constexpr int kPrefetchRows = 8;
+
+} // namespace
 
 MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWidget(parent), connection_(connection)
 {
@@ -77,7 +84,7 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWi
     splitter->addWidget(detail_);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({330, 330});
+    splitter->setSizes({300, 360});
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(buildBrowseBar());
@@ -105,6 +112,12 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWi
 
     connect(model_, &MessageTableModel::fetchRequested, this, &MessagesView::fetchNextPage);
     connect(loadMoreButton_, &QPushButton::clicked, this, &MessagesView::loadMore);
+    // The next page is read a few rows before the end is reached (the view itself asks only at
+    // the very end). The table scrolls per row, so the scroll bar counts rows.
+    connect(table_->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (query_ == Query::Browse && value >= table_->verticalScrollBar()->maximum() - kPrefetchRows)
+            loadMore();
+    });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MessagesView::onCurrentChanged);
     connect(model_, &QAbstractItemModel::modelReset, this, &MessagesView::onCurrentChanged);
 

@@ -208,6 +208,10 @@ private slots:
         QVERIFY(view_->messageModel()->hasMore());
         QVERIFY(view_->emptyStateText().isEmpty());
         saveScreenshot(*window_, QStringLiteral("messages-browse"));
+        // Scrolling near the end reads the next page.
+        view_->table()->scrollToBottom();
+        QTRY_VERIFY_WITH_TIMEOUT(view_->messageModel()->rowCount() > MessagesView::kPageSize, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
         for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
             view_->loadMore();
             QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
