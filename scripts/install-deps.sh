@@ -12,6 +12,8 @@ packages=(
   qt6-base-dev
   # the desktop app's live charts (CMake package QCustomPlotQt6; pulls in Qt 5 dev packages too)
   libqcustomplot-dev
+  # the SVG icon engine (QIcon from resources/mqdesk.svg)
+  qt6-svg-dev
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
 )

@@ -1,15 +1,18 @@
 #include "ui/main_window.h"
 
+#include "ui/connection_bar.h"
 #include "ui/flush_monitor_view.h"
 #include "ui/groups_view.h"
 #include "ui/messages_view.h"
 #include "ui/overview_view.h"
 #include "ui/topics_view.h"
+#include "ui/window_state.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -17,12 +20,14 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace mqdesk::ui {
 
 MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("MQDesk"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/mqdesk.svg")));
     resize(1100, 700);
 
     navigation_ = new QListWidget(this);
@@ -37,12 +42,24 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     addView(flushMonitor, tr("Flush monitor"));
     navigation_->setCurrentRow(0);
 
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(navigation_);
-    splitter->addWidget(pages_);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({180, 920});
-    setCentralWidget(splitter);
+    splitter_ = new QSplitter(this);
+    splitter_->addWidget(navigation_);
+    splitter_->addWidget(pages_);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({180, 920});
+    // The Connections toolbar picks the cluster; its banner sits above the views.
+    connectionBar_ = new ConnectionBar(connections_, connection_, this);
+    addToolBar(connectionBar_);
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(connectionBar_->banner());
+    centralLayout->addWidget(splitter_, 1);
+    setCentralWidget(central);
+    if (const int view = restoreWindowState(*this, *splitter_); view >= 0 && view < pages_->count())
+        navigation_->setCurrentRow(view);
+    connect(&connections_, &ConnectionManager::selectionChanged, this, &MainWindow::followSelectedConnection);
 
     stateLabel_ = new QLabel(this);
     addressLabel_ = new QLabel(this);
@@ -58,6 +75,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     connect(&host_, &BrokerHost::stateChanged, this, &MainWindow::onStateChanged);
     connect(&host_, &BrokerHost::failed, this, &MainWindow::onFailed);
     host_.start(options);
+    followSelectedConnection(); // a saved connection picked last time is shown at once
     updateStatus();
 }
 
@@ -92,6 +110,8 @@ void MainWindow::buildMenus()
     startAction_ = broker->addAction(tr("&Start"), this, [this] { host_.start(host_.options()); });
     stopAction_ = broker->addAction(tr("S&top"), this, [this] { host_.stop(); });
     restartAction_ = broker->addAction(tr("&Restart"), this, [this] { host_.restart(); });
+
+    connectionBar_->addActionsTo(menuBar()->addMenu(tr("&Connections")));
 }
 
 QString MainWindow::statusText() const
@@ -101,9 +121,18 @@ QString MainWindow::statusText() const
 
 void MainWindow::onStateChanged(BrokerHost::State state)
 {
-    // The views follow the embedded broker while it runs.
-    connection_.setNamesrvAddress(state == BrokerHost::State::Running ? host_.namesrvAddress() : QString());
+    // The views follow the embedded broker while it runs, when it is the cluster picked.
+    if (!connections_.selectedConnection())
+        connection_.setNamesrvAddress(state == BrokerHost::State::Running ? host_.namesrvAddress() : QString());
     updateStatus();
+}
+
+void MainWindow::followSelectedConnection()
+{
+    if (const SavedConnection *selected = connections_.selectedConnection())
+        connection_.setNamesrvAddress(selected->namesrvAddress);
+    else
+        onStateChanged(host_.state());
 }
 
 void MainWindow::onFailed(const QString &error)
@@ -132,6 +161,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     // Quitting shuts the broker down cleanly; the host stops it on its own thread and the
     // window waits only for that (a flush), never for anything on the network.
+    saveWindowState(*this, *splitter_, navigation_->currentRow());
     statusBar()->showMessage(tr("Stopping the broker…"));
     host_.stop();
     host_.waitIdle(30000);

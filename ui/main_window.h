@@ -7,16 +7,19 @@
 
 #include "ui/broker_host.h"
 #include "ui/cluster_connection.h"
+#include "ui/connection_manager.h"
 
 #include <QMainWindow>
 
 class QAction;
 class QLabel;
 class QListWidget;
+class QSplitter;
 class QStackedWidget;
 
 namespace mqdesk::ui {
 
+class ConnectionBar;
 class OverviewView;
 
 class MainWindow : public QMainWindow
@@ -29,8 +32,11 @@ public:
     ~MainWindow() override;
 
     BrokerHost &brokerHost() { return host_; }
-    // The cluster the views show: the embedded broker's NameServer while it runs.
+    // The cluster the views show: the embedded broker's NameServer while it runs, or the saved
+    // connection picked in the Connections toolbar.
     ClusterConnection &connection() { return connection_; }
+    ConnectionManager &connections() { return connections_; }
+    ConnectionBar *connectionBar() const { return connectionBar_; }
     // Adds a page to the navigation (in order); returns its index.
     int addView(QWidget *view, const QString &title);
     void showView(int index);
@@ -46,9 +52,13 @@ private:
     void onStateChanged(BrokerHost::State state);
     void onFailed(const QString &error);
     void updateStatus();
+    void followSelectedConnection();
 
     BrokerHost host_;
     ClusterConnection connection_;
+    ConnectionManager connections_;
+    ConnectionBar *connectionBar_ = nullptr;
+    QSplitter *splitter_ = nullptr;
     QListWidget *navigation_ = nullptr;
     QStackedWidget *pages_ = nullptr;
     OverviewView *overview_ = nullptr;

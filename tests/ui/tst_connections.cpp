@@ -1,0 +1,314 @@
+// Connections and window state, offscreen. ConnectionManager: add, rename, remove, the list and
+// the selection persisted and reloaded, invalid addresses refused with the reason, a corrupt
+// saved entry skipped with a note. The real MainWindow with a second embedded broker started in
+// the test: picking it points the views at its NameServer (the Topics page shows the topic only
+// it has), picking "Embedded broker" goes back; an unreachable address shows the banner; geometry
+// and the last view come back in a second window. Every test uses settings of its own under
+// QStandardPaths' test mode, never the user's. Screenshots go to the build tree (screenshots/).
+
+#include "broker/client/admin_client.h"
+#include "broker/server/embedded_broker.h"
+#include "ui/connection_bar.h"
+#include "ui/connection_manager.h"
+#include "ui/connections_dialog.h"
+#include "ui/main_window.h"
+#include "ui/topics_view.h"
+#include "test_support.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+using namespace mqdesk;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::ConnectionManager;
+using mqdesk::ui::MainWindow;
+
+namespace {
+
+server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
+{
+    server::EmbeddedBrokerOptions options;
+    options.settings.store.storePathRootDir = store.toStdString();
+    options.settings.store.listenPort = brokerPort;
+    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
+    options.settings.store.maxIndexNum = 4000;
+    options.settings.store.maxHashSlotNum = 1000;
+    options.namesrvPort = namesrvPort;
+    return options;
+}
+
+void saveScreenshot(QWidget &widget, const QString &name)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // a hidden banner's space
+    QCoreApplication::processEvents();
+    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+ui::TopicsView *topicsViewOf(MainWindow &window)
+{
+    for (int i = 0; i < window.pages()->count(); ++i) {
+        if (auto *view = qobject_cast<ui::TopicsView *>(window.pages()->widget(i)))
+            return view;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class ConnectionsTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        // Settings of this test alone: test mode (~/.qttest) and an organisation of its own.
+        static int counter = 0;
+        QCoreApplication::setOrganizationName(QStringLiteral("MQDeskTest-%1-%2")
+                                                  .arg(QCoreApplication::applicationPid())
+                                                  .arg(++counter));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_connections"));
+        QVERIFY2(ui::appSettingsPath().contains(QStringLiteral(".qttest")), qPrintable(ui::appSettingsPath()));
+        QVERIFY(!QFileInfo::exists(ui::appSettingsPath()));
+    }
+
+    void cleanup() { QDir(QFileInfo(ui::appSettingsPath()).path()).removeRecursively(); }
+
+    void addRemovePersistReload()
+    {
+        ConnectionManager manager;
+        QVERIFY(manager.connections().empty());
+        QCOMPARE(manager.selectedIndex(), -1);
+        QString error;
+        QVERIFY2(manager.addConnection(QStringLiteral("Staging"), QStringLiteral(" 10.0.0.5:9876 ; 10.0.0.6:9876;"),
+                                       &error),
+                 qPrintable(error));
+        QVERIFY(manager.addConnection(QStringLiteral("Production"), QStringLiteral("mq.example.com:9876")));
+        QCOMPARE(manager.connections()[0].namesrvAddress, QStringLiteral("10.0.0.5:9876;10.0.0.6:9876"));
+        QSignalSpy selection(&manager, &ConnectionManager::selectionChanged);
+        manager.select(1);
+        QCOMPARE(selection.count(), 1);
+
+        ConnectionManager restarted; // what the next start reads
+        QCOMPARE(restarted.connections().size(), size_t(2));
+        QCOMPARE(restarted.connections()[1].name, QStringLiteral("Production"));
+        QCOMPARE(restarted.selectedIndex(), 1);
+        QVERIFY(restarted.loadNotes().isEmpty());
+
+        QVERIFY(restarted.renameConnection(1, QStringLiteral("Prod")));
+        restarted.removeConnection(0);
+        QCOMPARE(restarted.selectedIndex(), 0); // still Prod
+        manager.reload();
+        QCOMPARE(manager.connections().size(), size_t(1));
+        QCOMPARE(manager.connections()[0].name, QStringLiteral("Prod"));
+        QCOMPARE(manager.selectedConnection()->namesrvAddress, QStringLiteral("mq.example.com:9876"));
+        manager.removeConnection(0);
+        QCOMPARE(manager.selectedIndex(), -1); // back to the embedded broker
+        restarted.reload();
+        QVERIFY(restarted.connections().empty());
+    }
+
+    void invalidInputIsRefused()
+    {
+        ConnectionManager manager;
+        QString error;
+        QVERIFY(!manager.addConnection(QStringLiteral("A"), QStringLiteral("localhost"), &error));
+        QVERIFY2(error.contains(QStringLiteral("port")), qPrintable(error));
+        QVERIFY(!manager.addConnection(QStringLiteral("A"), QStringLiteral("10.0.0.1:99999"), &error));
+        QVERIFY2(error.contains(QStringLiteral("99999")), qPrintable(error));
+        QVERIFY(!manager.addConnection(QStringLiteral("A"), QStringLiteral(" ; "), &error));
+        QVERIFY(!manager.addConnection(QStringLiteral("A"), QStringLiteral("my host:9876"), &error));
+        QVERIFY(!manager.addConnection(QString(), QStringLiteral("10.0.0.1:9876"), &error));
+        QVERIFY(error.contains(QStringLiteral("name")));
+        QVERIFY(manager.addConnection(QStringLiteral("A"), QStringLiteral("10.0.0.1:9876")));
+        QVERIFY(!manager.addConnection(QStringLiteral("a"), QStringLiteral("10.0.0.2:9876"), &error));
+        QVERIFY(error.contains(QStringLiteral("exists")));
+        QCOMPARE(manager.connections().size(), size_t(1));
+
+        // The dialog says why inline and keeps the list as it was.
+        ui::ConnectionsDialog dialog(manager);
+        dialog.show();
+        auto *list = dialog.findChild<QListWidget *>(QStringLiteral("connectionList"));
+        dialog.findChild<QLineEdit *>(QStringLiteral("connectionName"))->setText(QStringLiteral("Staging"));
+        auto *address = dialog.findChild<QLineEdit *>(QStringLiteral("connectionAddress"));
+        QTest::keyClicks(address, QStringLiteral("10.0.0.7"));
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("port")), qPrintable(dialog.errorText()));
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("addConnection")), Qt::LeftButton);
+        QCOMPARE(list->count(), 1);
+        QTest::keyClicks(address, QStringLiteral(":9876"));
+        QVERIFY(dialog.errorText().isEmpty());
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("addConnection")), Qt::LeftButton);
+        QCOMPARE(list->count(), 2);
+        QCOMPARE(manager.connections()[1].namesrvAddress, QStringLiteral("10.0.0.7:9876"));
+        dialog.findChild<QLineEdit *>(QStringLiteral("connectionName"))->setText(QStringLiteral("Broken"));
+        QTest::keyClicks(address, QStringLiteral("10.0.0.8:70000"));
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("addConnection")), Qt::LeftButton);
+        QVERIFY(!dialog.errorText().isEmpty());
+        QCoreApplication::processEvents();
+        saveScreenshot(dialog, QStringLiteral("connections-dialog"));
+    }
+
+    void corruptEntryIsSkipped()
+    {
+        {
+            QSettings settings(ui::appSettingsPath(), QSettings::IniFormat);
+            settings.beginGroup(QStringLiteral("connections"));
+            settings.beginWriteArray(QStringLiteral("saved"), 4);
+            settings.setArrayIndex(0);
+            settings.setValue(QStringLiteral("name"), QStringLiteral("Good"));
+            settings.setValue(QStringLiteral("namesrv"), QStringLiteral("10.0.0.1:9876"));
+            settings.setArrayIndex(1);
+            settings.setValue(QStringLiteral("name"), QStringLiteral("No address"));
+            settings.setArrayIndex(2);
+            settings.setValue(QStringLiteral("name"), QStringLiteral("Garbled"));
+            settings.setValue(QStringLiteral("namesrv"), QStringLiteral("\x01\x02not an address"));
+            settings.setArrayIndex(3);
+            settings.setValue(QStringLiteral("name"), QStringList{QStringLiteral("a"), QStringLiteral("b")});
+            settings.setValue(QStringLiteral("namesrv"), QStringLiteral("10.0.0.2:9876"));
+            settings.endArray();
+            settings.setValue(QStringLiteral("selected"), QStringLiteral("Garbled"));
+        }
+        ConnectionManager manager;
+        QCOMPARE(manager.connections().size(), size_t(1));
+        QCOMPARE(manager.connections()[0].name, QStringLiteral("Good"));
+        QCOMPARE(manager.selectedIndex(), -1);
+        QCOMPARE(manager.loadNotes().size(), 3);
+        QVERIFY2(manager.loadNotes().join(QLatin1Char(' ')).contains(QStringLiteral("skipped")),
+                 qPrintable(manager.loadNotes().join(QLatin1Char(' '))));
+
+        // The note is visible: the toolbar's banner shows it.
+        ui::ClusterConnection connection;
+        ui::ConnectionBar bar(manager, connection);
+        QVERIFY(bar.bannerText().contains(QStringLiteral("skipped")));
+        QCOMPARE(bar.combo()->count(), 2);
+
+        // A file that is not INI at all neither crashes nor yields connections.
+        {
+            QFile file(ui::appSettingsPath());
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QByteArray("\xff\xfe\x00[connections\n saved\\size=bogus\n\x00\x01", 40));
+        }
+        manager.reload();
+        QVERIFY(manager.connections().empty());
+    }
+
+    void switchesBetweenClusters()
+    {
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("first"))));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+        const QString first = window.brokerHost().namesrvAddress();
+        QCOMPARE(window.connection().namesrvAddress(), first);
+        QVERIFY(!window.windowIcon().isNull());
+        const QImage icon = window.windowIcon().pixmap(128, 128).toImage();
+        QVERIFY(!icon.isNull()); // the SVG icon engine drew it
+        QCOMPARE(icon.size(), QSize(128, 128));
+        QVERIFY(qAlpha(icon.pixel(64, 64)) == 255 && qAlpha(icon.pixel(0, 0)) == 0); // the mark, round corners
+        QVERIFY(icon.save(QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots/mqdesk-icon.png")));
+
+        // A second cluster with a topic only it has.
+        server::EmbeddedBroker secondBroker(optionsFor(dir.filePath(QStringLiteral("second"))));
+        std::string error;
+        QVERIFY2(secondBroker.start(error), error.c_str());
+        const QString second = QString::fromStdString(secondBroker.namesrvAddress());
+        {
+            client::ClientConfig config;
+            config.namesrvAddr = second.toStdString();
+            client::AdminClient admin(config);
+            remoting::TopicConfigData topic;
+            topic.topicName = "OnlySecondCluster";
+            topic.readQueueNums = 2;
+            topic.writeQueueNums = 2;
+            const auto status = admin.api().createTopic(secondBroker.brokerAddress(), topic);
+            QVERIFY2(status.ok, status.error.c_str());
+            admin.shutdown();
+        }
+
+        ui::ConnectionBar *bar = window.connectionBar();
+        QVERIFY(window.connections().addConnection(QStringLiteral("Second cluster"), second));
+        QCOMPARE(bar->combo()->count(), 2);
+        ui::TopicsView *topics = topicsViewOf(window);
+        QVERIFY(topics);
+        window.showView(window.pages()->indexOf(topics));
+        QTRY_VERIFY_WITH_TIMEOUT(!topics->isLoading(), 10000);
+        QCOMPARE(topics->topicModel()->rowOf(QStringLiteral("OnlySecondCluster")), -1);
+
+        bar->combo()->setCurrentIndex(1);
+        QCOMPARE(window.connection().namesrvAddress(), second);
+        QTRY_VERIFY_WITH_TIMEOUT(topics->topicModel()->rowOf(QStringLiteral("OnlySecondCluster")) >= 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().isEmpty(), 5000); // reachable
+        saveScreenshot(window, QStringLiteral("connections-second-cluster"));
+
+        // A restart of the embedded broker does not pull the views away from the picked cluster.
+        window.brokerHost().restart();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QCOMPARE(window.connection().namesrvAddress(), second);
+
+        bar->combo()->setCurrentIndex(0);
+        QCOMPARE(window.connection().namesrvAddress(), window.brokerHost().namesrvAddress());
+        QTRY_VERIFY_WITH_TIMEOUT(!topics->isLoading(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(topics->topicModel()->rowOf(QStringLiteral("OnlySecondCluster")), -1, 10000);
+        QVERIFY(topics->topicModel()->rowCount() > 0);
+        saveScreenshot(window, QStringLiteral("connections-toolbar")); // the app icon on "Embedded broker"
+
+        // With the embedded broker picked and stopped, the views are disconnected.
+        window.brokerHost().stop();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Stopped, 20000);
+        QVERIFY(window.connection().namesrvAddress().isEmpty());
+        window.brokerHost().start(window.brokerHost().options());
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QCOMPARE(window.connection().namesrvAddress(), window.brokerHost().namesrvAddress());
+
+        // An address nothing listens on: the banner names it.
+        QVERIFY(window.connections().addConnection(QStringLiteral("Nowhere"), QStringLiteral("127.0.0.1:1")));
+        bar->combo()->setCurrentIndex(2);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().startsWith(QStringLiteral("Cannot reach")), 10000);
+        QVERIFY2(bar->bannerText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(bar->bannerText()));
+        QVERIFY(bar->banner()->isVisible());
+        saveScreenshot(window, QStringLiteral("connections-unreachable"));
+        bar->combo()->setCurrentIndex(0);
+        QVERIFY(bar->bannerText().isEmpty());
+
+        window.connection().waitForDone();
+        secondBroker.shutdown();
+        QVERIFY(window.close());
+    }
+
+    void windowStateIsRestored()
+    {
+        QTemporaryDir dir;
+        {
+            MainWindow window(optionsFor(dir.filePath(QStringLiteral("a"))));
+            window.show();
+            window.resize(930, 610);
+            window.showView(2);
+            QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+            QVERIFY(window.close());
+        }
+        MainWindow again(optionsFor(dir.filePath(QStringLiteral("a"))));
+        QCOMPARE(again.pages()->currentIndex(), 2);
+        again.show();
+        QCOMPARE(again.size(), QSize(930, 610));
+        QTRY_COMPARE_WITH_TIMEOUT(again.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QVERIFY(again.close());
+    }
+};
+
+QTEST_MAIN(ConnectionsTest)
+#include "tst_connections.moc"
