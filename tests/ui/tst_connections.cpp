@@ -87,7 +87,12 @@ private slots:
         QVERIFY(!QFileInfo::exists(ui::appSettingsPath()));
     }
 
-    void cleanup() { QDir(QFileInfo(ui::appSettingsPath()).path()).removeRecursively(); }
+    void cleanup()
+    {
+        QDir settingsDir = QFileInfo(ui::appSettingsPath()).dir(); // …/<organisation>/<application>
+        settingsDir.cdUp();
+        settingsDir.removeRecursively();
+    }
 
     void addRemovePersistReload()
     {
