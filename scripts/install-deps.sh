@@ -14,6 +14,9 @@ packages=(
   libqcustomplot-dev
   # the SVG icon engine (QIcon from resources/mqdesk.svg)
   qt6-svg-dev
+  # translations: Qt6LinguistTools (CMake), lupdate/lrelease; a CJK font for the zh_CN interface
+  # (qt6-translations-l10n, Qt's own zh_CN strings for standard dialogs, is optional)
+  qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
 )
