@@ -3,6 +3,7 @@
 #include "ui/connection_bar.h"
 #include "ui/flush_monitor_view.h"
 #include "ui/groups_view.h"
+#include "ui/language.h"
 #include "ui/messages_view.h"
 #include "ui/overview_view.h"
 #include "ui/topics_view.h"
@@ -112,6 +113,9 @@ void MainWindow::buildMenus()
     restartAction_ = broker->addAction(tr("&Restart"), this, [this] { host_.restart(); });
 
     connectionBar_->addActionsTo(menuBar()->addMenu(tr("&Connections")));
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    addLanguageMenu(*view, *statusBar());
 }
 
 QString MainWindow::statusText() const

@@ -2,9 +2,11 @@
 // embedded broker (store in the user's application data folder unless --store says otherwise)
 // and opens the main window.
 
+#include "ui/language.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QStandardPaths>
@@ -17,20 +19,40 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("mqdesk"));
     QApplication::setOrganizationName(QStringLiteral("MQDesk"));
 
+    // The language comes first, so that --help is in it too: --lang is read before parsing.
+    QString langArgument;
+    const QStringList arguments = QCoreApplication::arguments();
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments[i] == QStringLiteral("--lang") && i + 1 < arguments.size())
+            langArgument = arguments[i + 1];
+        else if (arguments[i].startsWith(QStringLiteral("--lang=")))
+            langArgument = arguments[i].mid(7);
+    }
+    if (!langArgument.isEmpty() && mqdesk::ui::normalizedLanguage(langArgument).isEmpty()) {
+        std::cerr << "mqdesk: --lang takes en or zh_CN, got '" << langArgument.toStdString() << "'\n";
+        return 2;
+    }
+    if (!mqdesk::ui::installTranslators(app, mqdesk::ui::chooseLanguage(langArgument)))
+        std::cerr << "mqdesk: the translation could not be loaded; the window stays in English\n";
+
+    // Translated in the context "mqdesk" (QT_TRANSLATE_NOOP marks them for lupdate).
+    const auto translated = [](const char *text) { return QCoreApplication::translate("mqdesk", text); };
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("MQDesk: a RocketMQ broker with a console attached"));
+    parser.setApplicationDescription(translated(QT_TRANSLATE_NOOP("mqdesk", "MQDesk: a RocketMQ broker with a console attached")));
     parser.addHelpOption();
     const QCommandLineOption configOption({QStringLiteral("c"), QStringLiteral("config")},
-                                          QStringLiteral("broker.conf (RocketMQ keys)"), QStringLiteral("file"));
-    const QCommandLineOption storeOption(QStringLiteral("store"), QStringLiteral("Store root directory"),
-                                         QStringLiteral("dir"));
+                                          translated(QT_TRANSLATE_NOOP("mqdesk", "broker.conf (RocketMQ keys)")), translated(QT_TRANSLATE_NOOP("mqdesk", "file")));
+    const QCommandLineOption storeOption(QStringLiteral("store"), translated(QT_TRANSLATE_NOOP("mqdesk", "Store root directory")), translated(QT_TRANSLATE_NOOP("mqdesk", "dir")));
     const QCommandLineOption namesrvPortOption(QStringLiteral("namesrv-port"),
-                                               QStringLiteral("Embedded NameServer port (0: a free one)"),
-                                               QStringLiteral("port"), QStringLiteral("9876"));
-    const QCommandLineOption brokerPortOption(QStringLiteral("broker-port"),
-                                              QStringLiteral("Broker port (0: a free one)"), QStringLiteral("port"),
-                                              QStringLiteral("10911"));
-    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption});
+                                               translated(QT_TRANSLATE_NOOP("mqdesk", "Embedded NameServer port (0: a free one)")), translated(QT_TRANSLATE_NOOP("mqdesk", "port")),
+                                               QStringLiteral("9876"));
+    const QCommandLineOption brokerPortOption(QStringLiteral("broker-port"), translated(QT_TRANSLATE_NOOP("mqdesk", "Broker port (0: a free one)")),
+                                              translated(QT_TRANSLATE_NOOP("mqdesk", "port")), QStringLiteral("10911"));
+    const QCommandLineOption langOption(QStringLiteral("lang"),
+                                        translated(QT_TRANSLATE_NOOP("mqdesk", "Interface language: en or zh_CN (default: the saved choice, "
+                                           "else the system's)")),
+                                        translated(QT_TRANSLATE_NOOP("mqdesk", "language")));
+    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, langOption});
     parser.process(app);
 
     mqdesk::server::EmbeddedBrokerOptions options;

@@ -1,0 +1,1756 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>mqdesk</name>
+    <message>
+        <source>MQDesk: a RocketMQ broker with a console attached</source>
+        <translation>MQDesk：附带控制台的 RocketMQ Broker</translation>
+    </message>
+    <message>
+        <source>broker.conf (RocketMQ keys)</source>
+        <translation>broker.conf（RocketMQ 配置项）</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Store root directory</source>
+        <translation>存储根目录</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>Embedded NameServer port (0: a free one)</source>
+        <translation>内嵌 NameServer 端口（0：自动选择空闲端口）</translation>
+    </message>
+    <message>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Broker port (0: a free one)</source>
+        <translation>Broker 端口（0：自动选择空闲端口）</translation>
+    </message>
+    <message>
+        <source>Interface language: en or zh_CN (default: the saved choice, else the system&apos;s)</source>
+        <translation>界面语言：en 或 zh_CN（默认：已保存的选择，否则跟随系统）</translation>
+    </message>
+    <message>
+        <source>language</source>
+        <translation>语言</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::BrokerHost</name>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ConnectionBar</name>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Cluster:</source>
+        <translation>集群：</translation>
+    </message>
+    <message>
+        <source>The cluster the views show (Ctrl+K)</source>
+        <translation>视图显示的集群（Ctrl+K）</translation>
+    </message>
+    <message>
+        <source>Connections…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>Add, rename and remove saved clusters</source>
+        <translation>添加、重命名和删除已保存的集群</translation>
+    </message>
+    <message>
+        <source>&amp;Switch cluster</source>
+        <translation>切换集群(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Manage connections…</source>
+        <translation>管理连接(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Embedded broker</source>
+        <translation>内嵌 Broker</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2)…</source>
+        <translation>正在连接 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>Cannot reach %1 at %2: %3. Check the address and that the NameServer is running, or pick another cluster (Ctrl+K).</source>
+        <translation>无法连接 %1（%2）：%3。请检查地址以及 NameServer 是否在运行，或选择其他集群（Ctrl+K）。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ConnectionManager</name>
+    <message>
+        <source>&quot;%1&quot; has no port: write host:port, e.g. 10.0.0.5:9876</source>
+        <translation>“%1”缺少端口：请写成 host:port，例如 10.0.0.5:9876</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host name or IP address</source>
+        <translation>“%1”不是有效的主机名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a port (1–65535)</source>
+        <translation>“%1”不是有效的端口（1–65535）</translation>
+    </message>
+    <message>
+        <source>Enter a NameServer address: host:port, several separated by &apos;;&apos;</source>
+        <translation>请输入 NameServer 地址：host:port，多个地址用“;”分隔</translation>
+    </message>
+    <message>
+        <source>Give the connection a name</source>
+        <translation>请为连接命名</translation>
+    </message>
+    <message>
+        <source>Embedded broker</source>
+        <translation>内嵌 Broker</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is the embedded broker&apos;s name; choose another</source>
+        <translation>“%1”是内嵌 Broker 的名称，请换一个</translation>
+    </message>
+    <message>
+        <source>A connection named &quot;%1&quot; exists already</source>
+        <translation>已存在名为“%1”的连接</translation>
+    </message>
+    <message>
+        <source>The saved connections could not be read from %1; starting without them.</source>
+        <translation>无法从 %1 读取已保存的连接；本次启动不加载它们。</translation>
+    </message>
+    <message>
+        <source>it is not a name and an address</source>
+        <translation>它不是“名称 + 地址”的形式</translation>
+    </message>
+    <message>
+        <source>Saved connection %1 was skipped: %2.</source>
+        <translation>已跳过保存的连接 %1：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ConnectionsDialog</name>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>The embedded broker is always available. Add RocketMQ clusters by their NameServer address to look at them with the same views.</source>
+        <translation>内嵌 Broker 始终可用。按 NameServer 地址添加 RocketMQ 集群后，即可用同样的视图查看它们。</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Show in the views</source>
+        <translation>在视图中显示</translation>
+    </message>
+    <message>
+        <source>e.g. Staging</source>
+        <translation>例如 Staging</translation>
+    </message>
+    <message>
+        <source>host:port;host:port, e.g. 10.0.0.5:9876</source>
+        <translation>host:port;host:port，例如 10.0.0.5:9876</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>NameServer:</source>
+        <translation>NameServer：</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Rename connection</source>
+        <translation>重命名连接</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::CreateGroupDialog</name>
+    <message>
+        <source>Create consumer group</source>
+        <translation>创建消费者组</translation>
+    </message>
+    <message>
+        <source>e.g. GID_orders</source>
+        <translation>例如 GID_orders</translation>
+    </message>
+    <message>
+        <source>Consumers may consume</source>
+        <translation>允许消费</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Retry queues:</source>
+        <translation>重试队列数(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Max retries:</source>
+        <translation>最大重试次数(&amp;M)：</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::FlushMonitorView</name>
+    <message>
+        <source>SYNC_FLUSH</source>
+        <translation>SYNC_FLUSH</translation>
+    </message>
+    <message>
+        <source>ASYNC_FLUSH</source>
+        <translation>ASYNC_FLUSH</translation>
+    </message>
+    <message>
+        <source>ASYNC_FLUSH + transient store pool</source>
+        <translation>ASYNC_FLUSH + 堆外内存池（transientStorePool）</translation>
+    </message>
+    <message>
+        <source>Applied live with UPDATE_BROKER_CONFIG (flushDiskType, transientStorePoolEnable)</source>
+        <translation>通过 UPDATE_BROKER_CONFIG 实时生效（flushDiskType、transientStorePoolEnable）</translation>
+    </message>
+    <message>
+        <source>1 min</source>
+        <translation>1 分钟</translation>
+    </message>
+    <message>
+        <source>5 min</source>
+        <translation>5 分钟</translation>
+    </message>
+    <message>
+        <source>15 min</source>
+        <translation>15 分钟</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Flush mode:</source>
+        <translation>刷盘方式：</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>Latency (µs)</source>
+        <translation>延迟（µs）</translation>
+    </message>
+    <message>
+        <source>Put TPS (msg/s)</source>
+        <translation>写入 TPS（条/秒）</translation>
+    </message>
+    <message>
+        <source>Data at risk (KiB)</source>
+        <translation>未刷盘数据（KiB）</translation>
+    </message>
+    <message>
+        <source>Bytes flushed (KiB/s)</source>
+        <translation>刷盘字节数（KiB/s）</translation>
+    </message>
+    <message>
+        <source>Time (local, HH:mm:ss)</source>
+        <translation>时间（本地，HH:mm:ss）</translation>
+    </message>
+    <message>
+        <source>flush p50</source>
+        <translation>刷盘 p50</translation>
+    </message>
+    <message>
+        <source>flush p99</source>
+        <translation>刷盘 p99</translation>
+    </message>
+    <message>
+        <source>flush max</source>
+        <translation>刷盘最大值</translation>
+    </message>
+    <message>
+        <source>put-to-ack p50</source>
+        <translation>写入到确认 p50</translation>
+    </message>
+    <message>
+        <source>put-to-ack p99</source>
+        <translation>写入到确认 p99</translation>
+    </message>
+    <message>
+        <source>put TPS</source>
+        <translation>写入 TPS</translation>
+    </message>
+    <message>
+        <source>bytes flushed</source>
+        <translation>刷盘字节数</translation>
+    </message>
+    <message>
+        <source>data at risk</source>
+        <translation>未刷盘数据</translation>
+    </message>
+    <message>
+        <source>This broker does not offer flush samples (GET_FLUSH_SAMPLES): it is not an MQDesk broker.</source>
+        <translation>此 Broker 不提供刷盘采样（GET_FLUSH_SAMPLES）：它不是 MQDesk Broker。</translation>
+    </message>
+    <message>
+        <source>Reading flush samples failed: %1</source>
+        <translation>读取刷盘采样失败：%1</translation>
+    </message>
+    <message>
+        <source>Reading flush samples failed</source>
+        <translation>读取刷盘采样失败</translation>
+    </message>
+    <message>
+        <source>Broker reports: %1</source>
+        <translation>Broker 报告：%1</translation>
+    </message>
+    <message>
+        <source>disk fdatasync (broker): %1 µs</source>
+        <translation>磁盘 fdatasync（Broker）：%1 µs</translation>
+    </message>
+    <message>
+        <source>restart (%1)</source>
+        <translation>重启（%1）</translation>
+    </message>
+    <message>
+        <source>Measuring the disk&apos;s fdatasync time failed: %1</source>
+        <translation>测量磁盘 fdatasync 耗时失败：%1</translation>
+    </message>
+    <message>
+        <source>disk fdatasync p50: %1 µs (4 KiB append, %2 runs)</source>
+        <translation>磁盘 fdatasync p50：%1 µs（4 KiB 追加写，%2 次）</translation>
+    </message>
+    <message>
+        <source>The broker is not running: start it to switch the flush mode.</source>
+        <translation>Broker 未运行：请先启动它再切换刷盘方式。</translation>
+    </message>
+    <message>
+        <source>Switching the flush mode to %1…</source>
+        <translation>正在将刷盘方式切换为 %1…</translation>
+    </message>
+    <message>
+        <source>Flush mode set to %1.</source>
+        <translation>刷盘方式已设为 %1。</translation>
+    </message>
+    <message>
+        <source>Switching the flush mode failed: %1</source>
+        <translation>切换刷盘方式失败：%1</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Export graph</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>flush.png</source>
+        <translation>flush.png</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Export samples</source>
+        <translation>导出采样数据</translation>
+    </message>
+    <message>
+        <source>flush.csv</source>
+        <translation>flush.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1  %2
+flush p50 / p99 / max: %3 / %4 / %5 µs
+put-to-ack p50 / p99 / max: %6 / %7 / %8 µs
+put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
+        <translation>%1  %2
+刷盘 p50 / p99 / 最大值：%3 / %4 / %5 µs
+写入到确认 p50 / p99 / 最大值：%6 / %7 / %8 µs
+写入 TPS：%9 条/秒 · 刷盘字节数：%10 · 未刷盘数据：%11</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::GroupQueueModel</name>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Broker</source>
+        <translation>Broker</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Broker offset</source>
+        <translation>Broker 位点</translation>
+    </message>
+    <message>
+        <source>Consumer offset</source>
+        <translation>消费位点</translation>
+    </message>
+    <message>
+        <source>Lag</source>
+        <translation>堆积</translation>
+    </message>
+    <message>
+        <source>Last consume time</source>
+        <translation>最后消费时间</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::GroupTableModel</name>
+    <message>
+        <source>offline</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>push</source>
+        <translation>推（push）</translation>
+    </message>
+    <message>
+        <source>pull</source>
+        <translation>拉（pull）</translation>
+    </message>
+    <message>
+        <source>broadcasting</source>
+        <translation>广播</translation>
+    </message>
+    <message>
+        <source>clustering</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Retry queues: %1, max retries: %2, consume %3</source>
+        <translation>重试队列数：%1，最大重试次数：%2，消费%3</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>消费者组</translation>
+    </message>
+    <message>
+        <source>Online clients</source>
+        <translation>在线客户端</translation>
+    </message>
+    <message>
+        <source>Total lag</source>
+        <translation>总堆积</translation>
+    </message>
+    <message>
+        <source>Topics consumed</source>
+        <translation>消费的主题</translation>
+    </message>
+    <message>
+        <source>Consume mode</source>
+        <translation>消费模式</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::GroupsView</name>
+    <message>
+        <source>Confirm</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>过滤</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Filter groups and topics (Ctrl+F)</source>
+        <translation>过滤消费者组和主题（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>System groups</source>
+        <translation>系统消费者组</translation>
+    </message>
+    <message>
+        <source>Fetch the groups again (F5)</source>
+        <translation>重新获取消费者组（F5）</translation>
+    </message>
+    <message>
+        <source>Create group…</source>
+        <translation>创建消费者组…</translation>
+    </message>
+    <message>
+        <source>Reset offsets…</source>
+        <translation>重置位点…</translation>
+    </message>
+    <message>
+        <source>Skip accumulated</source>
+        <translation>跳过堆积</translation>
+    </message>
+    <message>
+        <source>Move the committed offsets to the latest: the lag becomes 0</source>
+        <translation>将已提交的位点移到最新：堆积变为 0</translation>
+    </message>
+    <message>
+        <source>Delete group</source>
+        <translation>删除消费者组</translation>
+    </message>
+    <message>
+        <source>Not connected: start the broker (Broker ▸ Start) to see its consumer groups.</source>
+        <translation>未连接：启动 Broker（Broker ▸ 启动）即可查看其消费者组。</translation>
+    </message>
+    <message>
+        <source>Loading consumer groups…</source>
+        <translation>正在加载消费者组…</translation>
+    </message>
+    <message>
+        <source>Some brokers did not answer; the list may be incomplete: %1</source>
+        <translation>部分 Broker 未响应，列表可能不完整：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n consumer group(s) on %1 broker(s)</source>
+        <translation>
+            <numerusform>%n 个消费者组，分布在 %1 个 Broker 上</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No consumer groups yet — start a consumer against %1
+(its group appears here once it connects), or use Create group….</source>
+        <translation>还没有消费者组 —— 启动一个连接 %1 的消费者
+（连接后其消费者组会显示在这里），或使用“创建消费者组…”。</translation>
+    </message>
+    <message>
+        <source>Not connected. Start the broker to see its consumer groups.</source>
+        <translation>未连接。启动 Broker 即可查看其消费者组。</translation>
+    </message>
+    <message>
+        <source>Select a group to see its queues and its clients.</source>
+        <translation>选择一个消费者组以查看其队列和客户端。</translation>
+    </message>
+    <message>
+        <source>%1: loading…</source>
+        <translation>%1：加载中…</translation>
+    </message>
+    <message>
+        <source>%1: its queues could not be read: %2</source>
+        <translation>%1：无法读取其队列：%2</translation>
+    </message>
+    <message>
+        <source>%1: no committed offsets yet</source>
+        <translation>%1：尚无已提交的位点</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n queue(s), lag %2</source>
+        <translation>
+            <numerusform>%1：%n 个队列，堆积 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clients could not be read: %1</source>
+        <translation>无法读取客户端：%1</translation>
+    </message>
+    <message>
+        <source>Clients: not online — no consumer of this group is connected.</source>
+        <translation>客户端：不在线 —— 该消费者组没有已连接的消费者。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Clients (%n online):</source>
+        <translation>
+            <numerusform>客户端（%n 个在线）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 · version %4</source>
+        <translation>%1 · %2 · %3 · 版本 %4</translation>
+    </message>
+    <message>
+        <source>Select a group first.</source>
+        <translation>请先选择一个消费者组。</translation>
+    </message>
+    <message>
+        <source>%1 has no committed offsets to reset: it has not consumed anything yet.</source>
+        <translation>%1 没有可重置的已提交位点：它还没有消费过任何消息。</translation>
+    </message>
+    <message>
+        <source>the earliest stored message: everything still stored is consumed again</source>
+        <translation>最早存储的消息：仍在存储中的消息全部重新消费</translation>
+    </message>
+    <message>
+        <source>the latest offset: the %1 messages not consumed yet are skipped and the lag becomes 0</source>
+        <translation>最新位点：跳过尚未消费的 %1 条消息，堆积变为 0</translation>
+    </message>
+    <message>
+        <source>the first message stored at or after %1</source>
+        <translation>存储时间不早于 %1 的第一条消息</translation>
+    </message>
+    <message>
+        <source>Reset the offsets of %1 on %2 to %3? The total lag is now %4.</source>
+        <translation>将 %1 在 %2 上的位点重置到%3？当前总堆积为 %4。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The broker tells the %n online client(s) to move to the new offsets.</source>
+        <translation>
+            <numerusform>Broker 会通知 %n 个在线客户端移动到新位点。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pull client(s) online may commit their own offsets over the reset; stop them first.</source>
+        <translation>
+            <numerusform>有 %n 个在线的拉取客户端可能会用自己的位点覆盖本次重置；请先停止它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resetting the offsets of %1…</source>
+        <translation>正在重置 %1 的位点…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent the reset of %n queue(s) of %1 to its online clients.</source>
+        <translation>
+            <numerusform>已将 %1 的 %n 个队列的重置发送给其在线客户端。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reset %n queue(s) of %1.</source>
+        <translation>
+            <numerusform>已重置 %1 的 %n 个队列。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The reset of %1 stopped after %n queue(s): %2</source>
+        <translation>
+            <numerusform>%1 的重置在 %n 个队列后中止：%2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete the group %1 on every broker, with its committed offsets (%n topic(s))?</source>
+        <translation>
+            <numerusform>在所有 Broker 上删除消费者组 %1 及其已提交的位点（%n 个主题）？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n client(s) still online will recreate it.</source>
+        <translation>
+            <numerusform>仍有 %n 个在线客户端，它们会重新创建该消费者组。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deleted the group %1.</source>
+        <translation>已删除消费者组 %1。</translation>
+    </message>
+    <message>
+        <source>Deleting %1 failed: %2</source>
+        <translation>删除 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>Creating the group %1…</source>
+        <translation>正在创建消费者组 %1…</translation>
+    </message>
+    <message>
+        <source>Created the group %1 on every broker.</source>
+        <translation>已在所有 Broker 上创建消费者组 %1。</translation>
+    </message>
+    <message>
+        <source>Creating %1 failed: %2</source>
+        <translation>创建 %1 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::Language</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The language changes the next time MQDesk starts.</source>
+        <translation>语言将在 MQDesk 下次启动时切换。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::MainWindow</name>
+    <message>
+        <source>MQDesk</source>
+        <translation>MQDesk</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Consumer groups</source>
+        <translation>消费者组</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Flush monitor</source>
+        <translation>刷盘监控</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Broker</source>
+        <translation>Broker(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>启动(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart</source>
+        <translation>重启(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Connections</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>The broker could not start: %1</source>
+        <translation>Broker 无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Broker %1</source>
+        <translation>Broker %1</translation>
+    </message>
+    <message>
+        <source>NameServer %1 · broker %2</source>
+        <translation>NameServer %1 · Broker %2</translation>
+    </message>
+    <message>
+        <source>Stopping the broker…</source>
+        <translation>正在停止 Broker…</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::MessageDetailPane</name>
+    <message>
+        <source>transaction prepared</source>
+        <translation>事务预提交</translation>
+    </message>
+    <message>
+        <source>transaction commit</source>
+        <translation>事务提交</translation>
+    </message>
+    <message>
+        <source>transaction rollback</source>
+        <translation>事务回滚</translation>
+    </message>
+    <message>
+        <source>compressed</source>
+        <translation>已压缩</translation>
+    </message>
+    <message>
+        <source>multiple tags</source>
+        <translation>多个标签</translation>
+    </message>
+    <message>
+        <source>born host IPv6</source>
+        <translation>生产者主机 IPv6</translation>
+    </message>
+    <message>
+        <source>store host IPv6</source>
+        <translation>存储主机 IPv6</translation>
+    </message>
+    <message>
+        <source>inner batch</source>
+        <translation>批量内部消息</translation>
+    </message>
+    <message>
+        <source>Select a message to see its fields, properties and body.</source>
+        <translation>选择一条消息以查看其字段、属性和消息体。</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Hex</source>
+        <translation>十六进制</translation>
+    </message>
+    <message>
+        <source>Body as</source>
+        <translation>消息体显示为</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Queue offset</source>
+        <translation>队列位点</translation>
+    </message>
+    <message>
+        <source>Commit-log offset</source>
+        <translation>CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>Message ID (offset)</source>
+        <translation>消息 ID（偏移量）</translation>
+    </message>
+    <message>
+        <source>Message ID (UNIQ_KEY)</source>
+        <translation>消息 ID（UNIQ_KEY）</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签（Tags）</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键（Keys）</translation>
+    </message>
+    <message>
+        <source>Born host</source>
+        <translation>生产者主机</translation>
+    </message>
+    <message>
+        <source>Born time</source>
+        <translation>生产时间</translation>
+    </message>
+    <message>
+        <source>Store host</source>
+        <translation>存储主机</translation>
+    </message>
+    <message>
+        <source>Store time</source>
+        <translation>存储时间</translation>
+    </message>
+    <message>
+        <source>Sysflag</source>
+        <translation>系统标志（Sysflag）</translation>
+    </message>
+    <message>
+        <source>Flag</source>
+        <translation>标志（Flag）</translation>
+    </message>
+    <message>
+        <source>Reconsume times</source>
+        <translation>重新消费次数</translation>
+    </message>
+    <message>
+        <source>Prepared transaction offset</source>
+        <translation>事务预提交偏移量</translation>
+    </message>
+    <message>
+        <source>Body CRC</source>
+        <translation>消息体 CRC</translation>
+    </message>
+    <message>
+        <source>Record size</source>
+        <translation>记录大小</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>Empty body</source>
+        <translation>消息体为空</translation>
+    </message>
+    <message>
+        <source>JSON, UTF-8 · %1 bytes</source>
+        <translation>JSON，UTF-8 · %1 字节</translation>
+    </message>
+    <message>
+        <source>UTF-8 text · %1 bytes</source>
+        <translation>UTF-8 文本 · %1 字节</translation>
+    </message>
+    <message>
+        <source>Binary (not valid UTF-8) · %1 bytes</source>
+        <translation>二进制（不是有效的 UTF-8）· %1 字节</translation>
+    </message>
+    <message>
+        <source> · compressed by the producer</source>
+        <translation> · 由生产者压缩</translation>
+    </message>
+    <message>
+        <source> · first %1 bytes shown</source>
+        <translation> · 仅显示前 %1 字节</translation>
+    </message>
+    <message>
+        <source>The body is not JSON. Choose Text or Hex.</source>
+        <translation>消息体不是 JSON。请选择“文本”或“十六进制”。</translation>
+    </message>
+    <message>
+        <source>The body is not valid UTF-8 text. Choose Hex.</source>
+        <translation>消息体不是有效的 UTF-8 文本。请选择“十六进制”。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::MessageTableModel</name>
+    <message>
+        <source>%1 bytes in the log, body %2 bytes</source>
+        <translation>日志中 %1 字节，消息体 %2 字节</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Queue offset</source>
+        <translation>队列位点</translation>
+    </message>
+    <message>
+        <source>Store time</source>
+        <translation>存储时间</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签（Tags）</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键（Keys）</translation>
+    </message>
+    <message>
+        <source>Message ID (offset)</source>
+        <translation>消息 ID（偏移量）</translation>
+    </message>
+    <message>
+        <source>Body size</source>
+        <translation>消息体大小</translation>
+    </message>
+    <message>
+        <source>Reconsumed</source>
+        <translation>重新消费次数</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::MessagesView</name>
+    <message>
+        <source>Load &amp;more</source>
+        <translation>加载更多(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Read the next %1 messages</source>
+        <translation>读取接下来的 %1 条消息</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>All queues</source>
+        <translation>全部队列</translation>
+    </message>
+    <message>
+        <source>from offset</source>
+        <translation>起始位点</translation>
+    </message>
+    <message>
+        <source>from store time</source>
+        <translation>起始存储时间</translation>
+    </message>
+    <message>
+        <source>&amp;Browse</source>
+        <translation>浏览(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Read the queue from the start you chose, %1 messages at a time</source>
+        <translation>从所选起点读取队列，每次 %1 条消息</translation>
+    </message>
+    <message>
+        <source>Send test &amp;message…</source>
+        <translation>发送测试消息(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Topic:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>Message ID</source>
+        <translation>消息 ID</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>消息键（Key）</translation>
+    </message>
+    <message>
+        <source>Offset message ID or UNIQ_KEY (Ctrl+F)</source>
+        <translation>偏移量消息 ID 或 UNIQ_KEY（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>stored between</source>
+        <translation>存储时间介于</translation>
+    </message>
+    <message>
+        <source>and</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation>查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Look up by</source>
+        <translation>查询方式</translation>
+    </message>
+    <message>
+        <source>Key (one of the message&apos;s KEYS)</source>
+        <translation>消息键（消息 KEYS 之一）</translation>
+    </message>
+    <message>
+        <source>Not connected. Messages can be browsed once the embedded broker is running.</source>
+        <translation>未连接。内嵌 Broker 运行后即可浏览消息。</translation>
+    </message>
+    <message>
+        <source>Reading messages…</source>
+        <translation>正在读取消息…</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在查找…</translation>
+    </message>
+    <message>
+        <source>Choose a topic and where to start, then Browse — or look a message up by its ID or key.
+Clients send to the NameServer %1; “Send test message…” sends one from here.</source>
+        <translation>选择一个主题和起始位置，然后点击“浏览” —— 或按消息 ID 或消息键查找消息。
+客户端发送到 NameServer %1；“发送测试消息…”可从这里发送一条。</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>Queue %1</source>
+        <translation>队列 %1</translation>
+    </message>
+    <message>
+        <source>Choose a topic to browse.</source>
+        <translation>请选择要浏览的主题。</translation>
+    </message>
+    <message>
+        <source>queue %1 of %2</source>
+        <translation>%2 的队列 %1</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>从 %1 起</translation>
+    </message>
+    <message>
+        <source>from offset %1</source>
+        <translation>从位点 %1 起</translation>
+    </message>
+    <message>
+        <source>No messages in %1 %2. Send one with “Send test message…”, or start earlier.</source>
+        <translation>%1 %2 中没有消息。可用“发送测试消息…”发送一条，或从更早的位置开始。</translation>
+    </message>
+    <message>
+        <source>Browsing %1 %2</source>
+        <translation>正在浏览 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>The next page could not be read: %1</source>
+        <translation>无法读取下一页：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) shown</source>
+        <translation>
+            <numerusform>已显示 %n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — more follow as you scroll</source>
+        <translation> —— 滚动时继续加载</translation>
+    </message>
+    <message>
+        <source> — the end of the queue(s)</source>
+        <translation> —— 已到队列末尾</translation>
+    </message>
+    <message>
+        <source>Enter a topic and a message ID to look up.</source>
+        <translation>请输入要查找的主题和消息 ID。</translation>
+    </message>
+    <message>
+        <source>No message with ID %1 in topic %2.
+An offset message ID has 32 hex digits (56 for IPv6) and names the broker that stored it; a UNIQ_KEY is the ID the producer gave. Check the topic, or look the message up by key.</source>
+        <translation>主题 %2 中没有 ID 为 %1 的消息。
+偏移量消息 ID 为 32 位十六进制数字（IPv6 为 56 位），并标明存储它的 Broker；UNIQ_KEY 是生产者指定的 ID。请检查主题，或按消息键查找。</translation>
+    </message>
+    <message>
+        <source>The message with ID %1</source>
+        <translation>ID 为 %1 的消息</translation>
+    </message>
+    <message>
+        <source>No message with ID %1</source>
+        <translation>没有 ID 为 %1 的消息</translation>
+    </message>
+    <message>
+        <source>The lookup failed: %1</source>
+        <translation>查找失败：%1</translation>
+    </message>
+    <message>
+        <source>Enter a topic and a key to look up.</source>
+        <translation>请输入要查找的主题和消息键。</translation>
+    </message>
+    <message>
+        <source>No message with key “%1” in topic %2 stored between %3 and %4.
+Widen the time range, check the topic, or browse the queues.</source>
+        <translation>主题 %2 中没有存储时间在 %3 至 %4 之间、消息键为“%1”的消息。
+请放宽时间范围、检查主题，或浏览队列。</translation>
+    </message>
+    <message>
+        <source>Key “%1”: the first %2 shown — narrow the time range to see others</source>
+        <translation>消息键“%1”：仅显示前 %2 条 —— 缩小时间范围可查看其余消息</translation>
+    </message>
+    <message numerus="yes">
+        <source>Key “%1”: %n message(s)</source>
+        <translation>
+            <numerusform>消息键“%1”：%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The message was not sent to %1: %2</source>
+        <translation>消息未发送到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Sent to %1: message ID %2, queue %3, queue offset %4.</source>
+        <translation>已发送到 %1：消息 ID %2，队列 %3，队列位点 %4。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::OverviewView</name>
+    <message>
+        <source>Copy NameServer address</source>
+        <translation>复制 NameServer 地址</translation>
+    </message>
+    <message>
+        <source>Connect a client (Node.js, ali-ons):</source>
+        <translation>连接客户端（Node.js，ali-ons）：</translation>
+    </message>
+    <message>
+        <source>Embedded broker: %1</source>
+        <translation>内嵌 Broker：%1</translation>
+    </message>
+    <message>
+        <source>NameServer: %1
+Broker: %2 (%3, cluster %4)
+Store: %5
+Flush mode: %6</source>
+        <translation>NameServer：%1
+Broker：%2（%3，集群 %4）
+存储：%5
+刷盘方式：%6</translation>
+    </message>
+    <message>
+        <source>The broker could not start: %1
+Choose other ports or another store folder, then use Broker ▸ Start.</source>
+        <translation>Broker 无法启动：%1
+请选择其他端口或其他存储目录，然后使用“Broker ▸ 启动”。</translation>
+    </message>
+    <message>
+        <source>Store: %1</source>
+        <translation>存储：%1</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ResetOffsetDialog</name>
+    <message>
+        <source>Reset offsets of %1</source>
+        <translation>重置 %1 的位点</translation>
+    </message>
+    <message>
+        <source>&amp;Earliest: consume every stored message again</source>
+        <translation>最早(&amp;E)：重新消费所有已存储的消息</translation>
+    </message>
+    <message>
+        <source>&amp;Latest: skip everything not consumed yet</source>
+        <translation>最新(&amp;L)：跳过所有尚未消费的消息</translation>
+    </message>
+    <message>
+        <source>By &amp;time: from the first message stored at or after</source>
+        <translation>按时间(&amp;T)：从存储时间不早于以下时间的第一条消息开始</translation>
+    </message>
+    <message>
+        <source>Continue…</source>
+        <translation>继续…</translation>
+    </message>
+    <message>
+        <source>Move the committed offsets of every queue the group consumes to:</source>
+        <translation>将该消费者组所消费的每个队列的已提交位点移到：</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::SendMessageDialog</name>
+    <message>
+        <source>Send a test message</source>
+        <translation>发送测试消息</translation>
+    </message>
+    <message>
+        <source>optional, e.g. TagA</source>
+        <translation>可选，例如 TagA</translation>
+    </message>
+    <message>
+        <source>optional, separated by spaces</source>
+        <translation>可选，用空格分隔</translation>
+    </message>
+    <message>
+        <source>Text or JSON, sent as UTF-8</source>
+        <translation>文本或 JSON，以 UTF-8 发送</translation>
+    </message>
+    <message>
+        <source>optional, one key=value a line</source>
+        <translation>可选，每行一个 key=value</translation>
+    </message>
+    <message>
+        <source>&amp;Topic:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>T&amp;ags:</source>
+        <translation>标签(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Keys:</source>
+        <translation>消息键(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Body:</source>
+        <translation>消息体(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Properties:</source>
+        <translation>属性(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation>发送(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Enter a topic.</source>
+        <translation>请输入主题。</translation>
+    </message>
+    <message>
+        <source>A topic name has at most 127 letters, digits, “_”, “-”, “|” or “%”.</source>
+        <translation>主题名最多 127 个字符，只能包含字母、数字、“_”、“-”、“|”或“%”。</translation>
+    </message>
+    <message>
+        <source>Property line %1 is not key=value.</source>
+        <translation>属性第 %1 行不是 key=value 格式。</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>正在发送…</translation>
+    </message>
+    <message>
+        <source>Sent (%1): message ID %2, queue %3 on %4, queue offset %5.</source>
+        <translation>已发送（%1）：消息 ID %2，%4 上的队列 %3，队列位点 %5。</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation>未发送：%1</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TopicDetailPane</name>
+    <message>
+        <source>Broker</source>
+        <translation>Broker</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Min offset</source>
+        <translation>最小位点</translation>
+    </message>
+    <message>
+        <source>Max offset</source>
+        <translation>最大位点</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <source>Last stored</source>
+        <translation>最后存储时间</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>读</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>写</translation>
+    </message>
+    <message>
+        <source>Perm</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <source>Consumer groups</source>
+        <translation>消费者组</translation>
+    </message>
+    <message>
+        <source>Select a topic to see its queues, route and consumer groups.</source>
+        <translation>选择一个主题以查看其队列、路由和消费者组。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Not connected.</source>
+        <translation>未连接。</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Queues: %1</source>
+        <translation>队列：%1</translation>
+    </message>
+    <message>
+        <source>Route: %1</source>
+        <translation>路由：%1</translation>
+    </message>
+    <message>
+        <source>No consumer group has consumed it yet.</source>
+        <translation>尚无消费者组消费过该主题。</translation>
+    </message>
+    <message>
+        <source>Consumer groups: %1</source>
+        <translation>消费者组：%1</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TopicDialog</name>
+    <message>
+        <source>Edit topic</source>
+        <translation>编辑主题</translation>
+    </message>
+    <message>
+        <source>Create topic</source>
+        <translation>创建主题</translation>
+    </message>
+    <message>
+        <source>e.g. OrderEvents</source>
+        <translation>例如 OrderEvents</translation>
+    </message>
+    <message>
+        <source>RW- (read and write)</source>
+        <translation>RW-（读写）</translation>
+    </message>
+    <message>
+        <source>R-- (read only)</source>
+        <translation>R--（只读）</translation>
+    </message>
+    <message>
+        <source>-W- (write only)</source>
+        <translation>-W-（只写）</translation>
+    </message>
+    <message>
+        <source>--- (no access)</source>
+        <translation>---（不可访问）</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Read queues:</source>
+        <translation>读队列数(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Write queues:</source>
+        <translation>写队列数(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Permission:</source>
+        <translation>权限(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Enter a topic name.</source>
+        <translation>请输入主题名称。</translation>
+    </message>
+    <message>
+        <source>Use at most 127 letters, digits, &apos;-&apos;, &apos;_&apos;, &apos;%&apos; or &apos;|&apos;.</source>
+        <translation>最多 127 个字符，只能使用字母、数字、“-”、“_”、“%”或“|”。</translation>
+    </message>
+    <message>
+        <source>%RETRY% and %DLQ% topics belong to consumer groups; the broker creates them.</source>
+        <translation>%RETRY% 和 %DLQ% 主题属于消费者组，由 Broker 自动创建。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TopicTableModel</name>
+    <message>
+        <source>normal</source>
+        <translation>普通</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>DLQ</source>
+        <translation>死信（DLQ）</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Read queues</source>
+        <translation>读队列数</translation>
+    </message>
+    <message>
+        <source>Write queues</source>
+        <translation>写队列数</translation>
+    </message>
+    <message>
+        <source>Perm</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TopicsView</name>
+    <message>
+        <source>Filter topics (Ctrl+F)</source>
+        <translation>过滤主题（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <source>&amp;New topic…</source>
+        <translation>新建主题(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Fetch the topics again (F5)</source>
+        <translation>重新获取主题（F5）</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Some topics could not be read: %1</source>
+        <translation>部分主题无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Creating topic %1…</source>
+        <translation>正在创建主题 %1…</translation>
+    </message>
+    <message>
+        <source>Saving topic %1…</source>
+        <translation>正在保存主题 %1…</translation>
+    </message>
+    <message>
+        <source>Topic %1 was not created: %2</source>
+        <translation>主题 %1 未创建：%2</translation>
+    </message>
+    <message>
+        <source>Topic %1 was not saved: %2</source>
+        <translation>主题 %1 未保存：%2</translation>
+    </message>
+    <message>
+        <source>%1 read / %2 write queues, %3 on each master</source>
+        <translation>%1 个读队列 / %2 个写队列，每个主节点上 %3</translation>
+    </message>
+    <message>
+        <source>Topic %1 created: %2.</source>
+        <translation>主题 %1 已创建：%2。</translation>
+    </message>
+    <message>
+        <source>Topic %1 saved: %2.</source>
+        <translation>主题 %1 已保存：%2。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n stored message(s) will no longer be readable. </source>
+        <translation>
+            <numerusform>其中已存储的 %n 条消息将无法再读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete topic</source>
+        <translation>删除主题</translation>
+    </message>
+    <message>
+        <source>Delete topic %1 from every broker and NameServer?</source>
+        <translation>从所有 Broker 和 NameServer 中删除主题 %1？</translation>
+    </message>
+    <message>
+        <source>Producers and consumers using it will fail until it is created again.</source>
+        <translation>使用该主题的生产者和消费者将会失败，直到重新创建该主题。</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Deleting topic %1…</source>
+        <translation>正在删除主题 %1…</translation>
+    </message>
+    <message>
+        <source>Topic %1 deleted.</source>
+        <translation>主题 %1 已删除。</translation>
+    </message>
+    <message>
+        <source>Topic %1 was not deleted: %2</source>
+        <translation>主题 %1 未删除：%2</translation>
+    </message>
+    <message>
+        <source>Not connected. The topics appear here once the embedded broker is running.</source>
+        <translation>未连接。内嵌 Broker 运行后主题会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Loading topics…</source>
+        <translation>正在加载主题…</translation>
+    </message>
+    <message>
+        <source>The topics could not be read: %1
+Check that the broker is running, then press F5.</source>
+        <translation>无法读取主题：%1
+请检查 Broker 是否在运行，然后按 F5。</translation>
+    </message>
+    <message>
+        <source>No topics yet. Create one with “New topic…”, or send to a new topic from a client using the NameServer %1.</source>
+        <translation>还没有主题。可用“新建主题…”创建，或让客户端通过 NameServer %1 向新主题发送消息。</translation>
+    </message>
+    <message>
+        <source>No topic matches the filter. Clear the search field or choose “All kinds”.</source>
+        <translation>没有匹配过滤条件的主题。请清空搜索框或选择“全部类型”。</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n topic(s)</source>
+        <translation>
+            <numerusform>%n 个主题</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n topic(s)</source>
+        <translation>
+            <numerusform>%1 / %n 个主题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The broker owns system topics.</source>
+        <translation>系统主题归 Broker 所有。</translation>
+    </message>
+</context>
+</TS>
