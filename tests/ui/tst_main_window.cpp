@@ -53,7 +53,7 @@ private slots:
         const QString store = dir.filePath(QStringLiteral("store"));
         MainWindow window(optionsFor(store));
         window.show();
-        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         const QString namesrv = window.brokerHost().namesrvAddress();
         QVERIFY(namesrv.startsWith(QStringLiteral("127.0.0.1:")));
         QVERIFY2(window.statusText().contains(namesrv), qPrintable(window.statusText()));
@@ -71,11 +71,11 @@ private slots:
 
         // Stop and restart from the window's actions; quitting leaves a clean store.
         window.brokerHost().stop();
-        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Stopped, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Stopped, 60000);
         QVERIFY(!std::filesystem::exists(store.toStdString() + "/abort"));
         saveScreenshot(window, QStringLiteral("overview-stopped"));
         window.brokerHost().restart();
-        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         QVERIFY(window.close());
         QCOMPARE(window.brokerHost().state(), BrokerHost::State::Stopped);
         QVERIFY(!std::filesystem::exists(store.toStdString() + "/abort"));
@@ -85,12 +85,12 @@ private slots:
     {
         QTemporaryDir dir;
         MainWindow first(optionsFor(dir.filePath(QStringLiteral("a"))));
-        QTRY_COMPARE_WITH_TIMEOUT(first.brokerHost().state(), BrokerHost::State::Running, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(first.brokerHost().state(), BrokerHost::State::Running, 60000);
         const QString port = first.brokerHost().namesrvAddress().section(QLatin1Char(':'), 1);
 
         MainWindow second(optionsFor(dir.filePath(QStringLiteral("b")), static_cast<uint16_t>(port.toInt())));
         second.show();
-        QTRY_COMPARE_WITH_TIMEOUT(second.brokerHost().state(), BrokerHost::State::Failed, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(second.brokerHost().state(), BrokerHost::State::Failed, 60000);
         QVERIFY2(second.brokerHost().lastError().contains(port), qPrintable(second.brokerHost().lastError()));
         // The overview says what failed and what to do.
         const auto labels = second.pages()->currentWidget()->findChildren<QLabel *>();

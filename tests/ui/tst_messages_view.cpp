@@ -75,7 +75,7 @@ private slots:
         window_->resize(1280, 860);
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, 60000);
         view_ = window_->findChild<MessagesView *>();
         QVERIFY(view_);
         window_->showView(window_->pages()->indexOf(view_));
@@ -123,7 +123,7 @@ private slots:
 
         QSignalSpy sent(view_, &MessagesView::messageSent);
         QTest::mouseClick(dialog->sendButton(), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 60000);
         QCOMPARE(sent.at(0).at(0).toBool(), true);
         QVERIFY2(dialog->resultText().contains(QStringLiteral("message ID")), qPrintable(dialog->resultText()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("queue offset 0")));
@@ -134,7 +134,7 @@ private slots:
     void findsTheSentMessageByKey()
     {
         // The index is written by the broker's dispatcher right after the put: ask until it answers.
-        QTRY_VERIFY_WITH_TIMEOUT(lookupKeyCount(kTopic, kKey) == 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(lookupKeyCount(kTopic, kKey) == 1, 60000);
         QVERIFY(view_->resultText().contains(kKey));
         view_->selectRow(0);
         MessageDetailPane *detail = view_->detailPane();
@@ -203,18 +203,18 @@ private slots:
 
         QSignalSpy finished(view_, &MessagesView::queryFinished);
         view_->browseFromOffset(kBrowseTopic, -1, 0);
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         QCOMPARE(view_->messageModel()->rowCount(), MessagesView::kPageSize);
         QVERIFY(view_->messageModel()->hasMore());
         QVERIFY(view_->emptyStateText().isEmpty());
         saveScreenshot(*window_, QStringLiteral("messages-browse"));
         // Scrolling near the end reads the next page.
         view_->table()->scrollToBottom();
-        QTRY_VERIFY_WITH_TIMEOUT(view_->messageModel()->rowCount() > MessagesView::kPageSize, 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(view_->messageModel()->rowCount() > MessagesView::kPageSize, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
             view_->loadMore();
-            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         }
         QCOMPARE(view_->messageModel()->rowCount(), 100);
         QVERIFY(!view_->messageModel()->hasMore());
@@ -223,10 +223,10 @@ private slots:
 
         // One queue: exactly what the producer put there.
         view_->browseFromOffset(kBrowseTopic, 1, 0);
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
             view_->loadMore();
-            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         }
         QCOMPARE(view_->messageModel()->rowCount(), perQueue[1]);
         for (int row = 0; row < view_->messageModel()->rowCount(); ++row)
@@ -234,10 +234,10 @@ private slots:
 
         // From a store time an hour ago: every message again.
         view_->browseFromTime(kBrowseTopic, -1, QDateTime::currentDateTime().addSecs(-3600));
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
             view_->loadMore();
-            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         }
         QCOMPARE(view_->messageModel()->rowCount(), 100);
 
@@ -251,7 +251,7 @@ private slots:
     {
         QVERIFY(!firstMsgId_.isEmpty());
         view_->lookupById(kBrowseTopic, firstMsgId_);
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         QCOMPARE(view_->messageModel()->rowCount(), 1);
         QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Message ID (offset)")), firstMsgId_);
         QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Keys")), QStringLiteral("bulk-0"));
@@ -259,7 +259,7 @@ private slots:
         QCOMPARE(view_->detailPane()->bodyText(), QStringLiteral("message 0"));
 
         view_->lookupById(kBrowseTopic, firstUniqKey_);
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         QCOMPARE(view_->messageModel()->rowCount(), 1);
         QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Message ID (offset)")), firstMsgId_);
     }
@@ -273,7 +273,7 @@ private slots:
         QVERIFY(view_->bannerText().isEmpty()); // nothing failed
 
         view_->lookupById(kBrowseTopic, QStringLiteral("not-an-id"));
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         QCOMPARE(view_->messageModel()->rowCount(), 0);
         QVERIFY2(view_->emptyStateText().contains(QStringLiteral("No message with ID not-an-id in topic DeskBrowse")),
                  qPrintable(view_->emptyStateText()));
@@ -281,7 +281,7 @@ private slots:
 
         // A key lookup with a past range excludes the message sent now.
         view_->lookupByKey(kTopic, kKey, QDateTime::currentDateTime().addDays(-3), QDateTime::currentDateTime().addDays(-2));
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         QCOMPARE(view_->messageModel()->rowCount(), 0);
         QVERIFY(view_->emptyStateText().contains(QStringLiteral("stored between")));
     }

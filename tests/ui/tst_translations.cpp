@@ -263,7 +263,7 @@ void TranslationsTest::mainWindowShowsChinese()
     MainWindow window(optionsFor(dir.filePath(QStringLiteral("store"))));
     window.resize(1280, 800);
     window.show();
-    QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
 
     const struct {
         const char *screenshot;
