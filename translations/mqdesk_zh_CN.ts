@@ -840,6 +840,10 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>Stopping the broker…</source>
         <translation>正在停止 Broker…</translation>
     </message>
+    <message>
+        <source>Views show %1 (%2)</source>
+        <translation>视图显示 %1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::MessageDetailPane</name>

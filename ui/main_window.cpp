@@ -137,6 +137,7 @@ void MainWindow::followSelectedConnection()
         connection_.setNamesrvAddress(selected->namesrvAddress);
     else
         onStateChanged(host_.state());
+    updateStatus();
 }
 
 void MainWindow::onFailed(const QString &error)
@@ -150,10 +151,13 @@ void MainWindow::updateStatus()
 {
     const BrokerHost::State state = host_.state();
     stateLabel_->setText(tr("Broker %1").arg(BrokerHost::stateName(state)));
+    QStringList parts;
     if (state == BrokerHost::State::Running)
-        addressLabel_->setText(tr("NameServer %1 · broker %2").arg(host_.namesrvAddress(), host_.brokerAddress()));
-    else
-        addressLabel_->clear();
+        parts << tr("NameServer %1 · broker %2").arg(host_.namesrvAddress(), host_.brokerAddress());
+    // The embedded broker's addresses stay in view; when another cluster is picked, say so.
+    if (const SavedConnection *selected = connections_.selectedConnection())
+        parts << tr("Views show %1 (%2)").arg(selected->name, selected->namesrvAddress);
+    addressLabel_->setText(parts.join(QStringLiteral(" · ")));
     const auto type = host_.options().settings.store.flushDiskType;
     flushLabel_->setText(QString::fromUtf8(store::flushDiskTypeName(type).data()));
     startAction_->setEnabled(state == BrokerHost::State::Stopped || state == BrokerHost::State::Failed);

@@ -256,6 +256,8 @@ private slots:
 
         bar->combo()->setCurrentIndex(1);
         QCOMPARE(window.connection().namesrvAddress(), second);
+        // The status bar says which cluster the views show, next to the embedded broker's addresses.
+        QVERIFY2(window.statusText().contains(second), qPrintable(window.statusText()));
         QTRY_VERIFY_WITH_TIMEOUT(topics->topicModel()->rowOf(QStringLiteral("OnlySecondCluster")) >= 0, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().isEmpty(), 60000); // reachable
         saveScreenshot(window, QStringLiteral("connections-second-cluster"));
@@ -267,6 +269,7 @@ private slots:
 
         bar->combo()->setCurrentIndex(0);
         QCOMPARE(window.connection().namesrvAddress(), window.brokerHost().namesrvAddress());
+        QVERIFY(!window.statusText().contains(second));
         QTRY_VERIFY_WITH_TIMEOUT(!topics->isLoading(), 60000);
         QTRY_COMPARE_WITH_TIMEOUT(topics->topicModel()->rowOf(QStringLiteral("OnlySecondCluster")), -1, 60000);
         QVERIFY(topics->topicModel()->rowCount() > 0);
