@@ -179,7 +179,7 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     std::optional<store::TopicConfig> topic = broker_.topics().find(header.topic);
     if (!topic) {
         topic = broker_.topics().createTopicFromTemplate(header.topic, header.defaultTopic, header.defaultTopicQueueNums,
-                                                         header.sysFlag & common::sysflag::kMultiTags ? 0 : 0);
+                                                         0 /* topicSysFlag: unit flags only */);
         if (!topic && header.topic.starts_with(kRetryGroupTopicPrefix))
             topic = broker_.topics().createTopicIfAbsent(header.topic, 1, store::perm::kRead | store::perm::kWrite);
         if (!topic)
