@@ -1,4 +1,5 @@
 #include "ui/groups_view.h"
+#include "ui/table_text.h"
 
 #include "ui/group_table_model.h"
 
@@ -374,16 +375,7 @@ QString GroupsView::emptyStateText() const
 
 QString GroupsView::copySelectedRows() const
 {
-    QModelIndexList rows = groupTable_->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
-    QStringList lines;
-    for (const QModelIndex &row : rows) {
-        QStringList cells;
-        for (int column = 0; column < proxy_->columnCount(); ++column)
-            cells << proxy_->index(row.row(), column).data().toString();
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n'));
+    return ui::selectedRowsText(*groupTable_, false);
 }
 
 } // namespace mqdesk::ui

@@ -1,5 +1,7 @@
 #include "ui/messages_view.h"
 
+#include "ui/table_text.h"
+
 #include "ui/cluster_connection.h"
 #include "ui/message_detail_pane.h"
 #include "ui/message_table_model.h"
@@ -271,20 +273,7 @@ void MessagesView::onCurrentChanged()
 
 QString MessagesView::selectedRowsText() const
 {
-    QStringList lines;
-    QStringList header;
-    for (int column = 0; column < MessageTableModel::ColumnCount; ++column)
-        header << model_->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
-    lines << header.join(QLatin1Char('\t'));
-    QModelIndexList rows = table_->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
-    for (const QModelIndex &row : rows) {
-        QStringList cells;
-        for (int column = 0; column < MessageTableModel::ColumnCount; ++column)
-            cells << model_->index(row.row(), column).data().toString();
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    return ui::selectedRowsText(*table_, true);
 }
 
 void MessagesView::copySelectedRows() const

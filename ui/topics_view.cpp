@@ -1,5 +1,7 @@
 #include "ui/topics_view.h"
 
+#include "ui/table_text.h"
+
 #include "ui/cluster_connection.h"
 #include "ui/topic_detail_pane.h"
 #include "ui/topic_dialog.h"
@@ -354,20 +356,7 @@ QString TopicsView::selectedTopic() const
 
 QString TopicsView::selectedRowsText() const
 {
-    QStringList lines;
-    QStringList header;
-    for (int column = 0; column < TopicTableModel::ColumnCount; ++column)
-        header << filter_->headerData(column, Qt::Horizontal).toString();
-    lines << header.join(QLatin1Char('\t'));
-    QModelIndexList rows = table_->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
-    for (const QModelIndex &row : rows) {
-        QStringList cells;
-        for (int column = 0; column < TopicTableModel::ColumnCount; ++column)
-            cells << filter_->index(row.row(), column).data().toString();
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    return ui::selectedRowsText(*table_, true);
 }
 
 void TopicsView::copySelectedRows() const

@@ -6,6 +6,7 @@
 // and the last view come back in a second window. Every test uses settings of its own under
 // QStandardPaths' test mode, never the user's. Screenshots go to the build tree (screenshots/).
 
+#include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "broker/server/embedded_broker.h"
 #include "ui/connection_bar.h"
@@ -34,28 +35,10 @@ using mqdesk::ui::BrokerHost;
 using mqdesk::ui::ConnectionManager;
 using mqdesk::ui::MainWindow;
 
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
 namespace {
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = brokerPort;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = namesrvPort;
-    return options;
-}
-
-void saveScreenshot(QWidget &widget, const QString &name)
-{
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // a hidden banner's space
-    QCoreApplication::processEvents();
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
 
 ui::TopicsView *topicsViewOf(MainWindow &window)
 {

@@ -4,6 +4,7 @@
 // draws what arrived meanwhile, the disk's fdatasync reference is measured, a restart leaves a
 // marker, and the exports write a CSV and a PNG. Screenshots go to the build tree (screenshots/).
 
+#include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "broker/client/flush_samples.h"
 #include "ui/flush_monitor_view.h"
@@ -22,26 +23,10 @@ using mqdesk::ui::BrokerHost;
 using mqdesk::ui::FlushMonitorView;
 using mqdesk::ui::MainWindow;
 
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
 namespace {
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = brokerPort;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = namesrvPort;
-    return options;
-}
-
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
 
 // Sends `count` small messages through the console's producer; returns how many were stored.
 int sendSome(MainWindow &window, int count)

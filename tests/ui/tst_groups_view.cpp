@@ -3,6 +3,7 @@
 // detail shows the lag per queue and its online client; reset to latest clears the lag; a group
 // config is created and deleted; 2,500 groups are listed. Screenshots go to screenshots/.
 
+#include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
@@ -33,32 +34,15 @@ using mqdesk::ui::GroupsView;
 using mqdesk::ui::GroupTableModel;
 using mqdesk::ui::MainWindow;
 
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
 namespace {
 
 constexpr int kTimeout = 30000;
 constexpr int kMessages = 64;
 const std::string kTopic = "GroupsViewTopic";
 const std::string kLaggyGroup = "GID_LAGGY";
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = brokerPort;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = namesrvPort;
-    return options;
-}
-
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QCoreApplication::processEvents(); // pending layout requests (labels that just changed)
-    QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // (checked with our own client); stop, restart and quit are clean; a port in use is reported.
 // Screenshots of each state are saved in the build tree (screenshots/).
 
+#include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "ui/main_window.h"
 #include "test_support.h"
@@ -19,28 +20,8 @@ using namespace mqdesk;
 using mqdesk::ui::BrokerHost;
 using mqdesk::ui::MainWindow;
 
-namespace {
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = brokerPort;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = namesrvPort;
-    return options;
-}
-
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
-
-} // namespace
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
 
 class MainWindowTest : public QObject
 {

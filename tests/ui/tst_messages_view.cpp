@@ -5,6 +5,7 @@
 // queues, one queue, from a store time); lookups by offset msgId and UNIQ_KEY; lookups that
 // find nothing explained. Screenshots are saved in the build tree (screenshots/messages-*.png).
 
+#include "ui_test_util.h"
 #include "broker/client/producer.h"
 #include "ui/main_window.h"
 #include "ui/message_detail_pane.h"
@@ -34,27 +35,10 @@ using mqdesk::ui::MessageDetailPane;
 using mqdesk::ui::MessagesView;
 using mqdesk::ui::SendMessageDialog;
 
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
 namespace {
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = 0;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = 0;
-    return options;
-}
-
-void saveScreenshot(QWidget &widget, const QString &name)
-{
-    QApplication::processEvents(); // pending layouts first
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
 
 const QString kTopic = QStringLiteral("DeskMessages");
 const QString kBrowseTopic = QStringLiteral("DeskBrowse");

@@ -4,6 +4,7 @@
 // deleted; then 1,000 topics created directly through the client API all shown after F5.
 // Screenshots of each state are saved in the build tree (screenshots/topics-*.png).
 
+#include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "ui/main_window.h"
 #include "ui/topic_detail_pane.h"
@@ -37,26 +38,10 @@ using mqdesk::ui::TopicKind;
 using mqdesk::ui::TopicRow;
 using mqdesk::ui::TopicsView;
 
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
 namespace {
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = brokerPort;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = namesrvPort;
-    return options;
-}
-
-void saveScreenshot(QWidget &widget, const QString &name)
-{
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
 
 const QString kTopic = QStringLiteral("DeskOrders");
 

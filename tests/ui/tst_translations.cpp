@@ -5,6 +5,7 @@
 // string in its labels, buttons, headers, menus, tabs, lists or toolbars on any page.
 // Screenshots of each page in Chinese are saved in the build tree (screenshots/zh-*.png).
 
+#include "ui_test_util.h"
 #include "ui/broker_host.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
@@ -38,26 +39,10 @@ using namespace mqdesk;
 using mqdesk::ui::BrokerHost;
 using mqdesk::ui::MainWindow;
 
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
 namespace {
-
-server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t namesrvPort = 0, int brokerPort = 0)
-{
-    server::EmbeddedBrokerOptions options;
-    options.settings.store.storePathRootDir = store.toStdString();
-    options.settings.store.listenPort = brokerPort;
-    options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
-    options.settings.store.maxIndexNum = 4000;
-    options.settings.store.maxHashSlotNum = 1000;
-    options.namesrvPort = namesrvPort;
-    return options;
-}
-
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    QVERIFY(window.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
-}
 
 struct Message {
     QString context;
