@@ -76,6 +76,21 @@ int64_t shareOf(int64_t total, int threads, int index)
     return total / threads + (index < total % threads ? 1 : 0);
 }
 
+// Joins the workers and fills `result` from what they recorded.
+void finishRun(std::vector<std::thread> &threads, Clock::time_point start, ProgressReporter &reporter,
+               const PutStats &stats, FirstFailure &failure, NetRunResult &result)
+{
+    for (std::thread &thread : threads)
+        thread.join();
+    result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    reporter.stop();
+    const auto latency = stats.latencyNanos.snapshot();
+    result.messages = latency.count();
+    result.failed = stats.sendFailed.load();
+    result.rt = LatencySummary::of(latency, 1000.0);
+    result.firstFailure = failure.text();
+}
+
 NetRunResult runProduce(const NetBenchOptions &options, const std::string &namesrv, std::FILE *progress)
 {
     NetRunResult result;
@@ -118,15 +133,7 @@ NetRunResult runProduce(const NetBenchOptions &options, const std::string &names
             }
         });
     }
-    for (std::thread &thread : threads)
-        thread.join();
-    result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-    reporter.stop();
-    const auto latency = stats.latencyNanos.snapshot();
-    result.messages = latency.count();
-    result.failed = stats.sendFailed.load();
-    result.rt = LatencySummary::of(latency, 1000.0);
-    result.firstFailure = failure.text();
+    finishRun(threads, start, reporter, stats, failure, result);
     producer.shutdown();
     return result;
 }
@@ -189,15 +196,7 @@ NetRunResult runConsume(const NetBenchOptions &options, const std::string &names
             }
         });
     }
-    for (std::thread &thread : threads)
-        thread.join();
-    result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-    reporter.stop();
-    const auto latency = stats.latencyNanos.snapshot();
-    result.messages = latency.count();
-    result.failed = stats.sendFailed.load();
-    result.rt = LatencySummary::of(latency, 1000.0);
-    result.firstFailure = failure.text();
+    finishRun(threads, start, reporter, stats, failure, result);
     consumer.shutdown();
     return result;
 }
