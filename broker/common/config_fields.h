@@ -6,8 +6,11 @@
 
 #include <charconv>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mqdesk::common {
 
@@ -65,6 +68,43 @@ ConfigField<Config> stringField(std::string Config::*member)
                 return std::string();
             },
             [member](const Config &c) { return c.*member; }};
+}
+
+// What applying broker.conf properties to one config gave.
+struct ConfigApplyResult
+{
+    std::string error; // the first bad value, naming key and value; empty on success
+    std::vector<std::string> unknownKeys; // keys this config does not have (another one may)
+};
+
+// Applies every key `fields` knows through `config.set(key, value)` (which validates the whole
+// config), stopping at the first error; collects the others as unknown.
+template <typename Config, typename Fields>
+ConfigApplyResult applyConfigProperties(Config &config, const Fields &fields,
+                                        const std::map<std::string, std::string> &properties)
+{
+    ConfigApplyResult result;
+    for (const auto &[key, value] : properties) {
+        if (!fields.contains(key)) {
+            result.unknownKeys.push_back(key);
+            continue;
+        }
+        if (std::string error = config.set(key, value); !error.empty()) {
+            result.error = std::move(error);
+            return result;
+        }
+    }
+    return result;
+}
+
+// Every field with its current value, in the table's (name) order.
+template <typename Config, typename Fields>
+std::vector<std::pair<std::string, std::string>> configProperties(const Config &config, const Fields &fields)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto &[key, field] : fields)
+        out.emplace_back(key, field.get(config));
+    return out;
 }
 
 } // namespace mqdesk::common

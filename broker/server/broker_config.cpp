@@ -75,26 +75,12 @@ bool BrokerConfig::knows(std::string_view key) const
 
 BrokerConfig::ApplyResult BrokerConfig::apply(const std::map<std::string, std::string> &properties)
 {
-    ApplyResult result;
-    for (const auto &[key, value] : properties) {
-        if (!knows(key)) {
-            result.unknownKeys.push_back(key);
-            continue;
-        }
-        if (std::string error = set(key, value); !error.empty()) {
-            result.error = std::move(error);
-            return result;
-        }
-    }
-    return result;
+    return common::applyConfigProperties(*this, fields(), properties);
 }
 
 std::vector<std::pair<std::string, std::string>> BrokerConfig::toProperties() const
 {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto &[key, field] : fields())
-        out.emplace_back(key, field.get(*this));
-    return out;
+    return common::configProperties(*this, fields());
 }
 
 BrokerSettings::ApplyResult BrokerSettings::apply(const std::map<std::string, std::string> &properties)

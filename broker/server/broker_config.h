@@ -8,6 +8,8 @@
 
 #include "broker/store/store_config.h"
 
+#include "broker/common/config_fields.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -58,11 +60,7 @@ struct BrokerConfig
 
     // Applies broker.conf keys. Keys of neither config come back in `unknownKeys`; a bad value
     // is an error naming the key and the value.
-    struct ApplyResult
-    {
-        std::string error;
-        std::vector<std::string> unknownKeys;
-    };
+    using ApplyResult = common::ConfigApplyResult;
     ApplyResult apply(const std::map<std::string, std::string> &properties);
     // One key of this config; error message, empty on success. Unknown keys are an error.
     std::string set(std::string_view key, std::string_view value);

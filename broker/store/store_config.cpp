@@ -123,28 +123,14 @@ std::string MessageStoreConfig::set(std::string_view key, std::string_view value
     return {};
 }
 
-MessageStoreConfig::ApplyResult MessageStoreConfig::apply(
-    const std::map<std::string, std::string> &properties)
+MessageStoreConfig::ApplyResult MessageStoreConfig::apply(const std::map<std::string, std::string> &properties)
 {
-    ApplyResult result;
-    for (const auto &[key, value] : properties) {
-        if (!fields().contains(key)) {
-            result.unknownKeys.push_back(key);
-            continue;
-        }
-        if (std::string error = set(key, value); !error.empty()) {
-            result.error = std::move(error);
-            return result;
-        }
-    }
-    return result;
+    return common::applyConfigProperties(*this, fields(), properties);
 }
 
 std::vector<std::pair<std::string, std::string>> MessageStoreConfig::toProperties() const
 {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto &[key, field] : fields())
-        out.emplace_back(key, field.get(*this));
+    auto out = common::configProperties(*this, fields());
     // Show the effective defaults rather than empty strings.
     for (auto &[key, value] : out) {
         if (key == "storePathRootDir")

@@ -4,6 +4,8 @@
 // two BrokerConfig keys that make the store host), so a broker.conf written for RocketMQ
 // configures MQDesk unchanged.
 
+#include "broker/common/config_fields.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -79,11 +81,7 @@ struct MessageStoreConfig
 
     // Applies broker.conf keys. Keys this config does not know are returned in `unknownKeys`
     // (the broker owns them); a bad value is an error naming the key and the value.
-    struct ApplyResult
-    {
-        std::string error;
-        std::vector<std::string> unknownKeys;
-    };
+    using ApplyResult = common::ConfigApplyResult;
     ApplyResult apply(const std::map<std::string, std::string> &properties);
     // Sets one key; returns an error message, empty on success. Unknown keys are an error.
     std::string set(std::string_view key, std::string_view value);
