@@ -124,6 +124,7 @@ GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent) : QWidget
     connect(copyAction, &QAction::triggered, this,
             [this] { QGuiApplication::clipboard()->setText(copySelectedRows()); });
     groupTable_->addAction(copyAction);
+    addExportCsvAction(groupTable_, tr("consumer-groups.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
 
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(groupTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &GroupsView::loadDetail);
@@ -173,6 +174,8 @@ QWidget *GroupsView::buildDetailPane()
     detailTitle_->setFont(bold);
     detailTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     queueTable_ = makeTable(nullptr, pane);
+    addExportCsvAction(queueTable_, tr("consumer-group-queues.csv"),
+                       [this](const QString &outcome) { showBanner(outcome, false); });
     clients_ = new QLabel(pane); // one line per client, not wrapped: a wrapped label gets clipped
     clients_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *layout = new QVBoxLayout(pane);

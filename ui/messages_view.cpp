@@ -111,6 +111,7 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWi
     copyAction->setShortcutContext(Qt::WidgetShortcut);
     connect(copyAction, &QAction::triggered, this, &MessagesView::copySelectedRows);
     table_->addAction(copyAction);
+    addExportCsvAction(table_, tr("messages.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
 
     connect(model_, &MessageTableModel::fetchRequested, this, &MessagesView::fetchNextPage);
     connect(loadMoreButton_, &QPushButton::clicked, this, &MessagesView::loadMore);

@@ -175,6 +175,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     copyAction->setShortcutContext(Qt::WidgetShortcut);
     connect(copyAction, &QAction::triggered, this, &TopicsView::copySelectedRows);
     table_->addAction(copyAction);
+    addExportCsvAction(table_, tr("topics.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
 
     connect(refreshButton, &QPushButton::clicked, this, &TopicsView::refresh);
     connect(createButton_, &QPushButton::clicked, this, &TopicsView::createTopic);

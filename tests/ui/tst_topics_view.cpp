@@ -10,6 +10,7 @@
 #include "ui/topic_detail_pane.h"
 #include "ui/topic_dialog.h"
 #include "ui/topics_view.h"
+#include "ui/table_text.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -21,6 +22,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -163,6 +165,42 @@ private slots:
         for (int row = 1; row < filter->rowCount(); ++row)
             QVERIFY(filter->index(row, ui::TopicTableModel::ReadQueuesColumn).data().toInt() <= top);
         view_->table()->sortByColumn(ui::TopicTableModel::NameColumn, Qt::AscendingOrder);
+    }
+
+    void exportsTheFilteredTableAsCsv()
+    {
+        // Every table's context menu offers the export; it writes what the view shows.
+        QTableView *table = view_->table();
+        QCOMPARE(table->contextMenuPolicy(), Qt::ActionsContextMenu);
+        const QList<QAction *> actions = table->actions();
+        QVERIFY(std::any_of(actions.begin(), actions.end(),
+                            [](QAction *a) { return a->text() == QStringLiteral("Export CSV…"); }));
+        view_->searchField()->setText(QStringLiteral("deskord"));
+        QCOMPARE(view_->filterModel()->rowCount(), 1);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("topics.csv"));
+        QString error;
+        QVERIFY2(ui::writeTableCsv(*table->model(), path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.size(), 3); // header, the row, and the empty rest after the last CRLF
+        QVERIFY(lines[0].startsWith("Topic,") && lines[0].endsWith('\r'));
+        QVERIFY(lines[1].startsWith(kTopic.toUtf8() + ','));
+        file.close();
+        view_->searchField()->clear();
+
+        // Quoting as RFC 4180 asks: commas, quotes and line breaks inside a field.
+        QStandardItemModel model(1, 3);
+        model.setHorizontalHeaderLabels({QStringLiteral("a"), QStringLiteral("b,c"), QStringLiteral("d")});
+        model.setItem(0, 0, new QStandardItem(QStringLiteral("say \"hi\"")));
+        model.setItem(0, 1, new QStandardItem(QStringLiteral("two\nlines")));
+        model.setItem(0, 2, new QStandardItem(QStringLiteral("中文")));
+        QVERIFY(ui::writeTableCsv(model, path, &error));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("a,\"b,c\",d\r\n\"say \"\"hi\"\"\",\"two\nlines\",\xe4\xb8\xad\xe6\x96\x87\r\n"));
+        QVERIFY(!ui::writeTableCsv(model, dir.filePath(QStringLiteral("missing/x.csv")), &error));
+        QVERIFY2(error.contains(QStringLiteral("missing/x.csv")), qPrintable(error));
     }
 
     void showsQueuesRouteAndCountAfterASend()
