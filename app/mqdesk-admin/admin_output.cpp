@@ -95,14 +95,21 @@ std::optional<int64_t> parseTimestamp(std::string_view text)
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), millis);
     if (ec == std::errc() && end == text.data() + text.size())
         return millis >= 0 ? std::optional<int64_t>(millis) : std::nullopt;
-    // yyyy-MM-dd#HH:mm:ss:SSS
+    // yyyy-MM-dd#HH:mm:ss:SSS (mqadmin) or yyyy-MM-dd HH:mm:ss[.SSS] (as MQDesk prints times)
     std::tm tm{};
     int ms = 0;
     int consumed = 0;
     const std::string copy(text);
-    if (std::sscanf(copy.c_str(), "%4d-%2d-%2d#%2d:%2d:%2d:%3d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                    &tm.tm_min, &tm.tm_sec, &ms, &consumed) != 7
-        || static_cast<size_t>(consumed) != copy.size())
+    const char *c = copy.c_str();
+    const auto whole = [&](int fields, int expected) {
+        return fields == expected && static_cast<size_t>(consumed) == copy.size();
+    };
+    if (!whole(std::sscanf(c, "%4d-%2d-%2d#%2d:%2d:%2d:%3d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                           &tm.tm_min, &tm.tm_sec, &ms, &consumed), 7)
+        && !whole(std::sscanf(c, "%4d-%2d-%2d %2d:%2d:%2d.%3d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                              &tm.tm_min, &tm.tm_sec, &ms, &consumed), 7)
+        && !whole(std::sscanf(c, "%4d-%2d-%2d %2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                              &tm.tm_min, &tm.tm_sec, &consumed), 6))
         return std::nullopt;
     if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59
         || tm.tm_sec > 60 || ms < 0)

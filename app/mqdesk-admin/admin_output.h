@@ -24,7 +24,8 @@ common::JsonObject messageToJson(const common::StoredMessage &message);
 // mqadmin's queryMsgById layout: "OffsetID: …", "Topic: …", … "Message Body: …".
 void printMessage(std::ostream &out, const common::StoredMessage &message);
 
-// Milliseconds since the epoch, "now", or mqadmin's "yyyy-MM-dd#HH:mm:ss:SSS" (local time).
+// Milliseconds since the epoch, "now", mqadmin's "yyyy-MM-dd#HH:mm:ss:SSS" or
+// "yyyy-MM-dd HH:mm:ss[.SSS]" as MQDesk prints times (both local time).
 std::optional<int64_t> parseTimestamp(std::string_view text);
 // The first of a "*Tps" runtime value's three numbers ("12.5 10.1 3.0" → "12.5").
 std::string firstNumber(std::string_view text);

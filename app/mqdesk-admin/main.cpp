@@ -57,6 +57,9 @@ int main(int argc, char **argv)
     mqdesk::admin::addMessageCommands(app, adminOptions);
 
     StoreCommandOptions options;
+    static constexpr const char *kFromTimeHelp = "Start at the first record stored at or after this time: "
+                                                 "milliseconds, \"yyyy-MM-dd HH:mm:ss[.SSS]\" or "
+                                                 "yyyy-MM-dd#HH:mm:ss:SSS (local time)";
     auto *store = app.add_subcommand("store", "Inspect a RocketMQ store directory offline, read-only. Exit status: "
                                               "0 ok, 1 the store cannot be read, 2 usage, 3 verify found faults");
     store->require_subcommand(1);
@@ -69,7 +72,9 @@ int main(int argc, char **argv)
     };
     command("summary", "Files, commit-log range, queues, index files, abort and lock");
     auto *records = command("records", "Commit-log records");
-    records->add_option("--from", options.from, "Commit-log offset to start at")->check(CLI::NonNegativeNumber);
+    auto *recordsFrom =
+        records->add_option("--from", options.from, "Commit-log offset to start at")->check(CLI::NonNegativeNumber);
+    records->add_option("--from-time", options.fromTime, kFromTimeHelp)->excludes(recordsFrom);
     records->add_option("--limit", options.limit, "Entries to print (0: all)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
@@ -80,7 +85,8 @@ int main(int argc, char **argv)
     auto *cq = command("cq", "Consume queues; with --topic and --queue, that queue's entries");
     cq->add_option("--topic", options.topic, "Topic");
     cq->add_option("--queue", options.queue, "Queue id")->check(CLI::NonNegativeNumber);
-    cq->add_option("--from", options.from, "Queue offset to start at")->check(CLI::NonNegativeNumber);
+    auto *cqFrom = cq->add_option("--from", options.from, "Queue offset to start at")->check(CLI::NonNegativeNumber);
+    cq->add_option("--from-time", options.fromTime, kFromTimeHelp)->excludes(cqFrom);
     cq->add_option("--limit", options.limit, "Entries to print (0: all)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();

@@ -27,6 +27,9 @@ struct StoreCommandOptions
     bool json = false;
     // records: commit-log offset; cq: queue offset.
     int64_t from = 0;
+    // records, cq: start at the first record stored at or after this time instead (milliseconds,
+    // "yyyy-MM-dd HH:mm:ss[.SSS]" or mqadmin's "yyyy-MM-dd#HH:mm:ss:SSS", local time).
+    std::string fromTime;
     int64_t limit = 100; // 0: no limit
     std::string topic;
     std::string tag;

@@ -1,5 +1,6 @@
 // `store records`, `store cq` and `store index`: the commit log, consume queues and index files.
 
+#include "app/mqdesk-admin/admin_output.h"
 #include "app/mqdesk-admin/store_commands.h"
 #include "app/mqdesk-admin/store_output.h"
 
@@ -81,11 +82,28 @@ std::string hasKeyText(const std::optional<bool> &hasKey)
     return !hasKey ? "unreadable" : *hasKey ? "yes" : "no";
 }
 
+// --from-time as milliseconds; nullopt (after saying why) when it is not a time.
+std::optional<int64_t> fromTimeOf(const StoreCommandOptions &options)
+{
+    const auto millis = parseTimestamp(options.fromTime);
+    if (!millis)
+        std::cerr << "mqdesk-admin: store " << options.command << ": --from-time " << options.fromTime
+                  << ": expected milliseconds, yyyy-MM-dd HH:mm:ss[.SSS] or yyyy-MM-dd#HH:mm:ss:SSS\n";
+    return millis;
+}
+
 } // namespace
 
 int runRecords(const store::StoreReader &reader, const StoreCommandOptions &options)
 {
-    store::RecordQuery query{.fromOffset = options.from,
+    int64_t from = options.from;
+    if (!options.fromTime.empty()) {
+        const auto millis = fromTimeOf(options);
+        if (!millis)
+            return kExitUsage;
+        from = reader.offsetByTime(*millis);
+    }
+    store::RecordQuery query{.fromOffset = from,
                              .limit = limitOf(options),
                              .topic = options.topic,
                              .tag = options.tag,
@@ -121,6 +139,10 @@ int runRecords(const store::StoreReader &reader, const StoreCommandOptions &opti
 
 int runConsumeQueue(const store::StoreReader &reader, const StoreCommandOptions &options)
 {
+    if (options.queue < 0 && !options.fromTime.empty()) {
+        std::cerr << "mqdesk-admin: store cq: --from-time needs --topic and --queue\n";
+        return kExitUsage;
+    }
     if (options.queue < 0)
         return listQueues(reader, options);
     if (options.topic.empty()) {
@@ -132,7 +154,14 @@ int runConsumeQueue(const store::StoreReader &reader, const StoreCommandOptions 
                   << options.queue << '\n';
         return kExitError;
     }
-    const auto page = reader.readConsumeQueue(options.topic, options.queue, options.from, limitOf(options));
+    int64_t from = options.from;
+    if (!options.fromTime.empty()) {
+        const auto millis = fromTimeOf(options);
+        if (!millis)
+            return kExitUsage;
+        from = reader.consumeQueueOffsetByTime(options.topic, options.queue, *millis);
+    }
+    const auto page = reader.readConsumeQueue(options.topic, options.queue, from, limitOf(options));
     TextTable table({"QOFFSET", "COMMITLOG OFFSET", "SIZE", "TAGS CODE", "VALID", "FILE", "POSITION"});
     for (const auto &read : page.entries) {
         if (options.json) {

@@ -313,6 +313,10 @@ public:
     // the queue. A zero hole with entries after it is returned as invalid entries.
     ConsumeQueuePage readConsumeQueue(const std::string &topic, int32_t queueId, int64_t fromQueueOffset,
                                       size_t limit) const;
+    // The first queue offset whose entry points at or after offsetByTime(storeTimestamp) (entries
+    // follow the commit log's order, so a binary search over the queue); maxOffset when none does,
+    // -1 without such a queue.
+    int64_t consumeQueueOffsetByTime(const std::string &topic, int32_t queueId, int64_t storeTimestamp) const;
 
     // --- index (store_reader_queues.cpp) ---
     std::vector<IndexFileSummary> indexFiles() const; // oldest first

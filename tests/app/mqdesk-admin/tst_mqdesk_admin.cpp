@@ -3,6 +3,7 @@
 
 #include "broker/store/store_test_util.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -183,6 +184,84 @@ private slots:
                                            {QStringLiteral("--json"), QStringLiteral("--key"), QStringLiteral("k7")}).out);
         QCOMPARE(byKey.size(), 1);
         QCOMPARE(byKey.front().value(QStringLiteral("body")).toString(), QStringLiteral("body 7"));
+    }
+
+    // --from-time jumps to the first record stored at or after a time, in each accepted spelling.
+    void recordsAndQueueFromTime()
+    {
+        const auto all = jsonLines(store(QStringLiteral("records"), study_, {QStringLiteral("--json")}).out);
+        QCOMPARE(all.size(), 47);
+        const int64_t time = all[20].value(QStringLiteral("storeTimestamp")).toInteger();
+        const auto firstAtOrAfter = [&all](int64_t t) -> int64_t {
+            for (const auto &r : all)
+                if (r.value(QStringLiteral("storeTimestamp")).toInteger() >= t)
+                    return r.value(QStringLiteral("offset")).toInteger();
+            return int64_t{-1};
+        };
+        const QDateTime local = QDateTime::fromMSecsSinceEpoch(time);
+        for (const QString &spelling : {QString::number(time), local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
+                                        local.toString(QStringLiteral("yyyy-MM-dd#HH:mm:ss:zzz"))}) {
+            const Run run = store(QStringLiteral("records"), study_,
+                                  {QStringLiteral("--json"), QStringLiteral("--from-time"), spelling,
+                                   QStringLiteral("--limit"), QStringLiteral("2")});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            const auto page = jsonLines(run.out);
+            QCOMPARE(page.size(), 2);
+            QCOMPARE(page.front().value(QStringLiteral("offset")).toInteger(), firstAtOrAfter(time));
+        }
+        // Seconds only: the first record of that second or later.
+        const auto seconds = jsonLines(store(QStringLiteral("records"), study_,
+                                             {QStringLiteral("--json"), QStringLiteral("--limit"), QStringLiteral("1"),
+                                              QStringLiteral("--from-time"),
+                                              local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))}).out);
+        QCOMPARE(seconds.size(), 1);
+        QCOMPARE(seconds.front().value(QStringLiteral("offset")).toInteger(), firstAtOrAfter(time / 1000 * 1000));
+        // After the last record: nothing.
+        const int64_t last = all.back().value(QStringLiteral("storeTimestamp")).toInteger();
+        const Run after = store(QStringLiteral("records"), study_,
+                                {QStringLiteral("--json"), QStringLiteral("--from-time"), QString::number(last + 1)});
+        QCOMPARE(after.exitCode, 0);
+        QVERIFY(after.out.isEmpty());
+
+        // cq: the first entry whose record is at or after the time.
+        const auto records = jsonLines(store(QStringLiteral("records"), written_, {QStringLiteral("--json")}).out);
+        const auto entries = jsonLines(store(QStringLiteral("cq"), written_,
+                                             {QStringLiteral("--json"), QStringLiteral("--topic"), QStringLiteral("T"),
+                                              QStringLiteral("--queue"), QStringLiteral("1")}).out);
+        QVERIFY(records.size() == 30 && entries.size() > 5);
+        const QJsonObject &middle = records[15];
+        const int64_t middleTime = middle.value(QStringLiteral("storeTimestamp")).toInteger();
+        int64_t firstRecord = -1;
+        for (const auto &r : records)
+            if (firstRecord < 0 && r.value(QStringLiteral("storeTimestamp")).toInteger() >= middleTime)
+                firstRecord = r.value(QStringLiteral("offset")).toInteger();
+        int64_t expected = entries.size();
+        for (const auto &e : entries)
+            if (expected == entries.size() && e.value(QStringLiteral("commitLogOffset")).toInteger() >= firstRecord)
+                expected = e.value(QStringLiteral("queueOffset")).toInteger();
+        const auto fromTime = jsonLines(store(QStringLiteral("cq"), written_,
+                                              {QStringLiteral("--json"), QStringLiteral("--topic"), QStringLiteral("T"),
+                                               QStringLiteral("--queue"), QStringLiteral("1"), QStringLiteral("--from-time"),
+                                               QString::number(middleTime)}).out);
+        QCOMPARE(fromTime.size(), static_cast<int>(entries.size() - expected));
+        if (!fromTime.isEmpty())
+            QCOMPARE(fromTime.front().value(QStringLiteral("queueOffset")).toInteger(), expected);
+        const auto fromZero = jsonLines(store(QStringLiteral("cq"), written_,
+                                              {QStringLiteral("--json"), QStringLiteral("--topic"), QStringLiteral("T"),
+                                               QStringLiteral("--queue"), QStringLiteral("1"),
+                                               QStringLiteral("--from-time"), QStringLiteral("0")}).out);
+        QCOMPARE(fromZero.size(), entries.size());
+
+        // Bad input.
+        const Run bad = store(QStringLiteral("records"), study_, {QStringLiteral("--from-time"), QStringLiteral("yesterday")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--from-time yesterday: expected"), bad.err.constData());
+        const Run both = store(QStringLiteral("records"), study_, {QStringLiteral("--from"), QStringLiteral("0"),
+                                                                   QStringLiteral("--from-time"), QStringLiteral("0")});
+        QCOMPARE(both.exitCode, 2);
+        const Run noQueue = store(QStringLiteral("cq"), written_, {QStringLiteral("--from-time"), QStringLiteral("0")});
+        QCOMPARE(noQueue.exitCode, 2);
+        QVERIFY2(noQueue.err.contains("--from-time needs --topic and --queue"), noQueue.err.constData());
     }
 
     void checkpointValues()
