@@ -33,7 +33,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
 
     navigation_ = new QListWidget(this);
     pages_ = new QStackedWidget(this);
-    overview_ = new OverviewView(host_, pages_);
+    overview_ = new OverviewView(host_, connection_, pages_);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     addView(overview_, tr("Overview"));
     addView(new TopicsView(connection_, pages_), tr("Topics"));

@@ -1,5 +1,7 @@
 #include "ui/overview_view.h"
 
+#include "ui/brokers_panel.h"
+
 #include <QGuiApplication>
 #include <QClipboard>
 #include <QLabel>
@@ -9,7 +11,8 @@
 
 namespace mqdesk::ui {
 
-OverviewView::OverviewView(BrokerHost &host, QWidget *parent) : QWidget(parent), host_(host)
+OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWidget *parent)
+    : QWidget(parent), host_(host)
 {
     auto *layout = new QVBoxLayout(this);
     title_ = new QLabel(this);
@@ -22,7 +25,7 @@ OverviewView::OverviewView(BrokerHost &host, QWidget *parent) : QWidget(parent),
     details_->setWordWrap(true);
     snippet_ = new QPlainTextEdit(this);
     snippet_->setReadOnly(true);
-    snippet_->setMaximumHeight(120);
+    snippet_->setMaximumHeight(80);
     auto *copy = new QPushButton(tr("Copy NameServer address"), this);
     connect(copy, &QPushButton::clicked, this, [this] {
         QGuiApplication::clipboard()->setText(host_.namesrvAddress());
@@ -32,7 +35,8 @@ OverviewView::OverviewView(BrokerHost &host, QWidget *parent) : QWidget(parent),
     layout->addWidget(new QLabel(tr("Connect a client (Node.js, ali-ons):"), this));
     layout->addWidget(snippet_);
     layout->addWidget(copy, 0, Qt::AlignLeft);
-    layout->addStretch(1);
+    brokers_ = new BrokersPanel(connection, this);
+    layout->addWidget(brokers_, 1);
 
     connect(&host_, &BrokerHost::stateChanged, this, &OverviewView::refresh);
     refresh();

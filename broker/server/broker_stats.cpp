@@ -32,8 +32,10 @@ void BrokerStats::sample(int64_t wallMillis)
     if (day != day_) {
         putYesterday_ = day_ < 0 ? 0 : putToday_;
         getYesterday_ = day_ < 0 ? 0 : getToday_;
-        putToday_ = putMessages_.load();
-        getToday_ = getFound_.load();
+        // The first day counts every message since boot, as Java's zero-initialised morning
+        // counters do (the first sample may come after the first puts).
+        putToday_ = day_ < 0 ? 0 : putMessages_.load();
+        getToday_ = day_ < 0 ? 0 : getFound_.load();
         day_ = day;
     }
     putRing_[samples_ % kSamples] = putMessages_.load();

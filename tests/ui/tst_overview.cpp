@@ -1,0 +1,241 @@
+// The Overview in a real MainWindow, offscreen, with a real embedded broker on a temporary store:
+// the brokers table (version, address, flush mode, TPS after sends, uptime, today's totals) for
+// one and for two brokers on one NameServer, a broker that stops answering, an unreachable
+// cluster, Ctrl+C and CSV; GET_BROKER_RUNTIME_INFO's Java-shaped values read into numbers.
+// Screenshots in the build tree (screenshots/).
+
+#include "ui_test_util.h"
+#include "broker/client/broker_runtime.h"
+#include "broker/client/producer.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/remoting_codes.h"
+#include "ui/broker_table_model.h"
+#include "ui/brokers_panel.h"
+#include "ui/main_window.h"
+#include "ui/overview_view.h"
+#include "ui/table_text.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+
+using namespace mqdesk;
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::BrokerTableModel;
+using mqdesk::ui::MainWindow;
+
+namespace {
+
+QString cell(const ui::BrokersPanel &panel, int row, int column)
+{
+    const QAbstractItemModel *model = panel.table()->model();
+    return model->index(row, column).data().toString();
+}
+
+int rowOf(const ui::BrokersPanel &panel, const QString &brokerName)
+{
+    for (int row = 0; row < panel.table()->model()->rowCount(); ++row)
+        if (cell(panel, row, BrokerTableModel::BrokerColumn) == brokerName)
+            return row;
+    return -1;
+}
+
+// Refreshes the panel and waits for that refresh's answer.
+void refreshNow(ui::BrokersPanel &panel)
+{
+    QSignalSpy done(&panel, &ui::BrokersPanel::refreshed);
+    panel.refresh();
+    QVERIFY(done.wait(20000));
+}
+
+// Refreshes until `ready` holds (at most ~60 s).
+template <typename Ready>
+bool refreshUntil(ui::BrokersPanel &panel, Ready ready)
+{
+    for (int attempt = 0; attempt < 120; ++attempt) {
+        refreshNow(panel);
+        if (ready())
+            return true;
+        QTest::qWait(500);
+    }
+    return false;
+}
+
+// Registers a broker that listens nowhere (127.0.0.1:1) with the NameServer at `namesrv`, the
+// way a broker registers itself (REGISTER_BROKER), so the cluster lists a broker that is down.
+// The NameServer drops it when `client`'s connection closes.
+bool registerDeadBroker(remoting::RemotingClient &client, const std::string &namesrv)
+{
+    remoting::RemotingCommand request = remoting::RemotingCommand::createRequest(remoting::RequestCode::kRegisterBroker);
+    remoting::setField(request.extFields, "brokerName", std::string("broker-down"));
+    remoting::setField(request.extFields, "brokerAddr", std::string("127.0.0.1:1"));
+    remoting::setField(request.extFields, "clusterName", std::string("DefaultCluster"));
+    remoting::setField(request.extFields, "haServerAddr", std::string("127.0.0.1:2"));
+    remoting::setField(request.extFields, "brokerId", int64_t{0});
+    remoting::setField(request.extFields, "compressed", false);
+    const std::string body = remoting::RegisterBrokerBody().toJson();
+    request.body.assign(body.begin(), body.end());
+    const remoting::InvokeResult result = client.invokeSync(namesrv, std::move(request), std::chrono::milliseconds(5000));
+    return result.ok() && result.response.code == remoting::ResponseCode::kSuccess;
+}
+
+} // namespace
+
+class OverviewTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsJavaShapedRuntimeInfo()
+    {
+        const std::map<std::string, std::string> table{
+            {"brokerVersionDesc", "V4_9_4"},
+            {"putTps", "12.5 11.0 3.2"},
+            {"getTotalTps", "0.0 0.0 0.0"},
+            {"bootTimestamp", "1700000000000"},
+            {"msgPutTotalTodayMorning", "100"},
+            {"msgPutTotalTodayNow", "142"},
+            {"commitLogDiskRatio", "0.4213"},
+            {"remainHowManyDataToFlush", "1.5 KiB"},
+            {"putMessageEntireTimeMax", "7"},
+            {"putMessageDistributeTime",
+             "[<=0ms]:3 [0~10ms]:120 [10~50ms]:6 [50~100ms]:0 [100~200ms]:0 [200~500ms]:0 [500ms~1s]:0 "
+             "[1~2s]:0 [2~3s]:0 [3~4s]:0 [4~5s]:0 [5~10s]:0 [10s~]:1 "}};
+        const client::BrokerRuntime runtime = client::readBrokerRuntime(table);
+        QCOMPARE(runtime.version, std::string("V4_9_4"));
+        QCOMPARE(*runtime.putTps, 12.5);
+        QCOMPARE(*runtime.getTps, 0.0);
+        QCOMPARE(*runtime.putToday, int64_t{42});
+        QVERIFY(!runtime.getToday); // the broker did not send the counters
+        QCOMPARE(*runtime.commitLogDiskRatio, 0.4213);
+        QCOMPARE(*runtime.remainToFlushBytes, int64_t{1536});
+        QVERIFY(runtime.flushDiskType.empty());
+        QVERIFY(!runtime.commitLogMaxOffset);
+        QCOMPARE(runtime.putLatencyBuckets.size(), size_t{13});
+        QCOMPARE(runtime.putLatencyBuckets[1].upperMicros, int64_t{10000});
+        QCOMPARE(runtime.putLatencyBuckets[6].upperMicros, int64_t{1000000}); // [500ms~1s]
+        QCOMPARE(runtime.putLatencyBuckets[12].upperMicros, std::numeric_limits<int64_t>::max());
+        std::vector<int64_t> counts;
+        for (const client::LatencyBucket &bucket : runtime.putLatencyBuckets)
+            counts.push_back(bucket.count);
+        QCOMPARE(client::bucketQuantileMicros(runtime.putLatencyBuckets, counts, 0.5), int64_t{10000});
+        QCOMPARE(client::bucketQuantileMicros(runtime.putLatencyBuckets, counts, 0.99), int64_t{50000});
+
+        QCOMPARE(*client::parseHumanBytes("123 B"), int64_t{123});
+        QCOMPARE(*client::parseHumanBytes("2.0 MiB"), int64_t{2 * 1024 * 1024});
+        for (const char *bad : {"", "12", "1.2 KB", "x KiB", "-1 B"})
+            QVERIFY2(!client::parseHumanBytes(bad), bad);
+        QVERIFY(client::parseLatencyDistribution("[0~10ms]:x").empty());
+        QVERIFY(client::readBrokerRuntime({{"putTps", "fast"}}).putTps == std::nullopt);
+        QCOMPARE(ui::uptimeText(3 * 86400000LL + 4 * 3600000LL), QStringLiteral("3 d 4 h"));
+        QCOMPARE(ui::uptimeText(42000), QStringLiteral("42 s"));
+    }
+
+    void brokersTableShowsTheEmbeddedBroker()
+    {
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("a"))));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+        auto *overview = qobject_cast<ui::OverviewView *>(window.pages()->widget(0));
+        QVERIFY(overview);
+        ui::BrokersPanel &panel = *overview->brokers();
+
+        // Messages sent make a put TPS (the last 10 s) and a total for today.
+        auto producer = window.connection().producer();
+        QVERIFY(producer);
+        int sentCount = 0;
+        const auto sendSome = [&] {
+            for (int i = 0; i < 20; ++i) {
+                client::Message message;
+                message.topic = "OverviewTopic";
+                message.body = {'x'};
+                if (producer->send(message).ok)
+                    ++sentCount;
+            }
+        };
+        const QString address = window.brokerHost().brokerAddress();
+        const bool counted = refreshUntil(panel, [&] {
+            sendSome();
+            const int row = rowOf(panel, QStringLiteral("broker-a"));
+            return row >= 0 && cell(panel, row, BrokerTableModel::PutTpsColumn).toDouble() > 0
+                   && cell(panel, row, BrokerTableModel::PutTodayColumn).toInt() >= 20;
+        });
+        QVERIFY2(counted, qPrintable(cell(panel, 0, BrokerTableModel::PutTpsColumn) + QLatin1Char('|')
+                                     + cell(panel, 0, BrokerTableModel::PutTodayColumn)));
+        QVERIFY(sentCount >= 20);
+        QCOMPARE(panel.table()->model()->rowCount(), 1);
+        QCOMPARE(cell(panel, 0, BrokerTableModel::ClusterColumn), QStringLiteral("DefaultCluster"));
+        QCOMPARE(cell(panel, 0, BrokerTableModel::RoleColumn), QStringLiteral("0 (master)"));
+        QCOMPARE(cell(panel, 0, BrokerTableModel::AddressColumn), address);
+        QCOMPARE(cell(panel, 0, BrokerTableModel::VersionColumn), QStringLiteral("V4_9_8"));
+        QCOMPARE(cell(panel, 0, BrokerTableModel::FlushColumn), QStringLiteral("ASYNC_FLUSH"));
+        QVERIFY(cell(panel, 0, BrokerTableModel::UptimeColumn).endsWith(QStringLiteral(" s")));
+        QVERIFY2(cell(panel, 0, BrokerTableModel::DiskColumn).contains(QStringLiteral(" % of ")),
+                 qPrintable(cell(panel, 0, BrokerTableModel::DiskColumn)));
+        QVERIFY(panel.emptyStateText().isEmpty());
+        saveScreenshot(window, QStringLiteral("overview-brokers"));
+
+        // Ctrl+C copies the selected row with the header; Export CSV writes the table.
+        panel.table()->setFocus();
+        panel.table()->selectRow(0);
+        QTest::keyClick(panel.table(), Qt::Key_C, Qt::ControlModifier);
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(copied.startsWith(QStringLiteral("Cluster\tBroker")) && copied.contains(address), qPrintable(copied));
+        const QString csv = dir.filePath(QStringLiteral("brokers.csv"));
+        QVERIFY(ui::writeTableCsv(*panel.table()->model(), csv));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains(address.toUtf8()));
+
+        // A second broker registering with the same NameServer gets its own row; once it stops,
+        // its row stays (the NameServer still lists it) and says why it has no numbers.
+        server::EmbeddedBrokerOptions second = optionsFor(dir.filePath(QStringLiteral("b")));
+        second.startNamesrv = false;
+        second.settings.broker.brokerName = "broker-b";
+        second.settings.broker.namesrvAddr = window.brokerHost().namesrvAddress().toStdString();
+        second.settings.store.flushDiskType = store::FlushDiskType::SyncFlush;
+        auto broker = std::make_unique<server::EmbeddedBroker>(second);
+        std::string error;
+        QVERIFY2(broker->start(error), error.c_str());
+        QVERIFY(refreshUntil(panel, [&] { return rowOf(panel, QStringLiteral("broker-b")) >= 0; }));
+        const int b = rowOf(panel, QStringLiteral("broker-b"));
+        QCOMPARE(cell(panel, b, BrokerTableModel::FlushColumn), QStringLiteral("SYNC_FLUSH"));
+        QCOMPARE(cell(panel, b, BrokerTableModel::AddressColumn), QString::fromStdString(broker->brokerAddress()));
+        // Sorting by put TPS puts broker-a (which took sends) first when descending.
+        panel.table()->sortByColumn(BrokerTableModel::PutTpsColumn, Qt::DescendingOrder);
+        QCOMPARE(cell(panel, 0, BrokerTableModel::BrokerColumn), QStringLiteral("broker-a"));
+        saveScreenshot(window, QStringLiteral("overview-two-brokers"));
+
+        // A broker that stops unregisters; one the NameServer lists but that does not answer
+        // keeps its row and says why it has no numbers.
+        broker->shutdown();
+        broker.reset();
+        QVERIFY(refreshUntil(panel, [&] { return rowOf(panel, QStringLiteral("broker-b")) < 0; }));
+        remoting::RemotingClient registrar;
+        QVERIFY(registerDeadBroker(registrar, window.brokerHost().namesrvAddress().toStdString()));
+        QVERIFY(refreshUntil(panel, [&] { return rowOf(panel, QStringLiteral("broker-down")) >= 0; }));
+        const int down = rowOf(panel, QStringLiteral("broker-down"));
+        QVERIFY2(cell(panel, down, BrokerTableModel::VersionColumn).startsWith(QStringLiteral("not answering: ")),
+                 qPrintable(cell(panel, down, BrokerTableModel::VersionColumn)));
+        QVERIFY(cell(panel, down, BrokerTableModel::PutTpsColumn).isEmpty());
+        QCOMPARE(cell(panel, rowOf(panel, QStringLiteral("broker-a")), BrokerTableModel::VersionColumn),
+                 QStringLiteral("V4_9_8"));
+        saveScreenshot(window, QStringLiteral("overview-broker-down"));
+
+        // An unreachable cluster explains itself instead of an empty grid.
+        window.connection().setNamesrvAddress(QStringLiteral("127.0.0.1:1"));
+        QTRY_VERIFY_WITH_TIMEOUT(panel.emptyStateText().contains(QStringLiteral("could not be read")), 30000);
+        QVERIFY(panel.emptyStateText().contains(QStringLiteral("127.0.0.1:1")));
+    }
+};
+
+QTEST_MAIN(OverviewTest)
+#include "tst_overview.moc"
