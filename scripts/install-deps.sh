@@ -19,6 +19,8 @@ packages=(
   qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
+  # tests/install checks the installed desktop entry with desktop-file-validate
+  desktop-file-utils
 )
 
 missing=()
