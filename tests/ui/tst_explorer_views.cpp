@@ -1,0 +1,558 @@
+// The store explorer's index, checkpoint, config and health views, driven offscreen over real
+// stores: copies of the Java-written fixtures, a store written by MessageStore here, a damaged
+// copy of it and a store large enough for a verify to be cancelled while it runs. Every store's
+// files are fingerprinted (content CRC, size, mtime, mode) before and compared after: opening,
+// browsing and verifying change nothing.
+
+#include "broker/store/store_reader_test_util.h"
+#include "ui_test_util.h"
+
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/topic_config_manager.h"
+#include "ui/explorer/checkpoint_view.h"
+#include "ui/explorer/config_files_view.h"
+#include "ui/explorer/health_report_view.h"
+#include "ui/explorer/index_entry_model.h"
+#include "ui/explorer/index_file_view.h"
+#include "ui/explorer/index_occupancy_chart.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <filesystem>
+
+using namespace mqdesk;
+using mqdesk::test::q;
+using ui::StoreLocation;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kWait = 60000; // bounded waits: they end as soon as the condition holds
+
+std::shared_ptr<const store::StoreReader> openShared(const std::string &root)
+{
+    return std::shared_ptr<const store::StoreReader>(test::openReader(root));
+}
+
+QString timeText(int64_t millis)
+{
+    return QDateTime::fromMSecsSinceEpoch(millis).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
+QString cell(const QAbstractItemModel *model, int row, int column)
+{
+    return model->index(row, column).data().toString();
+}
+
+// The row whose `column` shows `text`, -1 when none does.
+int findRow(const QAbstractItemModel *model, int column, const QString &text)
+{
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (cell(model, row, column) == text)
+            return row;
+    return -1;
+}
+
+void doubleClick(QTableView *table, int row, int column = 0)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    const QModelIndex index = table->model()->index(row, column);
+    table->scrollTo(index);
+    const QRect rect = table->visualRect(index);
+    QVERIFY2(table->viewport()->rect().contains(rect.center()), "the cell is not on screen");
+    // As a real double-click arrives: press and release, then the second press as a double-click
+    // (QTest::mouseDClick alone sends no first press, which item views need).
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rect.center());
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+// The checkpoint's five longs, read from the file itself (store-format §7: big-endian at 0..32).
+std::vector<int64_t> checkpointLongs(const std::string &root)
+{
+    const auto bytes = test::readFile(root + "/checkpoint");
+    std::vector<int64_t> out;
+    for (int i = 0; i < 5; ++i)
+        out.push_back(common::readInt64(bytes.data() + i * 8));
+    return out;
+}
+
+std::string configNamesOnDisk(const std::string &root)
+{
+    std::vector<std::string> names;
+    if (fs::is_directory(root + "/config"))
+        for (const auto &entry : fs::directory_iterator(root + "/config"))
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (const auto &name : names)
+        out += name + ";";
+    return out;
+}
+
+std::string configNamesShown(const ui::ConfigFilesView &view)
+{
+    std::vector<std::string> names;
+    for (int row = 0; row < view.fileModel()->rowCount(); ++row)
+        names.push_back(cell(view.fileModel(), row, ui::ConfigFilesView::NameColumn).toStdString());
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (const auto &name : names)
+        out += name + ";";
+    return out;
+}
+
+} // namespace
+
+class ExplorerViewsTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::string written_; // the store MessageStore writes in initTestCase
+
+    // Offsets the test commits for group G (queue 5 of T has no consume queue).
+    static constexpr int64_t kCommittedT0 = 10;
+    static constexpr int64_t kCommittedT1 = 25;
+    static constexpr int64_t kCommittedT5 = 3;
+
+    void writeConfig(const std::string &root)
+    {
+        const std::string configDir = root + "/config";
+        fs::create_directories(configDir);
+        store::TopicConfigManager topics;
+        topics.setConfigDir(configDir);
+        for (const char *name : {"T", "U"}) {
+            store::TopicConfig config;
+            config.topicName = name;
+            config.readQueueNums = config.writeQueueNums = std::string(name) == "T" ? 2 : 1;
+            topics.updateTopicConfig(config);
+        }
+        std::string error;
+        QVERIFY2(topics.persist(error), error.c_str());
+        store::ConsumerOffsetManager offsets;
+        offsets.setConfigDir(configDir);
+        offsets.commitOffset("127.0.0.1", "G", "T", 0, kCommittedT0);
+        offsets.commitOffset("127.0.0.1", "G", "T", 1, kCommittedT1);
+        offsets.commitOffset("127.0.0.1", "G", "T", 5, kCommittedT5);
+        QVERIFY2(offsets.persist(error), error.c_str());
+        test::writeFile(configDir + "/broker.properties",
+                        {'b', 'r', 'o', 'k', 'e', 'r', 'N', 'a', 'm', 'e', '=', 'b', '-', '1', '\n'});
+    }
+
+    std::string copyWritten(const QString &name)
+    {
+        const std::string root = dir_.path().toStdString() + "/" + name.toStdString();
+        fs::copy(written_, root, fs::copy_options::recursive);
+        return root;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        written_ = dir_.path().toStdString() + "/written";
+        auto store = test::openStore(test::storeConfig(q(written_)));
+        QVERIFY(store);
+        for (int i = 0; i < test::kMessages; ++i)
+            QCOMPARE(store->putMessage(test::numbered(i)).status, store::PutMessageStatus::PutOk);
+        store.reset(); // a clean shutdown: index, queues and checkpoint flushed, no abort file
+        writeConfig(written_);
+    }
+
+    void javaWrittenStores_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("fork-2021") << QStringLiteral("fork-2021");
+        QTest::newRow("study-2019") << QStringLiteral("study-2019");
+        QTest::newRow("study-b") << QStringLiteral("study-b");
+    }
+
+    void javaWrittenStores()
+    {
+        QFETCH(QString, fixture);
+        const std::string root = dir_.path().toStdString() + "/java-" + fixture.toStdString();
+        test::copyFixture(fixture.toStdString(), root);
+        const auto before = test::fingerprint(root);
+        const auto reader = openShared(root);
+        QVERIFY(reader);
+
+        ui::CheckpointView checkpoint(reader);
+        checkpoint.resize(1000, 560);
+        checkpoint.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!checkpoint.isLoading(), kWait);
+        const auto values = reader->readCheckpoint();
+        if (!fs::exists(root + "/checkpoint")) {
+            QVERIFY(!values);
+            QVERIFY2(checkpoint.bannerText().contains(QStringLiteral("checkpoint")), qPrintable(checkpoint.bannerText()));
+            QCOMPARE(checkpoint.model()->rowCount(), 0);
+        } else {
+            QVERIFY(values);
+            const auto longs = checkpointLongs(root);
+            const auto *model = checkpoint.model();
+            const int rows[] = {ui::CheckpointView::PhysicRow, ui::CheckpointView::LogicsRow,
+                                ui::CheckpointView::IndexRow, ui::CheckpointView::MasterFlushedRow,
+                                ui::CheckpointView::ConfirmPhyRow};
+            for (int i = 0; i < 5; ++i)
+                QCOMPARE(cell(model, rows[i], ui::CheckpointView::ValueColumn), QString::number(longs[i]));
+            QCOMPARE(longs[0], values->physicMsgTimestamp);
+            QCOMPARE(longs[1], values->logicsMsgTimestamp);
+            QCOMPARE(cell(model, ui::CheckpointView::PhysicRow, ui::CheckpointView::LocalTimeColumn),
+                     timeText(longs[0]));
+            QCOMPARE(cell(model, ui::CheckpointView::LogicsRow, ui::CheckpointView::LocalTimeColumn),
+                     timeText(longs[1]));
+            QCOMPARE(cell(model, ui::CheckpointView::MinTimestampRow, ui::CheckpointView::ValueColumn),
+                     QString::number(std::max<int64_t>(0, std::min(longs[0], longs[1]) - 3000)));
+        }
+        const bool abort = fs::exists(root + "/abort");
+        QCOMPARE(checkpoint.abortText().contains(QStringLiteral("present")), abort);
+        QVERIFY2(checkpoint.lockText().contains(QStringLiteral("not held")), qPrintable(checkpoint.lockText()));
+
+        ui::ConfigFilesView config(reader);
+        config.resize(1000, 560);
+        config.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!config.isLoading(), kWait);
+        QCOMPARE(configNamesShown(config), configNamesOnDisk(root));
+        if (fs::exists(root + "/config/topics.json"))
+            checkJavaTopics(config, root);
+        if (fs::exists(root + "/config/consumerOffset.json"))
+            checkJavaOffsets(config, root);
+
+        ui::IndexFileView index(reader);
+        QTRY_VERIFY_WITH_TIMEOUT(!index.isLoading(), kWait);
+        QCOMPARE(index.fileModel()->rowCount(), 0); // these brokers' index files are not included
+        QVERIFY(index.bannerText().contains(QStringLiteral("No index files")));
+
+        ui::HealthReportView health(reader);
+        QSignalSpy finished(&health, &ui::HealthReportView::verifyFinished);
+        health.verify();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWait);
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY2(health.summaryText().contains(QStringLiteral("Healthy")), qPrintable(health.summaryText()));
+        QCOMPARE(health.faultModel()->rowCount(), 0);
+
+        if (fixture == QStringLiteral("study-2019")) {
+            test::saveScreenshot(checkpoint, QStringLiteral("explorer-checkpoint"));
+            QVERIFY(config.selectFile(QStringLiteral("topics.json")));
+            test::saveScreenshot(config, QStringLiteral("explorer-config"));
+        }
+        QCOMPARE(test::fingerprint(root), before);
+    }
+
+private:
+    void checkJavaTopics(ui::ConfigFilesView &config, const std::string &root)
+    {
+        QVERIFY(config.selectFile(QStringLiteral("topics.json")));
+        QCOMPARE(config.tabs()->currentIndex(), int(ui::ConfigFilesView::TableTab));
+        const auto bytes = test::readFile(root + "/config/topics.json");
+        const auto document = QJsonDocument::fromJson(QByteArray(reinterpret_cast<const char *>(bytes.data()),
+                                                                 static_cast<qsizetype>(bytes.size())));
+        const QJsonObject table = document.object().value(QStringLiteral("topicConfigTable")).toObject();
+        QVERIFY(!table.isEmpty());
+        const QStandardItemModel *model = config.contentModel();
+        QVERIFY(model);
+        QCOMPARE(model->rowCount(), table.size());
+        for (auto it = table.begin(); it != table.end(); ++it) {
+            const int row = findRow(model, 0, it.key());
+            QVERIFY2(row >= 0, qPrintable(it.key()));
+            const QJsonObject topic = it.value().toObject();
+            QCOMPARE(cell(model, row, 1), QString::number(topic.value(QStringLiteral("readQueueNums")).toInt()));
+            QCOMPARE(cell(model, row, 2), QString::number(topic.value(QStringLiteral("writeQueueNums")).toInt()));
+            QVERIFY(cell(model, row, 3).startsWith(QString::number(topic.value(QStringLiteral("perm")).toInt())));
+        }
+        QVERIFY(config.noteText().contains(
+            QString::number(document.object().value(QStringLiteral("dataVersion")).toObject().value(QStringLiteral("counter")).toInt())));
+        const auto file = config.rawText()->toPlainText().toUtf8();
+        QCOMPARE(file, QByteArray(reinterpret_cast<const char *>(bytes.data()), static_cast<qsizetype>(bytes.size())));
+    }
+
+    // consumerOffset.json is fastjson's dialect ({0:250}): read here with a pattern, not a JSON parser.
+    void checkJavaOffsets(ui::ConfigFilesView &config, const std::string &root)
+    {
+        QVERIFY(config.selectFile(QStringLiteral("consumerOffset.json")));
+        const auto bytes = test::readFile(root + "/config/consumerOffset.json");
+        const QString text = QString::fromUtf8(reinterpret_cast<const char *>(bytes.data()), static_cast<qsizetype>(bytes.size()));
+        static const QRegularExpression entry(QStringLiteral("\"([^\"@]+)@([^\"]+)\":\\{([^}]*)\\}"));
+        static const QRegularExpression queue(QStringLiteral("(\\d+):(\\d+)"));
+        const QStandardItemModel *model = config.contentModel();
+        QVERIFY(model);
+        int expectedRows = 0;
+        for (auto it = entry.globalMatch(text); it.hasNext();) {
+            const auto match = it.next();
+            for (auto q = queue.globalMatch(match.captured(3)); q.hasNext();) {
+                const auto queueMatch = q.next();
+                ++expectedRows;
+                bool found = false;
+                for (int row = 0; row < model->rowCount() && !found; ++row)
+                    found = cell(model, row, 0) == match.captured(2) && cell(model, row, 1) == match.captured(1)
+                            && cell(model, row, 2) == queueMatch.captured(1)
+                            && cell(model, row, 3) == queueMatch.captured(2)
+                            && cell(model, row, 4) == QStringLiteral("no consume queue"); // not in the fixtures
+                QVERIFY2(found, qPrintable(match.captured(0)));
+            }
+        }
+        QVERIFY(expectedRows > 0);
+        QCOMPARE(model->rowCount(), expectedRows);
+    }
+
+private slots:
+    void storeWrittenByMessageStore()
+    {
+        const auto before = test::fingerprint(written_);
+        const auto reader = openShared(written_);
+        QVERIFY(reader);
+        ui::IndexFileView index(reader);
+        QSignalSpy requested(&index, &ui::IndexFileView::locationRequested);
+        QSignalSpy occupancy(&index, &ui::IndexFileView::occupancyShown);
+        index.resize(1100, 700);
+        index.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!index.isLoading(), kWait);
+        const auto summaries = reader->indexFiles();
+        QVERIFY(!summaries.empty());
+        QCOMPARE(index.fileModel()->rowCount(), static_cast<int>(summaries.size()));
+        const store::IndexFileSummary &newest = summaries.back();
+        QCOMPARE(index.selectedFile(), q(newest.file.name));
+        const QString header = index.headerText();
+        QVERIFY2(header.contains(QString::number(newest.header.beginTimestamp)), qPrintable(header));
+        QVERIFY(header.contains(timeText(newest.header.endTimestamp)));
+        QVERIFY(header.contains(QStringLiteral("Slot capacity (inferred): %1").arg(QLocale().toString(test::kIndexSlots))));
+
+        // The chart counts the slots this test counts in the file itself.
+        QTRY_VERIFY_WITH_TIMEOUT(occupancy.count() >= 1, kWait);
+        const auto bytes = test::readFile(newest.file.path);
+        int64_t occupied = 0;
+        for (int slot = 0; slot < newest.hashSlotNum; ++slot)
+            occupied += common::readInt32(bytes.data() + 40 + slot * 4) != 0 ? 1 : 0;
+        QCOMPARE(index.occupancyChart()->occupiedSlots(), occupied);
+        QVERIFY(index.occupancyChart()->bucketCount() >= 100 && index.occupancyChart()->bucketCount() <= 200);
+        QVERIFY(index.occupancyChart()->hoverText(0).contains(QStringLiteral("occupied")));
+
+        // Entries read lazily; entry 1 as the reader and the file have it.
+        index.tabs()->setCurrentIndex(ui::IndexFileView::EntriesTab);
+        QTRY_VERIFY_WITH_TIMEOUT(index.entryModel()->rowCount() > 0, kWait);
+        const auto first = reader->readIndexEntries(newest.file.name, 1, 1).front();
+        QCOMPARE(cell(index.entryModel(), 0, ui::IndexEntryModel::PhyOffsetColumn), QString::number(first.phyOffset));
+        const int64_t entriesAt = 40 + int64_t{newest.hashSlotNum} * 4; // entry n at entriesAt + n × 20
+        QCOMPARE(first.filePosition, entriesAt + 20);
+        QCOMPARE(common::readInt32(bytes.data() + entriesAt + 20), first.keyHash);
+        QCOMPARE(common::readInt64(bytes.data() + entriesAt + 24), first.phyOffset);
+        doubleClick(index.entryTable(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(requested.count(), 1, kWait);
+        const auto log = reader->commitLogSnapshot();
+        const auto *holder = log.fileFor(first.phyOffset);
+        QCOMPARE(requested.takeFirst().first().value<StoreLocation>(),
+                 (StoreLocation{QStringLiteral("commitlog/") + q(holder->name()), first.phyOffset - holder->startOffset()}));
+        // showLocation of an entry's bytes selects that entry.
+        QVERIFY(index.showLocation({QStringLiteral("index/") + q(newest.file.name), entriesAt + 20 * 2}));
+        QTRY_COMPARE_WITH_TIMEOUT(index.entryTable()->currentIndex().row(), 1, kWait);
+
+        // A key lookup walks to the record that carries it.
+        const auto records = reader->readRecords({.limit = 10, .topic = "T", .key = "k7", .includeMarkers = false});
+        QCOMPARE(records.records.size(), size_t{1});
+        const int64_t k7 = records.records.front().offset;
+        QSignalSpy lookedUp(&index, &ui::IndexFileView::lookupFinished);
+        index.lookUp(QStringLiteral("T"), QStringLiteral("k7"));
+        QTRY_COMPARE_WITH_TIMEOUT(lookedUp.count(), 1, kWait);
+        const auto *chain = index.chainModel();
+        int hit = -1;
+        for (int row = 0; row < chain->rowCount(); ++row)
+            if (cell(chain, row, ui::IndexFileView::HasKeyColumn) == QStringLiteral("yes"))
+                hit = row;
+        QVERIFY2(hit >= 0, qPrintable(index.lookupSummary()));
+        QCOMPARE(cell(chain, hit, ui::IndexFileView::ChainPhyOffsetColumn), QString::number(k7));
+        QCOMPARE(cell(chain, hit, ui::IndexFileView::HashMatchColumn), QStringLiteral("yes"));
+        QVERIFY(findRow(chain, ui::IndexFileView::StepColumn, QStringLiteral("stop")) > hit);
+        QVERIFY(index.lookupSummary().contains(QStringLiteral("T#k7")));
+        doubleClick(index.chainTable(), hit);
+        QTRY_COMPARE_WITH_TIMEOUT(requested.count(), 1, kWait);
+        const auto *k7File = log.fileFor(k7);
+        QCOMPARE(requested.takeFirst().first().value<StoreLocation>(),
+                 (StoreLocation{QStringLiteral("commitlog/") + q(k7File->name()), k7 - k7File->startOffset()}));
+        test::saveScreenshot(index, QStringLiteral("explorer-index"));
+        index.tabs()->setCurrentIndex(ui::IndexFileView::OccupancyTab);
+        test::saveScreenshot(index, QStringLiteral("explorer-index-occupancy"));
+
+        checkWrittenConfig(*reader);
+        checkWrittenCheckpoint(reader);
+        QCOMPARE(test::fingerprint(written_), before);
+    }
+
+private:
+    void checkWrittenConfig(const store::StoreReader &reader)
+    {
+        auto shared = std::shared_ptr<const store::StoreReader>(&reader, [](const store::StoreReader *) {});
+        ui::ConfigFilesView config(shared);
+        QTRY_VERIFY_WITH_TIMEOUT(!config.isLoading(), kWait);
+        QVERIFY(config.selectFile(QStringLiteral("consumerOffset.json")));
+        const QStandardItemModel *model = config.contentModel();
+        QVERIFY(model);
+        QCOMPARE(model->rowCount(), 3);
+        for (const auto &[queue, committed] : {std::pair{0, kCommittedT0}, std::pair{1, kCommittedT1}}) {
+            const int row = findRow(model, 2, QString::number(queue));
+            QVERIFY(row >= 0);
+            const int64_t max = reader.consumeQueue("T", queue)->maxOffset;
+            QVERIFY(max > committed);
+            QCOMPARE(cell(model, row, 0), QStringLiteral("G"));
+            QCOMPARE(cell(model, row, 3), QString::number(committed));
+            QCOMPARE(cell(model, row, 4), QString::number(max));
+            QCOMPARE(cell(model, row, 5), QString::number(max - committed));
+        }
+        const int missing = findRow(model, 2, QStringLiteral("5"));
+        QCOMPARE(cell(model, missing, 4), QStringLiteral("no consume queue"));
+        QVERIFY(config.selectFile(QStringLiteral("broker.properties")));
+        QCOMPARE(cell(config.contentModel(), 0, 0), QStringLiteral("brokerName"));
+        QCOMPARE(cell(config.contentModel(), 0, 1), QStringLiteral("b-1"));
+    }
+
+    void checkWrittenCheckpoint(const std::shared_ptr<const store::StoreReader> &reader)
+    {
+        ui::CheckpointView checkpoint(reader);
+        QSignalSpy requested(&checkpoint, &ui::CheckpointView::locationRequested);
+        checkpoint.resize(1000, 560);
+        checkpoint.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!checkpoint.isLoading(), kWait);
+        const auto longs = checkpointLongs(reader->rootDir());
+        QVERIFY(longs[0] > 0);
+        QCOMPARE(cell(checkpoint.model(), ui::CheckpointView::IndexRow, ui::CheckpointView::ValueColumn),
+                 QString::number(longs[2]));
+        QCOMPARE(cell(checkpoint.model(), ui::CheckpointView::IndexRow, ui::CheckpointView::LocalTimeColumn),
+                 longs[2] == 0 ? QStringLiteral("—") : timeText(longs[2]));
+        QVERIFY(checkpoint.abortText().contains(QStringLiteral("absent")));
+        doubleClick(checkpoint.table(), ui::CheckpointView::LogicsRow);
+        QTRY_COMPARE_WITH_TIMEOUT(requested.count(), 1, kWait);
+        QCOMPARE(requested.first().first().value<StoreLocation>(), (StoreLocation{QStringLiteral("checkpoint"), 8}));
+    }
+
+private slots:
+    void damagedStore()
+    {
+        const std::string root = copyWritten(QStringLiteral("damaged"));
+        // A flipped body byte in record 10, garbage in topics.json, a consume-queue file cut short.
+        int64_t recordOffset = 0;
+        {
+            const auto reader = test::openReader(root);
+            recordOffset = test::allMessages(*reader).at(10).offset;
+        }
+        const std::string logFile = root + "/commitlog/00000000000000000000";
+        QVERIFY(recordOffset + test::kBodyAt < test::kLogFileSize);
+        test::patch(logFile, recordOffset + test::kBodyAt, {static_cast<uint8_t>(test::readFile(logFile)[recordOffset + test::kBodyAt] ^ 0x20)});
+        const std::string garbage = "{\n\t\"topicConfigTable\":{ this is not json\n";
+        test::writeFile(root + "/config/topics.json", std::vector<uint8_t>(garbage.begin(), garbage.end()));
+        const std::string cqFile = root + "/consumequeue/T/0/00000000000000000000";
+        fs::resize_file(cqFile, 500);
+
+        const auto before = test::fingerprint(root);
+        const auto reader = openShared(root);
+        const auto expected = store::verifyStore(*reader);
+        QVERIFY(test::hasFault(expected, "record-crc", "commitlog/00000000000000000000", recordOffset));
+        const auto topics = reader->configFile("topics.json");
+        QVERIFY(topics && !topics->parsed && topics->errorOffset > 0);
+        QVERIFY2(test::hasFault(expected, "config-parse", "config/topics.json", topics->errorOffset),
+                 test::listFaults(expected).c_str());
+        QVERIFY2(test::hasFault(expected, "file-size", "consumequeue/T/0/00000000000000000000", 500),
+                 test::listFaults(expected).c_str());
+
+        ui::HealthReportView health(reader);
+        QSignalSpy finished(&health, &ui::HealthReportView::verifyFinished);
+        QSignalSpy requested(&health, &ui::HealthReportView::locationRequested);
+        health.resize(1200, 640);
+        health.show();
+        QTest::mouseClick(health.verifyButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWait);
+        QVERIFY(health.summaryText().contains(QStringLiteral("fault(s) found")));
+        QVERIFY(health.progressText().contains(QStringLiteral("MB/s")));
+        const auto *faults = health.faultModel();
+        QCOMPARE(faults->rowCount(), static_cast<int>(expected.faults.size()));
+        for (const auto &fault : expected.faults) {
+            bool shown = false;
+            for (int row = 0; row < faults->rowCount() && !shown; ++row)
+                shown = cell(faults, row, 0) == q(fault.file) && cell(faults, row, 1) == QString::number(fault.offset)
+                        && cell(faults, row, 2) == q(fault.kind) && cell(faults, row, 3) == q(fault.message);
+            QVERIFY2(shown, (fault.kind + " " + fault.file).c_str());
+        }
+        // Filtered by kind, then a double-click on the CRC fault asks for its place.
+        health.kindFilter()->setCurrentText(QStringLiteral("record-crc"));
+        QCOMPARE(faults->rowCount(), 1);
+        QCOMPARE(cell(faults, 0, 2), QStringLiteral("record-crc"));
+        doubleClick(health.faultTable(), 0);
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.takeFirst().first().value<StoreLocation>(),
+                 (StoreLocation{QStringLiteral("commitlog/00000000000000000000"), recordOffset}));
+        // Enter on the config fault does the same.
+        health.kindFilter()->setCurrentText(QStringLiteral("config-parse"));
+        health.faultTable()->setFocus();
+        health.faultTable()->setCurrentIndex(faults->index(0, 0));
+        QTest::keyClick(health.faultTable(), Qt::Key_Return);
+        QCOMPARE(requested.count(), 1);
+        const auto configPlace = requested.takeFirst().first().value<StoreLocation>();
+        QCOMPARE(configPlace, (StoreLocation{QStringLiteral("config/topics.json"), topics->errorOffset}));
+        health.kindFilter()->setCurrentIndex(0);
+        test::saveScreenshot(health, QStringLiteral("explorer-health"));
+
+        // The config view shows the broken file as text with the error's place.
+        ui::ConfigFilesView config(reader);
+        config.resize(1000, 560);
+        config.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!config.isLoading(), kWait);
+        QVERIFY(config.showLocation(configPlace));
+        QCOMPARE(config.selectedFile(), QStringLiteral("topics.json"));
+        QCOMPARE(config.tabs()->currentIndex(), int(ui::ConfigFilesView::RawTab));
+        QVERIFY2(config.rawErrorText().contains(QStringLiteral("topics.json")), qPrintable(config.rawErrorText()));
+        QCOMPARE(config.rawText()->textCursor().position(), static_cast<int>(topics->errorOffset)); // ASCII text
+        QCOMPARE(config.rawText()->extraSelections().size(), 2);
+        QCOMPARE(config.contentModel(), nullptr);
+        QVERIFY(config.fileModel()->findItems(QStringLiteral("does not parse"), Qt::MatchExactly,
+                                              ui::ConfigFilesView::StatusColumn).size() == 1);
+        test::saveScreenshot(config, QStringLiteral("explorer-config-raw"));
+        QCOMPARE(test::fingerprint(root), before);
+    }
+
+    void cancelStopsAVerify()
+    {
+        // Progress (and so a cancel check) comes every 64 MiB: a store of ~100 MiB of records.
+        const std::string root = dir_.path().toStdString() + "/large";
+        {
+            auto config = test::smallStoreConfig(q(root), 16 * 1024 * 1024);
+            auto store = test::openStore(config);
+            QVERIFY(store);
+            const std::string body(4000, 'x');
+            for (int i = 0; i < 26000; ++i)
+                QCOMPARE(store->putMessage(test::makeMessage("Big", i % 4, body)).status, store::PutMessageStatus::PutOk);
+        }
+        const auto before = test::fingerprint(root);
+        const auto reader = openShared(root);
+        ui::HealthReportView health(reader);
+        QSignalSpy finished(&health, &ui::HealthReportView::verifyFinished);
+        health.resize(1000, 500);
+        health.show();
+        const QString initialSummary = health.summaryText();
+        health.verify();
+        QVERIFY(health.isRunning());
+        QVERIFY(!health.verifyButton()->isEnabled());
+        // Cancelled at once: the scan stops at its first progress check, 64 MiB in, far from its end.
+        QTest::mouseClick(health.cancelButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWait);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!health.isRunning());
+        QVERIFY(health.verifyButton()->isEnabled());
+        QVERIFY(health.progressText().contains(QStringLiteral("cancelled")));
+        QCOMPARE(health.summaryText(), initialSummary); // no report from a cancelled verify
+        QCOMPARE(test::fingerprint(root), before);
+    }
+};
+
+QTEST_MAIN(ExplorerViewsTest)
+#include "tst_explorer_views.moc"
