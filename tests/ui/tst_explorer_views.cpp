@@ -15,8 +15,10 @@
 #include "ui/explorer/index_entry_model.h"
 #include "ui/explorer/index_file_view.h"
 #include "ui/explorer/index_occupancy_chart.h"
+#include "ui/table_text.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
 #include <QJsonDocument>
@@ -453,6 +455,10 @@ private slots:
         test::writeFile(root + "/config/topics.json", std::vector<uint8_t>(garbage.begin(), garbage.end()));
         const std::string cqFile = root + "/consumequeue/T/0/00000000000000000000";
         fs::resize_file(cqFile, 500);
+        std::string indexName;
+        for (const auto &entry : fs::directory_iterator(root + "/index"))
+            indexName = entry.path().filename().string();
+        fs::resize_file(root + "/index/" + indexName, 1001); // no slot and entry count make this size
 
         const auto before = test::fingerprint(root);
         const auto reader = openShared(root);
@@ -464,6 +470,9 @@ private slots:
                  test::listFaults(expected).c_str());
         QVERIFY2(test::hasFault(expected, "file-size", "consumequeue/T/0/00000000000000000000", 500),
                  test::listFaults(expected).c_str());
+        const auto indexes = reader->indexFiles();
+        QCOMPARE(indexes.size(), size_t{1});
+        QVERIFY(!indexes.front().layoutError.empty());
 
         ui::HealthReportView health(reader);
         QSignalSpy finished(&health, &ui::HealthReportView::verifyFinished);
@@ -500,7 +509,27 @@ private slots:
         const auto configPlace = requested.takeFirst().first().value<StoreLocation>();
         QCOMPARE(configPlace, (StoreLocation{QStringLiteral("config/topics.json"), topics->errorOffset}));
         health.kindFilter()->setCurrentIndex(0);
+        // Ctrl+C copies the selected faults with the header; Export CSV writes every row shown.
+        health.faultTable()->selectAll();
+        QTest::keyClick(health.faultTable(), Qt::Key_C, Qt::ControlModifier);
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(copied.startsWith(QStringLiteral("File\tOffset\tKind\tMessage\n")), qPrintable(copied));
+        QCOMPARE(copied.count(QLatin1Char('\n')), faults->rowCount() + 1);
+        QVERIFY(copied.contains(QStringLiteral("record-crc")));
+        const QString csv = dir_.filePath(QStringLiteral("faults.csv"));
+        QVERIFY(ui::writeTableCsv(*health.faultTable()->model(), csv));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QCOMPARE(csvFile.readAll().count("\r\n"), faults->rowCount() + 1);
         test::saveScreenshot(health, QStringLiteral("explorer-health"));
+
+        // The index view names the layout fault in the header instead of drawing a chart.
+        ui::IndexFileView index(reader);
+        QTRY_VERIFY_WITH_TIMEOUT(!index.isLoading(), kWait);
+        QVERIFY2(index.headerText().contains(QStringLiteral("Layout: ") + q(indexes.front().layoutError)),
+                 qPrintable(index.headerText()));
+        QCOMPARE(index.occupancyChart()->bucketCount(), 0);
+        QCOMPARE(index.entryModel()->entryCount(), 0);
 
         // The config view shows the broken file as text with the error's place.
         ui::ConfigFilesView config(reader);
@@ -518,6 +547,41 @@ private slots:
                                               ui::ConfigFilesView::StatusColumn).size() == 1);
         test::saveScreenshot(config, QStringLiteral("explorer-config-raw"));
         QCOMPARE(test::fingerprint(root), before);
+    }
+
+    void liveStore()
+    {
+        // A broker's store open while the views read it: the lock is live, reload() follows appends.
+        const std::string root = copyWritten(QStringLiteral("live"));
+        auto store = test::openStore(test::storeConfig(q(root)));
+        QVERIFY(store);
+        const auto reader = openShared(root);
+        ui::CheckpointView checkpoint(reader);
+        QTRY_VERIFY_WITH_TIMEOUT(!checkpoint.isLoading(), kWait);
+        QVERIFY2(checkpoint.lockText().contains(QStringLiteral("held")) && !checkpoint.lockText().contains(QStringLiteral("not held")),
+                 qPrintable(checkpoint.lockText()));
+        QVERIFY(checkpoint.abortText().contains(QStringLiteral("present"))); // a running broker keeps one
+
+        ui::IndexFileView index(reader);
+        QTRY_VERIFY_WITH_TIMEOUT(!index.isLoading(), kWait);
+        const QString countBefore = cell(index.fileModel(), 0, ui::IndexFileView::EntriesColumn);
+        for (int i = test::kMessages; i < test::kMessages + 20; ++i)
+            QCOMPARE(store->putMessage(test::numbered(i)).status, store::PutMessageStatus::PutOk);
+        store->waitForDispatch();
+        index.reload();
+        QTRY_COMPARE_WITH_TIMEOUT(cell(index.fileModel(), 0, ui::IndexFileView::EntriesColumn),
+                                  QString::number(countBefore.toInt() + 20), kWait);
+        QSignalSpy lookedUp(&index, &ui::IndexFileView::lookupFinished);
+        index.lookUp(QStringLiteral("T"), QStringLiteral("k%1").arg(test::kMessages + 1));
+        QTRY_COMPARE_WITH_TIMEOUT(lookedUp.count(), 1, kWait);
+        QVERIFY(findRow(index.chainModel(), ui::IndexFileView::HasKeyColumn, QStringLiteral("yes")) >= 0);
+
+        ui::HealthReportView health(reader);
+        QSignalSpy finished(&health, &ui::HealthReportView::verifyFinished);
+        health.verify();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWait);
+        QVERIFY2(health.summaryText().contains(QStringLiteral("Live: a broker holds the lock")),
+                 qPrintable(health.summaryText()));
     }
 
     void cancelStopsAVerify()

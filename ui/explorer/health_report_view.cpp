@@ -198,11 +198,14 @@ QString HealthReportView::recoveryText(const store::RecoverySimulation &r) const
                        .arg(qtText(r.stopFile).toHtmlEscaped())
                        .arg(r.stopFilePosition)
                        .arg(qtText(r.stopReason).toHtmlEscaped());
-    if (r.truncatedBytes > 0 || r.recordsLost > 0 || r.filesDeleted > 0)
-        text += tr("; would truncate %1 bytes, lose %2 record(s) and delete %3 file(s)")
+    if (r.recordsLost > 0 || r.filesDeleted > 0 || !r.cleanEnd)
+        text += tr("; <b>would truncate %1 bytes, lose %2 record(s) and delete %3 file(s)</b>")
                     .arg(r.truncatedBytes)
                     .arg(r.recordsLost)
                     .arg(r.filesDeleted);
+    else if (r.truncatedBytes > 0)
+        text += tr("; nothing would be lost (the %1 bytes after it hold no record and would be zeroed)")
+                    .arg(r.truncatedBytes);
     else
         text += tr("; nothing would be cut");
     return text;
