@@ -32,6 +32,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTreeView>
 
 #include <filesystem>
 
@@ -155,6 +156,25 @@ class ExplorerViewsTest : public QObject
                         {'b', 'r', 'o', 'k', 'e', 'r', 'N', 'a', 'm', 'e', '=', 'b', '-', '1', '\n'});
     }
 
+    // Progress (and so a cancel check) comes every 64 MiB: a store of ~100 MiB of records with
+    // keys "b<i>", written once.
+    std::string largeStore()
+    {
+        const std::string root = dir_.path().toStdString() + "/large";
+        if (fs::exists(root))
+            return root;
+        auto store = test::openStore(test::smallStoreConfig(q(root), 16 * 1024 * 1024));
+        if (!store)
+            return {};
+        const std::string body(4000, 'x');
+        for (int i = 0; i < 26000; ++i) {
+            if (store->putMessage(test::makeMessage("Big", i % 4, body, "b" + std::to_string(i))).status
+                != store::PutMessageStatus::PutOk)
+                return {};
+        }
+        return root;
+    }
+
     std::string copyWritten(const QString &name)
     {
         const std::string root = dir_.path().toStdString() + "/" + name.toStdString();
@@ -232,6 +252,17 @@ private slots:
             checkJavaTopics(config, root);
         if (fs::exists(root + "/config/consumerOffset.json"))
             checkJavaOffsets(config, root);
+        if (fs::exists(root + "/config/subscriptionGroup.json"))
+            checkJavaGroups(config, root);
+        if (fs::exists(root + "/config/consumerFilter.json")) {
+            QVERIFY(config.selectFile(QStringLiteral("consumerFilter.json"))); // no table of its own: a tree
+            QVERIFY(config.contentModel());
+            QCOMPARE(config.contentTree()->model(), config.contentModel());
+            QCOMPARE(cell(config.contentModel(), 0, 2), QStringLiteral("object"));
+        }
+        QVERIFY(config.selectFile(QStringLiteral("delayOffset.json")));
+        QCOMPARE(config.contentModel()->rowCount(), 0); // {"offsetTable":{}} in every fixture
+        QCOMPARE(config.contentModel()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Delay level"));
 
         ui::IndexFileView index(reader);
         QTRY_VERIFY_WITH_TIMEOUT(!index.isLoading(), kWait);
@@ -279,6 +310,25 @@ private:
             QString::number(document.object().value(QStringLiteral("dataVersion")).toObject().value(QStringLiteral("counter")).toInt())));
         const auto file = config.rawText()->toPlainText().toUtf8();
         QCOMPARE(file, QByteArray(reinterpret_cast<const char *>(bytes.data()), static_cast<qsizetype>(bytes.size())));
+    }
+
+    void checkJavaGroups(ui::ConfigFilesView &config, const std::string &root)
+    {
+        QVERIFY(config.selectFile(QStringLiteral("subscriptionGroup.json")));
+        const auto bytes = test::readFile(root + "/config/subscriptionGroup.json");
+        const auto document = QJsonDocument::fromJson(QByteArray(reinterpret_cast<const char *>(bytes.data()),
+                                                                 static_cast<qsizetype>(bytes.size())));
+        const QJsonObject table = document.object().value(QStringLiteral("subscriptionGroupTable")).toObject();
+        const QStandardItemModel *model = config.contentModel();
+        QVERIFY(model && !table.isEmpty());
+        QCOMPARE(model->rowCount(), table.size());
+        for (auto it = table.begin(); it != table.end(); ++it) {
+            const int row = findRow(model, 0, it.key());
+            QVERIFY2(row >= 0, qPrintable(it.key()));
+            const QJsonObject group = it.value().toObject();
+            QCOMPARE(cell(model, row, 5), QString::number(group.value(QStringLiteral("retryQueueNums")).toInt()));
+            QCOMPARE(cell(model, row, 6), QString::number(group.value(QStringLiteral("retryMaxTimes")).toInt()));
+        }
     }
 
     // consumerOffset.json is fastjson's dialect ({0:250}): read here with a pattern, not a JSON parser.
@@ -584,18 +634,49 @@ private slots:
                  qPrintable(health.summaryText()));
     }
 
+    void largeStoreIndex()
+    {
+        // 26,000 keyed messages: seven index files of 4,000 entries, read 500 at a time.
+        const std::string root = largeStore();
+        QVERIFY(!root.empty());
+        const auto before = test::fingerprint(root);
+        const auto reader = openShared(root);
+        ui::IndexFileView index(reader);
+        index.resize(1100, 700);
+        index.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!index.isLoading(), kWait);
+        QCOMPARE(index.fileModel()->rowCount(), 7);
+        QVERIFY(index.selectFile(cell(index.fileModel(), 0, ui::IndexFileView::NameColumn)));
+        QCOMPARE(index.entryModel()->entryCount(), 3999);
+        index.tabs()->setCurrentIndex(ui::IndexFileView::EntriesTab);
+        QTRY_COMPARE_WITH_TIMEOUT(index.entryModel()->rowCount(), ui::IndexEntryModel::kPageSize, kWait);
+        const auto summary = reader->indexFiles().front();
+        const int64_t entriesAt = 40 + int64_t{summary.hashSlotNum} * 4;
+        QVERIFY(index.showLocation({QStringLiteral("index/") + q(summary.file.name), entriesAt + 20 * 3000}));
+        QTRY_COMPARE_WITH_TIMEOUT(index.entryTable()->currentIndex().row(), 2999, kWait);
+        QCOMPARE(cell(index.entryModel(), 2999, ui::IndexEntryModel::EntryColumn), QStringLiteral("3000"));
+        QCOMPARE(cell(index.entryModel(), 2999, ui::IndexEntryModel::PhyOffsetColumn),
+                 QString::number(reader->readIndexEntries(summary.file.name, 3000, 1).front().phyOffset));
+
+        // A lookup walks the key's slot in every file and finds the one record.
+        QSignalSpy lookedUp(&index, &ui::IndexFileView::lookupFinished);
+        index.lookUp(QStringLiteral("Big"), QStringLiteral("b12345"));
+        QTRY_COMPARE_WITH_TIMEOUT(lookedUp.count(), 1, kWait);
+        int stops = 0;
+        int hits = 0;
+        for (int row = 0; row < index.chainModel()->rowCount(); ++row) {
+            stops += cell(index.chainModel(), row, ui::IndexFileView::StepColumn) == QStringLiteral("stop") ? 1 : 0;
+            hits += cell(index.chainModel(), row, ui::IndexFileView::HasKeyColumn) == QStringLiteral("yes") ? 1 : 0;
+        }
+        QCOMPARE(stops, 7);
+        QCOMPARE(hits, 1);
+        QCOMPARE(test::fingerprint(root), before);
+    }
+
     void cancelStopsAVerify()
     {
-        // Progress (and so a cancel check) comes every 64 MiB: a store of ~100 MiB of records.
-        const std::string root = dir_.path().toStdString() + "/large";
-        {
-            auto config = test::smallStoreConfig(q(root), 16 * 1024 * 1024);
-            auto store = test::openStore(config);
-            QVERIFY(store);
-            const std::string body(4000, 'x');
-            for (int i = 0; i < 26000; ++i)
-                QCOMPARE(store->putMessage(test::makeMessage("Big", i % 4, body)).status, store::PutMessageStatus::PutOk);
-        }
+        const std::string root = largeStore();
+        QVERIFY(!root.empty());
         const auto before = test::fingerprint(root);
         const auto reader = openShared(root);
         ui::HealthReportView health(reader);
