@@ -272,8 +272,13 @@ void GroupsView::selectGroup(const QString &name)
     const QModelIndex index = proxy_->mapFromSource(groups_->index(row, 0));
     if (!index.isValid())
         return; // filtered out
+    // Selecting the group that is already current reloads its detail: whoever selects it wants it
+    // as it is now (and waits for detailLoaded), not as it was when first selected.
+    const bool alreadyCurrent = groupTable_->currentIndex() == index;
     groupTable_->setCurrentIndex(index);
     groupTable_->scrollTo(index);
+    if (alreadyCurrent)
+        loadDetail();
 }
 
 QString GroupsView::selectedGroup() const

@@ -37,6 +37,8 @@ public:
     // F5: fetches the list again (and the selected group's detail).
     void refresh();
     bool isLoading() const { return loading_; }
+    // Makes `name` the current group (when listed and not filtered out) and loads its detail,
+    // again when it already was current; detailLoaded() follows.
     void selectGroup(const QString &name);
     QString selectedGroup() const;
 

@@ -22,6 +22,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -307,8 +308,15 @@ private slots:
             const auto status = admin.createSubscriptionGroup({}, config);
             QVERIFY2(status.ok, status.error.c_str());
         }
+        mqdesk::test::GuiStallMeter meter;
         QVERIFY(refreshAndWait());
+        const qint64 shownMs = meter.elapsedMs();
         QVERIFY(view_->groupModel()->rowCount() >= 2500);
+        mqdesk::test::scrollThrough(*view_->groupTable());
+        // Reported, not asserted (issue 6's targets: shown within 300 ms, no stall over 50 ms).
+        qInfo().noquote() << QStringLiteral("scale: %1 groups shown %2 ms after refresh; longest GUI-thread stall %3 ms "
+                                            "(loading and scrolling through all rows)")
+                                 .arg(view_->groupModel()->rowCount()).arg(shownMs).arg(meter.longestStallMs());
         view_->filterEdit()->setText(QStringLiteral("GID_SCALE_24"));
         QCOMPARE(view_->groupProxy()->rowCount(), 111); // 24, 240..249, 2400..2499
         view_->filterEdit()->clear();

@@ -300,10 +300,17 @@ private slots:
 
         activateWindow();
         view_->table()->setFocus();
+        mqdesk::test::GuiStallMeter meter;
         QTest::keyClick(view_->table(), Qt::Key_F5);
         QVERIFY(view_->isLoading());
-        QTRY_VERIFY_WITH_TIMEOUT(!view_->isLoading(), 60000);
+        QVERIFY(mqdesk::test::runEventLoopUntil([this] { return !view_->isLoading(); }, 60000));
+        const qint64 shownMs = meter.elapsedMs();
         QCOMPARE(view_->topicModel()->rowCount(), before + 1000);
+        mqdesk::test::scrollThrough(*view_->table());
+        // Reported, not asserted (issue 6's targets: shown within 300 ms, no stall over 50 ms).
+        qInfo().noquote() << QStringLiteral("scale: %1 topics shown %2 ms after F5; longest GUI-thread stall %3 ms "
+                                            "(loading and scrolling through all rows)")
+                                 .arg(view_->topicModel()->rowCount()).arg(shownMs).arg(meter.longestStallMs());
         QTest::keyClicks(view_->searchField(), QStringLiteral("Scale1"));
         QCOMPARE(view_->filterModel()->rowCount(), 1000);
         // The rows on screen get their message counts; the others are not asked for.

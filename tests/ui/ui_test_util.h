@@ -1,15 +1,23 @@
 #pragma once
 
 // Shared by the GUI tests: options for a real embedded broker on a temporary store (free
-// ports, small files), and screenshots saved in the build tree.
+// ports, small files), screenshots saved in the build tree, and the GUI-thread stall meter
+// the scale tests report with.
 
 #include "broker/server/embedded_broker.h"
 
+#include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QScrollBar>
 #include <QString>
+#include <QTimer>
 #include <QWidget>
 #include <QtTest/QtTest>
+
+#include <algorithm>
 
 namespace mqdesk::test {
 
@@ -34,6 +42,68 @@ inline void saveScreenshot(QWidget &widget, const QString &name)
     const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
     QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+// How long the GUI thread went without running its event loop while the meter ran: a 5 ms
+// timer on the GUI thread notes the longest gap between two of its ticks (minus the interval),
+// which is the longest freeze a user would have felt. For reports only (timings are never
+// asserted). Wait with runEventLoopUntil or QSignalSpy::wait while it runs: QTRY_* sleep 10 ms
+// between event rounds and would be measured as stalls themselves.
+class GuiStallMeter
+{
+public:
+    GuiStallMeter()
+    {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(kIntervalMs);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.elapsed();
+            longest_ = std::max(longest_, now - lastTick_ - kIntervalMs);
+            lastTick_ = now;
+        });
+        clock_.start();
+        timer_.start();
+    }
+    qint64 longestStallMs() const { return std::max<qint64>(0, longest_); }
+    qint64 elapsedMs() const { return clock_.elapsed(); }
+
+private:
+    static constexpr int kIntervalMs = 5;
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 lastTick_ = 0;
+    qint64 longest_ = 0;
+};
+
+// Runs the event loop until `done()` holds or `timeoutMs` passes, without sleeping between
+// events (unlike QTRY_*); returns done().
+template <typename Predicate>
+bool runEventLoopUntil(Predicate done, int timeoutMs)
+{
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(1);
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    poll.start();
+    if (!done())
+        loop.exec();
+    return done();
+}
+
+// Scrolls `view` from top to bottom a page at a time through the event loop, as a user dragging
+// the scroll bar would (each step painted before the next).
+inline void scrollThrough(QAbstractScrollArea &view)
+{
+    QScrollBar *bar = view.verticalScrollBar();
+    for (int value = bar->minimum(); value <= bar->maximum(); value += std::max(1, bar->pageStep())) {
+        bar->setValue(value);
+        runEventLoopUntil([] { return false; }, 2);
+    }
+    bar->setValue(bar->minimum());
 }
 
 } // namespace mqdesk::test
