@@ -17,11 +17,12 @@ void BrokerWorker::start(const server::EmbeddedBrokerOptions &options)
     std::string error;
     if (!broker_->start(error)) {
         broker_.reset();
-        emit started(false, QString::fromStdString(error), {}, {}, {});
+        // The ports are free again now: probing tells which one another program holds.
+        emit started(false, QString::fromStdString(error), {}, {}, {}, findPortConflict(options));
         return;
     }
     emit started(true, {}, QString::fromStdString(broker_->namesrvAddress()),
-                 QString::fromStdString(broker_->brokerAddress()), QString::fromStdString(broker_->storeDir()));
+                 QString::fromStdString(broker_->brokerAddress()), QString::fromStdString(broker_->storeDir()), {});
 }
 
 void BrokerWorker::stop()
@@ -36,6 +37,7 @@ void BrokerWorker::stop()
 BrokerHost::BrokerHost(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<server::EmbeddedBrokerOptions>();
+    qRegisterMetaType<PortConflict>();
     thread_.setObjectName(QStringLiteral("BrokerHost"));
     worker_ = new BrokerWorker;
     worker_->moveToThread(&thread_);
@@ -82,6 +84,7 @@ void BrokerHost::start(const server::EmbeddedBrokerOptions &options)
         return;
     options_ = options;
     lastError_.clear();
+    portConflict_ = {};
     setState(State::Starting);
     emit startRequested(options_);
 }
@@ -104,6 +107,17 @@ void BrokerHost::restart()
     }
 }
 
+void BrokerHost::startOnPorts(quint16 namesrvPort, quint16 brokerPort)
+{
+    if (state_ != State::Stopped && state_ != State::Failed)
+        return;
+    server::EmbeddedBrokerOptions options = options_;
+    options.namesrvPort = namesrvPort;
+    options.settings.store.listenPort = brokerPort;
+    rememberPorts(namesrvPort, brokerPort);
+    start(options);
+}
+
 bool BrokerHost::waitIdle(int timeoutMs)
 {
     QElapsedTimer timer;
@@ -114,10 +128,11 @@ bool BrokerHost::waitIdle(int timeoutMs)
 }
 
 void BrokerHost::onStarted(bool ok, const QString &error, const QString &namesrv, const QString &broker,
-                           const QString &store)
+                           const QString &store, const PortConflict &conflict)
 {
     if (!ok) {
         lastError_ = error;
+        portConflict_ = conflict;
         setState(State::Failed);
         emit failed(error);
         return;

@@ -7,6 +7,7 @@
 // thread.
 
 #include "broker/server/embedded_broker.h"
+#include "ui/port_choice.h"
 
 #include <QObject>
 #include <QString>
@@ -33,6 +34,8 @@ public:
     QString brokerAddress() const { return brokerAddress_; }
     QString storeDir() const { return storeDir_; }
     QString lastError() const { return lastError_; }
+    // After a failed start: which ports were taken and free ones to use instead.
+    PortConflict portConflict() const { return portConflict_; }
     const server::EmbeddedBrokerOptions &options() const { return options_; }
 
     // Starts with `options` (ignored while a broker runs or starts).
@@ -40,6 +43,9 @@ public:
     void stop();
     // Stops, then starts again with the last options.
     void restart();
+    // Starts again (stopped or failed) on these ports, and remembers them for the next start
+    // of the app (rememberPorts).
+    void startOnPorts(quint16 namesrvPort, quint16 brokerPort);
     // Blocks until the host leaves Starting/Stopping or `timeoutMs` passes (tests, quit).
     bool waitIdle(int timeoutMs);
 
@@ -58,7 +64,8 @@ signals:
 
 private:
     void setState(State state);
-    void onStarted(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store);
+    void onStarted(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store,
+                   const mqdesk::ui::PortConflict &conflict);
     void onStopped();
 
     QThread thread_;
@@ -70,6 +77,7 @@ private:
     QString brokerAddress_;
     QString storeDir_;
     QString lastError_;
+    PortConflict portConflict_;
 };
 
 // Lives on the host's thread and owns the broker.
@@ -83,7 +91,9 @@ public:
     void stop();
 
 signals:
-    void started(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store);
+    // `conflict` says which ports were taken when a start failed.
+    void started(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store,
+                 const mqdesk::ui::PortConflict &conflict);
     void stopped();
 
 private:

@@ -21,6 +21,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace mqdesk::ui {
@@ -69,6 +70,11 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     statusBar()->addWidget(stateLabel_);
     statusBar()->addWidget(addressLabel_, 1);
     statusBar()->addPermanentWidget(flushLabel_);
+    // Permanent, so it stays beside the failure message (a message hides the normal widgets).
+    usePortsButton_ = new QToolButton(this);
+    usePortsButton_->setObjectName(QStringLiteral("statusUsePortsButton"));
+    usePortsButton_->setDefaultAction(overview_->usePortsAction());
+    statusBar()->addPermanentWidget(usePortsButton_);
     // The status bar shows the mode the broker reports, which a switch changes live.
     connect(flushMonitor, &FlushMonitorView::brokerModeChanged, flushLabel_, &QLabel::setText);
 
@@ -142,8 +148,8 @@ void MainWindow::followSelectedConnection()
 
 void MainWindow::onFailed(const QString &error)
 {
-    // The status bar and the overview say it; the overview also says what to do.
-    statusBar()->showMessage(tr("The broker could not start: %1").arg(error), 15000);
+    // The status bar (updateStatus) and the overview say it; the overview also says what to do.
+    Q_UNUSED(error);
     navigation_->setCurrentRow(0);
 }
 
@@ -152,14 +158,21 @@ void MainWindow::updateStatus()
     const BrokerHost::State state = host_.state();
     stateLabel_->setText(tr("Broker %1").arg(BrokerHost::stateName(state)));
     QStringList parts;
+    const PortConflict conflict = host_.portConflict();
     if (state == BrokerHost::State::Running)
         parts << tr("NameServer %1 · broker %2").arg(host_.namesrvAddress(), host_.brokerAddress());
+    else if (state == BrokerHost::State::Failed && conflict.any())
+        parts << tr("port %1 is in use — choose another port")
+                     .arg(conflict.namesrvTaken ? conflict.namesrvPort : conflict.brokerPort);
+    else if (state == BrokerHost::State::Failed)
+        parts << tr("could not start: %1").arg(host_.lastError());
     // The embedded broker's addresses stay in view; when another cluster is picked, say so.
     if (const SavedConnection *selected = connections_.selectedConnection())
         parts << tr("Views show %1 (%2)").arg(selected->name, selected->namesrvAddress);
     addressLabel_->setText(parts.join(QStringLiteral(" · ")));
     const auto type = host_.options().settings.store.flushDiskType;
     flushLabel_->setText(QString::fromUtf8(store::flushDiskTypeName(type).data()));
+    usePortsButton_->setVisible(overview_->usePortsAction()->isVisible());
     startAction_->setEnabled(state == BrokerHost::State::Stopped || state == BrokerHost::State::Failed);
     stopAction_->setEnabled(state == BrokerHost::State::Running);
     restartAction_->setEnabled(state == BrokerHost::State::Running);

@@ -16,6 +16,7 @@ class QLabel;
 class QListWidget;
 class QSplitter;
 class QStackedWidget;
+class QToolButton;
 
 namespace mqdesk::ui {
 
@@ -65,6 +66,7 @@ private:
     QLabel *stateLabel_ = nullptr;
     QLabel *addressLabel_ = nullptr;
     QLabel *flushLabel_ = nullptr;
+    QToolButton *usePortsButton_ = nullptr; // "Use port N" beside the failure message
     QAction *startAction_ = nullptr;
     QAction *stopAction_ = nullptr;
     QAction *restartAction_ = nullptr;

@@ -1,8 +1,11 @@
 #include "ui/overview_view.h"
 
 #include "ui/brokers_panel.h"
+#include "ui/choose_ports_dialog.h"
 
+#include <QAction>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QClipboard>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -30,11 +33,36 @@ OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWid
     connect(copy, &QPushButton::clicked, this, [this] {
         QGuiApplication::clipboard()->setText(host_.namesrvAddress());
     });
+    // A port conflict is fixed from here in one click.
+    usePortsAction_ = new QAction(this);
+    usePortsAction_->setObjectName(QStringLiteral("usePortsAction"));
+    connect(usePortsAction_, &QAction::triggered, this, [this] {
+        const PortConflict conflict = host_.portConflict();
+        host_.startOnPorts(conflict.freeNamesrvPort, conflict.freeBrokerPort);
+    });
+    portFix_ = new QWidget(this);
+    usePortsButton_ = new QPushButton(portFix_);
+    usePortsButton_->setObjectName(QStringLiteral("usePortsButton"));
+    connect(usePortsButton_, &QPushButton::clicked, usePortsAction_, &QAction::trigger);
+    auto *chooseButton = new QPushButton(tr("Choose ports…"), portFix_);
+    chooseButton->setObjectName(QStringLiteral("choosePortsButton"));
+    connect(chooseButton, &QPushButton::clicked, this, &OverviewView::choosePorts);
+    auto *fixLayout = new QHBoxLayout(portFix_);
+    fixLayout->setContentsMargins(0, 0, 0, 0);
+    fixLayout->addWidget(usePortsButton_);
+    fixLayout->addWidget(chooseButton);
+    fixLayout->addStretch(1);
+
     layout->addWidget(title_);
     layout->addWidget(details_);
-    layout->addWidget(new QLabel(tr("Connect a client (Node.js, ali-ons):"), this));
-    layout->addWidget(snippet_);
-    layout->addWidget(copy, 0, Qt::AlignLeft);
+    layout->addWidget(portFix_);
+    clientPart_ = new QWidget(this);
+    auto *clientLayout = new QVBoxLayout(clientPart_);
+    clientLayout->setContentsMargins(0, 0, 0, 0);
+    clientLayout->addWidget(new QLabel(tr("Connect a client (Node.js, ali-ons):"), clientPart_));
+    clientLayout->addWidget(snippet_);
+    clientLayout->addWidget(copy, 0, Qt::AlignLeft);
+    layout->addWidget(clientPart_);
     brokers_ = new BrokersPanel(connection, this);
     layout->addWidget(brokers_, 1);
 
@@ -59,14 +87,58 @@ void OverviewView::refresh()
                                               " producerGroup: 'PG' });")
                                    .arg(host_.namesrvAddress()));
     } else if (state == BrokerHost::State::Failed) {
-        details_->setText(tr("The broker could not start: %1\nChoose other ports or another store folder, "
-                             "then use Broker ▸ Start.")
-                              .arg(host_.lastError()));
+        details_->setText(failureText());
         snippet_->clear();
     } else {
         details_->setText(tr("Store: %1").arg(QString::fromStdString(options.settings.store.rootDir())));
         snippet_->clear();
     }
+    clientPart_->setVisible(state == BrokerHost::State::Running);
+    const PortConflict conflict = host_.portConflict();
+    const bool offerPorts = state == BrokerHost::State::Failed && conflict.any();
+    portFix_->setVisible(offerPorts);
+    usePortsAction_->setVisible(offerPorts);
+    if (offerPorts) {
+        const QString text = conflict.namesrvTaken && conflict.brokerTaken
+                                 ? tr("Use ports %1 and %2").arg(conflict.freeNamesrvPort).arg(conflict.freeBrokerPort)
+                                 : tr("Use port %1").arg(conflict.namesrvTaken ? conflict.freeNamesrvPort
+                                                                               : conflict.freeBrokerPort);
+        usePortsAction_->setText(text);
+        usePortsButton_->setText(text);
+    }
+}
+
+QString OverviewView::failureText() const
+{
+    const PortConflict conflict = host_.portConflict();
+    QStringList lines{tr("The broker could not start: %1").arg(host_.lastError())};
+    if (conflict.namesrvTaken)
+        lines << tr("Port %1 (NameServer) is in use by another program; port %2 is free.")
+                     .arg(conflict.namesrvPort)
+                     .arg(conflict.freeNamesrvPort);
+    if (conflict.brokerTaken)
+        lines << tr("Port %1 (broker) is in use by another program; port %2 is free.")
+                     .arg(conflict.brokerPort)
+                     .arg(conflict.freeBrokerPort);
+    lines << (conflict.any() ? tr("Use the free port below (remembered for the next start), or choose other ports.")
+                             : tr("Choose other ports or another store folder, then use Broker ▸ Start."));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void OverviewView::choosePorts()
+{
+    const PortConflict conflict = host_.portConflict();
+    const auto &options = host_.options();
+    auto *dialog = new ChoosePortsDialog(QString::fromStdString(options.settings.broker.bindAddress),
+                                         conflict.any() ? conflict.freeNamesrvPort : options.namesrvPort,
+                                         conflict.any() ? conflict.freeBrokerPort
+                                                        : static_cast<quint16>(options.settings.store.listenPort),
+                                         this);
+    dialog->setObjectName(QStringLiteral("choosePortsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { host_.startOnPorts(dialog->namesrvPort(), dialog->brokerPort()); });
+    dialog->open();
 }
 
 } // namespace mqdesk::ui

@@ -9,8 +9,10 @@
 
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 
 namespace mqdesk::ui {
 
@@ -24,14 +26,26 @@ class OverviewView : public QWidget
 public:
     OverviewView(BrokerHost &host, ClusterConnection &connection, QWidget *parent = nullptr);
     void refresh();
+
     BrokersPanel *brokers() const { return brokers_; }
+    // "Use port N": restarts the broker on the free ports found after a port conflict (shown
+    // while there is one; the status bar offers it too).
+    QAction *usePortsAction() const { return usePortsAction_; }
+    // Opens "Choose ports…" (the result restarts the broker on the ports chosen).
+    void choosePorts();
 
 private:
+    QString failureText() const;
+
     BrokerHost &host_;
     QLabel *title_ = nullptr;
     QLabel *details_ = nullptr;
     QPlainTextEdit *snippet_ = nullptr;
+    QWidget *clientPart_ = nullptr; // the snippet and the copy button, while the broker runs
     BrokersPanel *brokers_ = nullptr;
+    QWidget *portFix_ = nullptr;
+    QPushButton *usePortsButton_ = nullptr;
+    QAction *usePortsAction_ = nullptr;
 };
 
 } // namespace mqdesk::ui

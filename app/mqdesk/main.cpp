@@ -4,6 +4,7 @@
 
 #include "ui/language.h"
 #include "ui/main_window.h"
+#include "ui/port_choice.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -81,6 +82,12 @@ int main(int argc, char **argv)
         return fail("--namesrv-port takes a port number, got '" + parser.value(namesrvPortOption).toStdString() + "'");
     options.settings.store.listenPort = brokerPort;
     options.namesrvPort = static_cast<uint16_t>(namesrvPort);
+    // Ports chosen in the app after a conflict ("Use port N") apply unless given here.
+    const mqdesk::ui::RememberedPorts remembered = mqdesk::ui::rememberedPorts();
+    if (!parser.isSet(namesrvPortOption) && remembered.namesrvPort)
+        options.namesrvPort = *remembered.namesrvPort;
+    if (!parser.isSet(brokerPortOption) && remembered.brokerPort)
+        options.settings.store.listenPort = *remembered.brokerPort;
 
     mqdesk::ui::MainWindow window(options);
     window.show();

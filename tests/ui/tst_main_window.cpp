@@ -79,7 +79,7 @@ private slots:
             return label->text().contains(port) && label->text().contains(QStringLiteral("other ports"));
         });
         QVERIFY(explained);
-        saveScreenshot(second, QStringLiteral("overview-port-in-use"));
+        saveScreenshot(second, QStringLiteral("overview-port-taken-by-mqdesk"));
     }
 };
 

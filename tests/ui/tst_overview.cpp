@@ -12,6 +12,8 @@
 #include "broker/remoting/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 #include "ui/broker_table_model.h"
+#include "ui/choose_ports_dialog.h"
+#include "ui/port_choice.h"
 #include "ui/brokers_panel.h"
 #include "ui/main_window.h"
 #include "ui/overview_view.h"
@@ -19,7 +21,13 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDialogButtonBox>
+#include <QSpinBox>
 #include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QTcpServer>
+#include <QToolButton>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -234,6 +242,84 @@ private slots:
         window.connection().setNamesrvAddress(QStringLiteral("127.0.0.1:1"));
         QTRY_VERIFY_WITH_TIMEOUT(panel.emptyStateText().contains(QStringLiteral("could not be read")), 30000);
         QVERIFY(panel.emptyStateText().contains(QStringLiteral("127.0.0.1:1")));
+    }
+
+    // Another program holds the NameServer port, then the broker port: the Overview names the
+    // port, offers a free one, and one click starts the broker there (remembered for next time).
+    void portInUseIsFixedInOneClick_data()
+    {
+        QTest::addColumn<bool>("namesrvPortTaken");
+        QTest::newRow("NameServer port") << true;
+        QTest::newRow("broker port") << false;
+    }
+
+    void portInUseIsFixedInOneClick()
+    {
+        QFETCH(bool, namesrvPortTaken);
+        QTcpServer holder;
+        QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
+        const quint16 taken = holder.serverPort();
+        QTemporaryDir dir;
+        MainWindow window(namesrvPortTaken ? optionsFor(dir.filePath(QStringLiteral("s")), taken)
+                                           : optionsFor(dir.filePath(QStringLiteral("s")), 0, taken));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Failed, 60000);
+        const ui::PortConflict conflict = window.brokerHost().portConflict();
+        QCOMPARE(conflict.namesrvTaken, namesrvPortTaken);
+        QCOMPARE(conflict.brokerTaken, !namesrvPortTaken);
+        const quint16 offered = namesrvPortTaken ? conflict.freeNamesrvPort : conflict.freeBrokerPort;
+        QVERIFY(offered != 0 && offered != taken);
+
+        const QString role = namesrvPortTaken ? QStringLiteral("NameServer") : QStringLiteral("broker");
+        const auto labels = window.pages()->widget(0)->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [&](QLabel *label) {
+            return label->text().contains(QStringLiteral("Port %1 (%2) is in use").arg(taken).arg(role));
+        }));
+        auto *button = window.findChild<QPushButton *>(QStringLiteral("usePortsButton"));
+        QVERIFY(button && button->isVisible());
+        QCOMPARE(button->text(), QStringLiteral("Use port %1").arg(offered));
+        auto *statusButton = window.findChild<QToolButton *>(QStringLiteral("statusUsePortsButton"));
+        QVERIFY(statusButton && statusButton->isVisible());
+        QVERIFY2(window.statusText().contains(QStringLiteral("port %1 is in use").arg(taken)), qPrintable(window.statusText()));
+        if (namesrvPortTaken)
+            saveScreenshot(window, QStringLiteral("overview-port-in-use"));
+
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+        const QString address = namesrvPortTaken ? window.brokerHost().namesrvAddress() : window.brokerHost().brokerAddress();
+        QCOMPARE(address, QStringLiteral("127.0.0.1:%1").arg(offered));
+        QVERIFY(!button->isVisible());
+        QVERIFY(!statusButton->isVisible());
+        const ui::RememberedPorts remembered = ui::rememberedPorts();
+        QCOMPARE(namesrvPortTaken ? *remembered.namesrvPort : *remembered.brokerPort, offered);
+        QVERIFY(window.close());
+    }
+
+    void choosePortsChecksAsTyped()
+    {
+        QTcpServer holder;
+        QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
+        const quint16 taken = holder.serverPort();
+        const quint16 free = ui::findFreePort(QStringLiteral("127.0.0.1"), taken, {});
+        QVERIFY(free != 0 && free != taken);
+        QVERIFY(!ui::portIsFree(QStringLiteral("127.0.0.1"), taken));
+        ui::ChoosePortsDialog dialog(QStringLiteral("127.0.0.1"), taken, free);
+        dialog.show();
+        auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        QVERIFY2(dialog.problem().contains(QStringLiteral("Port %1 (NameServer) is in use").arg(taken)),
+                 qPrintable(dialog.problem()));
+        QVERIFY(!ok->isEnabled());
+        saveScreenshot(dialog, QStringLiteral("overview-choose-ports"));
+        auto *namesrvBox = dialog.findChild<QSpinBox *>(QStringLiteral("namesrvPortBox"));
+        namesrvBox->setValue(free); // typed: the same as the broker's
+        QVERIFY(dialog.problem().contains(QStringLiteral("two different ports")));
+        QVERIFY(!ok->isEnabled());
+        const quint16 other = ui::findFreePort(QStringLiteral("127.0.0.1"), free, {});
+        namesrvBox->setValue(other);
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+        QVERIFY(ok->isEnabled());
+        QCOMPARE(dialog.namesrvPort(), other);
+        QCOMPARE(dialog.brokerPort(), free);
     }
 };
 

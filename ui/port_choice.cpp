@@ -1,0 +1,78 @@
+#include "ui/port_choice.h"
+
+#include "ui/connection_manager.h"
+
+#include <QHostAddress>
+#include <QSettings>
+#include <QTcpServer>
+
+#include <algorithm>
+
+namespace mqdesk::ui {
+
+namespace {
+
+const QString kNamesrvPortKey = QStringLiteral("embeddedBroker/namesrvPort");
+const QString kBrokerPortKey = QStringLiteral("embeddedBroker/brokerPort");
+constexpr int kPortsTriedAbove = 200;
+
+std::optional<quint16> portSetting(const QSettings &settings, const QString &key)
+{
+    bool ok = false;
+    const int port = settings.value(key).toInt(&ok);
+    if (!ok || port < 0 || port > 65535)
+        return std::nullopt; // absent, or edited by hand into something that is no port (0: any free one)
+    return static_cast<quint16>(port);
+}
+
+} // namespace
+
+bool portIsFree(const QString &host, quint16 port)
+{
+    QTcpServer server; // QTcpServer sets SO_REUSEADDR on Unix, as the broker's acceptor does
+    return server.listen(QHostAddress(host), port);
+}
+
+quint16 findFreePort(const QString &host, quint16 after, std::initializer_list<quint16> avoid)
+{
+    const auto avoided = [&avoid](int port) { return std::find(avoid.begin(), avoid.end(), port) != avoid.end(); };
+    for (int port = after + 1; port <= std::min(65535, after + kPortsTriedAbove); ++port)
+        if (!avoided(port) && portIsFree(host, static_cast<quint16>(port)))
+            return static_cast<quint16>(port);
+    QTcpServer server;
+    if (!server.listen(QHostAddress(host), 0))
+        return 0;
+    return server.serverPort();
+}
+
+PortConflict findPortConflict(const server::EmbeddedBrokerOptions &options)
+{
+    const QString host = QString::fromStdString(options.settings.broker.bindAddress);
+    PortConflict conflict;
+    conflict.namesrvPort = options.startNamesrv ? options.namesrvPort : 0;
+    conflict.brokerPort = static_cast<quint16>(options.settings.store.listenPort);
+    conflict.namesrvTaken = conflict.namesrvPort != 0 && !portIsFree(host, conflict.namesrvPort);
+    conflict.brokerTaken = conflict.brokerPort != 0 && !portIsFree(host, conflict.brokerPort);
+    conflict.freeNamesrvPort = conflict.namesrvTaken
+                                   ? findFreePort(host, conflict.namesrvPort, {conflict.brokerPort})
+                                   : conflict.namesrvPort;
+    conflict.freeBrokerPort = conflict.brokerTaken
+                                  ? findFreePort(host, conflict.brokerPort, {conflict.freeNamesrvPort})
+                                  : conflict.brokerPort;
+    return conflict;
+}
+
+void rememberPorts(quint16 namesrvPort, quint16 brokerPort)
+{
+    QSettings settings(appSettingsPath(), QSettings::IniFormat);
+    settings.setValue(kNamesrvPortKey, namesrvPort);
+    settings.setValue(kBrokerPortKey, brokerPort);
+}
+
+RememberedPorts rememberedPorts()
+{
+    const QSettings settings(appSettingsPath(), QSettings::IniFormat);
+    return {portSetting(settings, kNamesrvPortKey), portSetting(settings, kBrokerPortKey)};
+}
+
+} // namespace mqdesk::ui
