@@ -466,6 +466,32 @@ private slots:
         QCOMPARE(test::fingerprint(root), before);
     }
 
+    // A figure, not a pass/fail on time: a full verify of the ~100 MiB store with the longest GUI
+    // stall while it runs (the GUI thread only receives progress and the report).
+    void fullVerifyOfALargeStore()
+    {
+        const auto reader = openShared(largeStore());
+        QVERIFY(reader);
+        ui::HealthReportView health(reader);
+        QSignalSpy finished(&health, &ui::HealthReportView::verifyFinished);
+        health.resize(1000, 500);
+        health.show();
+        GuiStallMeter meter;
+        health.verify();
+        QStringList progressShown;
+        QVERIFY(runEventLoopUntil([&] {
+            if (health.isRunning() && health.progressText().contains(QStringLiteral(" of "))
+                && !progressShown.contains(health.progressText()))
+                progressShown << health.progressText();
+            return finished.count() > 0;
+        }, kWait));
+        QVERIFY2(health.summaryText().contains(QStringLiteral("Healthy")), qPrintable(health.summaryText()));
+        qInfo("full verify: %s; progress lines shown while running: %lld (%s); longest GUI stall %lld ms over %lld ms",
+              qPrintable(health.progressText()), static_cast<long long>(progressShown.size()),
+              qPrintable(progressShown.join(QStringLiteral(" | "))), static_cast<long long>(meter.longestStallMs()),
+              static_cast<long long>(meter.elapsedMs()));
+    }
+
     void cancelStopsAVerify()
     {
         const std::string root = largeStore();

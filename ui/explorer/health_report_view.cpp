@@ -143,7 +143,7 @@ void HealthReportView::showProgress(qint64 done, qint64 total)
 void HealthReportView::showReport(const store::VerifyReport &report)
 {
     const double seconds = std::max<qint64>(elapsed_.elapsed(), 1) / 1000.0;
-    progressLabel_->setText(tr("Verified %1 in %2 s (%3 MB/s).")
+    progressLabel_->setText(tr("Verified in %2 s: %1 of commit log (%3 MB/s).")
                                 .arg(byteSizeText(report.bytesScanned), QLocale().toString(seconds, 'f', 2),
                                      QLocale().toString(report.bytesScanned / seconds / 1e6, 'f', 1)));
     faults_->removeRows(0, faults_->rowCount());
