@@ -279,6 +279,10 @@ private:
         doubleClick(checkpoint.table(), ui::CheckpointView::LogicsRow);
         QTRY_COMPARE_WITH_TIMEOUT(requested.count(), 1, kWait);
         QCOMPARE(requested.first().first().value<StoreLocation>(), (StoreLocation{QStringLiteral("checkpoint"), 8}));
+        QVERIFY(checkpoint.showLocation({QStringLiteral("checkpoint"), 32}));
+        QCOMPARE(checkpoint.table()->currentIndex().row(), int(ui::CheckpointView::ConfirmPhyRow));
+        QVERIFY(!checkpoint.showLocation({QStringLiteral("checkpoint"), 40})); // zero padding, no field
+        QVERIFY(!checkpoint.showLocation({QStringLiteral("abort"), 0}));
     }
 
 private slots:

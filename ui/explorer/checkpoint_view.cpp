@@ -10,6 +10,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <iterator>
+
 namespace mqdesk::ui {
 
 struct CheckpointView::Snapshot
@@ -70,6 +73,18 @@ bool CheckpointView::isLoading() const { return scan_->isRunning(); }
 QString CheckpointView::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }
 QString CheckpointView::abortText() const { return abort_->text(); }
 QString CheckpointView::lockText() const { return lock_->text(); }
+
+bool CheckpointView::showLocation(const StoreLocation &location)
+{
+    if (location.file != QStringLiteral("checkpoint") || location.offset < 0)
+        return false;
+    const auto *field = std::find(std::begin(kFieldOffsets), std::end(kFieldOffsets), location.offset);
+    const int row = static_cast<int>(field - std::begin(kFieldOffsets));
+    if (field == std::end(kFieldOffsets) || row >= model_->rowCount())
+        return false;
+    table_->selectRow(row);
+    return true;
+}
 
 void CheckpointView::reload()
 {

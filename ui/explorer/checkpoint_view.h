@@ -31,6 +31,9 @@ public:
     explicit CheckpointView(std::shared_ptr<const store::StoreReader> reader, QWidget *parent = nullptr);
 
     void reload();
+    // Selects the field stored at `location`'s offset of "checkpoint"; false for another file or
+    // an offset that holds no field.
+    bool showLocation(const StoreLocation &location);
 
     bool isLoading() const;
     QStandardItemModel *model() const { return model_; }
