@@ -30,6 +30,25 @@ size_t storeTimestampOffset(int32_t sysFlag)
     return kOffsetBornHost + hostLength(sysFlag & sysflag::kBornHostV6);
 }
 
+// Whether `text` holds a NUL byte: a word at a time, inline — topics and property strings are
+// short, and a memchr call per field costs more than the scan itself.
+bool containsNul(std::string_view text)
+{
+    const char *p = text.data();
+    size_t n = text.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t word;
+        std::memcpy(&word, p, 8);
+        if (((word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull) != 0)
+            return true;
+    }
+    for (; n > 0; ++p, --n) {
+        if (*p == '\0')
+            return true;
+    }
+    return false;
+}
+
 std::string describeBytes(std::string_view what, int64_t need, int64_t have)
 {
     return std::string(what) + " needs " + std::to_string(need) + " bytes but only "
@@ -157,6 +176,21 @@ StoredMessage RecordView::materialize() const
     return m;
 }
 
+std::optional<RecordHeader> peekRecordHeader(std::span<const uint8_t> data)
+{
+    if (data.size() < kOffsetBornHost + 20 + 8)
+        return std::nullopt; // the largest fixed part up to STORETIMESTAMP (IPv6 born host)
+    const uint8_t *p = data.data();
+    const int32_t magic = readInt32(p + kOffsetMagic);
+    if (magic != kMagicV1 && magic != kMagicV2)
+        return std::nullopt;
+    RecordHeader header;
+    header.totalSize = readInt32(p + kOffsetTotalSize);
+    header.physicalOffset = readInt64(p + kOffsetPhysicalOffset);
+    header.storeTimestamp = readInt64(p + storeTimestampOffset(readInt32(p + kOffsetSysFlag)));
+    return header;
+}
+
 DecodeResult decodeRecord(std::span<const uint8_t> data, const DecodeOptions &options)
 {
     DecodeResult result;
@@ -252,10 +286,10 @@ DecodeResult decodeRecord(std::span<const uint8_t> data, const DecodeOptions &op
     // A record torn by a crash can keep valid lengths and body CRC while its tail (topic,
     // properties) reads as zeros: a topic never holds NUL, and properties end with the 0x02
     // RocketMQ writes after every pair and hold no NUL either.
-    if (r.topic.find('\0') != std::string_view::npos)
+    if (containsNul(r.topic))
         return invalid("topic contains NUL bytes (a torn record?)");
     if (!r.properties.empty()
-        && (r.properties.back() != kPropertySeparator || r.properties.find('\0') != std::string_view::npos))
+        && (r.properties.back() != kPropertySeparator || containsNul(r.properties)))
         return invalid("properties do not end with the 0x02 separator or contain NUL bytes (a torn record?)");
 
     const int32_t expected = recordLength(version, r.sysFlag, bodyLength, topicLength,

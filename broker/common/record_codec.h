@@ -7,6 +7,7 @@
 #include "broker/common/message.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -79,6 +80,18 @@ struct DecodeOptions
 {
     bool checkCrc = true;
 };
+
+// What a scan needs to step over a record without decoding it. peekRecordHeader reads them where
+// the record at the start of `data` keeps them; nullopt unless the magic is a message's and the
+// fixed part (up to STORETIMESTAMP) fits in `data`. Nothing else is checked: callers confirm a
+// record start with PHYSICALOFFSET, and decode what they show.
+struct RecordHeader
+{
+    int32_t totalSize = 0;
+    int64_t physicalOffset = 0;
+    int64_t storeTimestamp = 0;
+};
+std::optional<RecordHeader> peekRecordHeader(std::span<const uint8_t> data);
 
 // Decodes the record at the start of `data` (which may extend past it) with the checks of
 // checkMessageAndReturnSize (store-format §11.2): magic, length against the data and against

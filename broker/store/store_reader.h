@@ -296,6 +296,11 @@ public:
     // End of the readable data: after the last record of the last file holding data.
     int64_t commitLogDataEnd() const;
     RecordPage readRecords(const RecordQuery &query, const ScanProgress &progress = {}) const;
+    // The last `limit` messages starting before `endOffset` (commitLogDataEnd() for the store's
+    // last page), oldest first; nextOffset = endOffset, atEnd: no message precedes the page. The consume queues name record starts
+    // near the end, so only those records are decoded; without usable entries the scan starts
+    // at the beginning of a file (store_reader_tail.cpp).
+    RecordPage readRecordsBefore(int64_t endOffset, size_t limit) const;
     // What starts at `offset` (a message, an end-of-file record or invalid bytes); nullopt past the
     // data or outside every file.
     std::optional<CommitLogRecord> readRecordAt(int64_t offset) const;
@@ -317,6 +322,8 @@ public:
     // follow the commit log's order, so a binary search over the queue); maxOffset when none does,
     // -1 without such a queue.
     int64_t consumeQueueOffsetByTime(const std::string &topic, int32_t queueId, int64_t storeTimestamp) const;
+    // The first queue offset of `queue` whose entry points at or after `commitLogOffset`.
+    int64_t consumeQueueOffsetAt(const ConsumeQueueInfo &queue, int64_t commitLogOffset) const;
 
     // --- index (store_reader_queues.cpp) ---
     std::vector<IndexFileSummary> indexFiles() const; // oldest first
@@ -353,6 +360,11 @@ private:
     // The mapping of a summarised index file, nullptr unless its layout is known and still fits.
     FileViewPtr mapIndexFile(const IndexFileSummary &summary) const;
     std::optional<CommitLogRecord> decodeAt(const CommitLogSnapshot &log, int64_t offset) const;
+    // The newest commit-log offset in `file` that a consume queue's last entry names, or -1
+    // (store_reader_tail.cpp): where a walk to the file's data end may start.
+    int64_t dispatchedTail(const FileView &file) const;
+    // Where to start scanning for the `limit` messages before `endOffset` (store_reader_tail.cpp).
+    int64_t tailScanStart(const CommitLogSnapshot &log, int64_t endOffset, size_t limit) const;
 
     std::string root_;
     StoreReaderOptions options_;

@@ -50,6 +50,18 @@ Step examine(const FileView &file, int64_t position)
     return step;
 }
 
+// The record at `position` as peekRecordHeader reads it, when it names this very position and
+// fits the file: a record start a scan may step over without decoding it.
+std::optional<common::RecordHeader> peekAt(const FileView &file, int64_t position)
+{
+    const auto bytes = file.bytes();
+    auto header = common::peekRecordHeader(bytes.subspan(static_cast<size_t>(position)));
+    if (!header || header->physicalOffset != file.startOffset() + position || header->totalSize <= 0
+        || header->totalSize > static_cast<int64_t>(bytes.size()) - position)
+        return std::nullopt;
+    return header;
+}
+
 bool holdsData(const FileView &file)
 {
     const auto bytes = file.bytes();
@@ -137,7 +149,9 @@ std::optional<int64_t> StoreReader::dataEndOf(const FileView &file) const
             && endCacheLastRecord_ < file.size())
             position = endCacheLastRecord_;
     }
-    if (position > 0 && examine(file, position).kind != Step::Record)
+    if (position == 0) // the newest record the consume queues name: most of the file is skipped
+        position = std::max<int64_t>(0, dispatchedTail(file));
+    if (position > 0 && (examine(file, position).kind != Step::Record || !peekAt(file, position)))
         position = 0;
     int64_t lastRecord = -1;
     for (;;) {
@@ -302,6 +316,11 @@ int64_t StoreReader::offsetByTime(int64_t storeTimestamp) const
         const FileView &file = *log.files[i];
         int64_t position = 0;
         for (;;) {
+            // Older records are stepped over by their headers; only the answer is decoded.
+            if (const auto header = peekAt(file, position); header && header->storeTimestamp < storeTimestamp) {
+                position += header->totalSize;
+                continue;
+            }
             const Step step = examine(file, position);
             if (step.kind == Step::Record && step.decoded.record.storeTimestamp >= storeTimestamp)
                 return file.startOffset() + position;

@@ -193,24 +193,26 @@ ConsumeQueuePage StoreReader::readConsumeQueue(const std::string &topic, int32_t
     return page;
 }
 
-int64_t StoreReader::consumeQueueOffsetByTime(const std::string &topic, int32_t queueId, int64_t storeTimestamp) const
+int64_t StoreReader::consumeQueueOffsetAt(const ConsumeQueueInfo &queue, int64_t commitLogOffset) const
 {
-    const auto queue = consumeQueue(topic, queueId);
-    if (!queue)
-        return -1;
-    const int64_t target = offsetByTime(storeTimestamp);
-    int64_t low = queue->minOffset;
-    int64_t high = queue->maxOffset;
-    // Invariant: entries before `low` point before `target`; the entry at `high` (if any) does not.
+    int64_t low = queue.minOffset;
+    int64_t high = queue.maxOffset;
+    // Invariant: entries before `low` point before the offset; the entry at `high` (if any) does not.
     while (low < high) {
         const int64_t middle = low + (high - low) / 2;
-        const auto page = readConsumeQueue(topic, queueId, middle, 1);
-        if (page.entries.empty() || page.entries.front().entry.commitLogOffset >= target)
+        const auto page = readConsumeQueue(queue.topic, queue.queueId, middle, 1);
+        if (page.entries.empty() || page.entries.front().entry.commitLogOffset >= commitLogOffset)
             high = middle;
         else // a hole moves the read on: everything up to the entry read is older too
             low = std::min(high, page.entries.front().queueOffset + 1);
     }
     return low;
+}
+
+int64_t StoreReader::consumeQueueOffsetByTime(const std::string &topic, int32_t queueId, int64_t storeTimestamp) const
+{
+    const auto queue = consumeQueue(topic, queueId);
+    return queue ? consumeQueueOffsetAt(*queue, offsetByTime(storeTimestamp)) : -1;
 }
 
 IndexFileSummary StoreReader::summarizeIndexFile(const MappedFileInfo &file, const FileView *view) const

@@ -14,6 +14,8 @@
 #include "broker/store/store_verifier_run.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 namespace mqdesk::store {
 
@@ -329,20 +331,49 @@ void VerifierRun::simulateRecoveries()
     }
 }
 
+void VerifierRun::shareCommitLog(const VerifierRun &scanned)
+{
+    log_ = scanned.log_;
+    report_.commitLogDataEnd = scanned.report_.commitLogDataEnd;
+}
+
 VerifyReport verifyStore(const StoreReader &reader, const VerifyOptions &options)
 {
     VerifyReport report;
     report.live = reader.probeLock().live;
     report.abortPresent = reader.readAbort().present;
-    VerifierRun run(reader, options, report);
+    // The caller's progress runs on this thread only; the index thread just watches for a cancel.
+    std::atomic<bool> stop{false};
+    VerifyOptions mainOptions = options;
+    if (options.progress) {
+        mainOptions.progress = [&](int64_t done, int64_t total) {
+            const bool go = options.progress(done, total);
+            if (!go)
+                stop = true;
+            return go;
+        };
+    }
+    VerifierRun run(reader, mainOptions, report);
     run.checkFiles();
     run.scanCommitLog();
     if (!run.cancelled())
         run.simulateRecoveries();
-    if (!run.cancelled())
+    if (!run.cancelled()) {
+        // Consume queues here and the index on a second core: both only read the log.
+        VerifyOptions indexOptions = options;
+        indexOptions.progress = [&stop](int64_t, int64_t) { return !stop.load(); };
+        VerifyReport indexReport;
+        VerifierRun indexRun(reader, indexOptions, indexReport);
+        indexRun.shareCommitLog(run);
+        std::thread indexThread([&indexRun] { indexRun.checkIndex(); });
         run.checkConsumeQueues();
-    if (!run.cancelled())
-        run.checkIndex();
+        indexThread.join();
+        report.indexEntries = indexReport.indexEntries;
+        report.faults.insert(report.faults.end(), std::make_move_iterator(indexReport.faults.begin()),
+                             std::make_move_iterator(indexReport.faults.end()));
+        if (!run.cancelled())
+            run.advance(indexRun.bytesDone());
+    }
     run.checkConfig();
     return report;
 }

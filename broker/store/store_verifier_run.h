@@ -26,8 +26,13 @@ public:
     void checkIndex();
     void checkConfig();
 
+    // Takes the log snapshot and data end of a run whose scanCommitLog() ran, so this run can
+    // check the queues or the index (on another thread) without scanning again.
+    void shareCommitLog(const VerifierRun &scanned);
+
     // Adds `bytes` to the progress; false once the caller cancelled.
     bool advance(int64_t bytes);
+    int64_t bytesDone() const { return doneBytes_; }
     bool cancelled() const { return report_.cancelled; }
 
 private:

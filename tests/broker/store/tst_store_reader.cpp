@@ -229,6 +229,46 @@ private slots:
         QCOMPARE(reader->readCommitLogBytes(puts_[3].wroteOffset, 4).size(), size_t{4});
     }
 
+    // The page before an offset: found through the consume queues' entries, or (a Java store
+    // without queues, damaged entries) by scanning from a file's start; the same records either way.
+    void pageBeforeAnOffset()
+    {
+        QTemporaryDir dir;
+        const std::string root = copyBase(dir);
+        auto reader = openReader(root);
+        const auto all = allMessages(*reader);
+        QCOMPARE(all.size(), size_t{kMessages});
+        const int64_t end = reader->commitLogDataEnd();
+        QCOMPARE(end, puts_.back().wroteOffset + puts_.back().wroteBytes);
+        const auto expectPage = [&](const RecordPage &page, size_t endIndex, size_t count) {
+            QCOMPARE(page.records.size(), count);
+            for (size_t i = 0; i < count; ++i)
+                QCOMPARE(page.records[i].offset, all[endIndex - count + i].offset);
+        };
+        expectPage(reader->readRecordsBefore(end, 10), all.size(), 10);
+        expectPage(reader->readRecordsBefore(puts_[150].wroteOffset, 20), 150, 20);
+        const auto everything = reader->readRecordsBefore(end, 1000);
+        expectPage(everything, all.size(), all.size());
+        QVERIFY(everything.atEnd);
+        QVERIFY(!reader->readRecordsBefore(end, 10).atEnd);
+        QVERIFY(reader->readRecordsBefore(puts_[0].wroteOffset, 10).records.empty());
+
+        // Queue entries pointing nowhere are not trusted: the scan starts at a file's start.
+        for (const auto &queue : reader->consumeQueues())
+            for (const auto &file : queue.files)
+                test::writeFile(file.path, std::vector<uint8_t>(static_cast<size_t>(file.size), 0x11));
+        auto damaged = openReader(root);
+        QCOMPARE(damaged->commitLogDataEnd(), end);
+        expectPage(damaged->readRecordsBefore(end, 10), all.size(), 10);
+        expectPage(damaged->readRecordsBefore(puts_[150].wroteOffset, 20), 150, 20);
+
+        auto java = openReader(test::fixturesDir() + "/study-2019");
+        const auto javaAll = allMessages(*java);
+        const auto javaLast = java->readRecordsBefore(java->commitLogDataEnd(), 5);
+        QCOMPARE(javaLast.records.size(), size_t{5});
+        QCOMPARE(javaLast.records.back().offset, javaAll.back().offset);
+    }
+
     void flippedBodyByteIsACrcFault()
     {
         QTemporaryDir dir;
