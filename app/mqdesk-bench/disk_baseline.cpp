@@ -161,4 +161,32 @@ std::optional<DiskBaseline> measureDiskBaseline(const std::string &dir, int64_t 
     return baseline;
 }
 
+std::optional<double> measureCachedRead(const std::vector<std::string> &paths, const std::vector<int64_t> &bytes,
+                                        std::string &error)
+{
+    std::vector<uint8_t> buffer(kSeqBlockBytes);
+    int64_t total = 0;
+    const auto start = Clock::now();
+    for (size_t i = 0; i < paths.size(); ++i) {
+        const int fd = ::open(paths[i].c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            error = "cannot open " + paths[i] + ": " + std::strerror(errno);
+            return std::nullopt;
+        }
+        for (int64_t done = 0; done < bytes[i];) {
+            const auto want = static_cast<size_t>(std::min<int64_t>(bytes[i] - done, kSeqBlockBytes));
+            const ssize_t n = ::read(fd, buffer.data(), want);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            done += n;
+            total += n;
+        }
+        ::close(fd);
+    }
+    const auto micros = std::max<int64_t>(microsSince(start), 1);
+    return static_cast<double>(total) / static_cast<double>(micros);
+}
+
 } // namespace mqdesk::bench

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mqdesk::bench {
 
@@ -27,5 +28,11 @@ int64_t sequentialTestBytes(int64_t count, int64_t size);
 // or not the tests succeed. Returns nullopt with `error` naming the file and the failure.
 std::optional<DiskBaseline> measureDiskBaseline(const std::string &dir, int64_t seqWriteBytes,
                                                 std::string &error);
+
+// A plain sequential read() in 1 MiB blocks of the first `bytes[i]` bytes of each file in
+// `paths`: the machine's limit for scanning files that are in the page cache (run it after the
+// files were read once). MB/s (1e6 bytes), or nullopt with `error` naming the file.
+std::optional<double> measureCachedRead(const std::vector<std::string> &paths, const std::vector<int64_t> &bytes,
+                                        std::string &error);
 
 } // namespace mqdesk::bench

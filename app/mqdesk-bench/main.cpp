@@ -1,8 +1,10 @@
 // mqdesk-bench: benchmarks in the spirit of RocketMQ's benchmark tools: `store` measures the
 // message store directly (no network) against the bare disk; `produce` and `consume` measure a
-// running broker over the C++ client, optionally against an echo server's network baseline.
+// running broker over the C++ client, optionally against an echo server's network baseline;
+// `explore` measures the store explorer's engine on a large store against a cached read().
 
 #include "app/mqdesk-bench/bench_options.h"
+#include "app/mqdesk-bench/explore_bench.h"
 #include "app/mqdesk-bench/net_bench.h"
 #include "app/mqdesk-bench/store_bench.h"
 
@@ -74,10 +76,29 @@ int main(int argc, char **argv)
     auto *consume = addNetCommand("consume", "Pull a topic's messages from its first offsets through the PullConsumer");
     consume->callback([&net] { net.mode = mqdesk::bench::NetBenchMode::Consume; });
 
+    mqdesk::bench::ExploreBenchOptions explore;
+    auto *exploreCommand = app.add_subcommand("explore", "Build (or reuse) DIR/store with N small records and time "
+                                                         "the store explorer: first screen, offsetByTime, a filtered "
+                                                         "scan, verify, against a cached read() of the commit log");
+    exploreCommand->add_option("--dir", explore.dir, "Benchmark directory; DIR/store is reused when it holds a store")
+        ->required();
+    exploreCommand->add_option("--count", explore.count, "Records to build")->check(CLI::PositiveNumber)->capture_default_str();
+    exploreCommand->add_option("--size", explore.size, "Body bytes")
+        ->check(CLI::Range(int64_t{16}, int64_t{65536}))
+        ->capture_default_str();
+    exploreCommand->add_option("--topics", explore.topics, "Topics")->check(CLI::Range(1, 1000))->capture_default_str();
+    exploreCommand->add_option("--queues", explore.queues, "Queues per topic")->check(CLI::Range(1, 64))->capture_default_str();
+    exploreCommand->add_option("--file-size", explore.fileSize, "Commit-log file size")
+        ->check(CLI::Range(int64_t{1} << 20, int64_t{1} << 40))
+        ->capture_default_str();
+    exploreCommand->add_flag("--json", explore.json, "Print one JSON object on stdout");
+
     try {
         app.parse(argc, argv);
         if (produce->parsed() || consume->parsed())
             return mqdesk::bench::runNetBench(net);
+        if (exploreCommand->parsed())
+            return mqdesk::bench::runExploreBench(explore);
         options.flush = flushModes.at(flushName);
         if (const std::string error = mqdesk::bench::validate(options); !error.empty())
             throw CLI::ValidationError("--file-size", error);

@@ -113,6 +113,35 @@ private slots:
             QCOMPARE(store.queryMessage(topic, key, 4, 0, INT64_MAX).messages.size(), size_t{1});
     }
 
+    // explore on a tiny store: it builds one, reads it back in every way, and reuses it next time.
+    void exploreBuildsMeasuresAndReuses()
+    {
+        QTemporaryDir dir;
+        const QStringList arguments{QStringLiteral("explore"), QStringLiteral("--dir"), dir.path(),
+                                    QStringLiteral("--count"), QStringLiteral("3000"), QStringLiteral("--file-size"),
+                                    QStringLiteral("1048576"), QStringLiteral("--json")};
+        for (const bool reused : {false, true}) {
+            const Run run = bench(arguments);
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            QJsonParseError parseError;
+            const QJsonObject json = QJsonDocument::fromJson(run.out, &parseError).object();
+            QVERIFY2(parseError.error == QJsonParseError::NoError, run.out.constData());
+            QCOMPARE(json.value(QStringLiteral("reused")).toBool(), reused);
+            QCOMPARE(json.value(QStringLiteral("records")).toInt(), 3000);
+            QCOMPARE(json.value(QStringLiteral("verify_faults")).toInt(), 0);
+            QCOMPARE(json.value(QStringLiteral("filtered_matches")).toInt(), 3); // every 1000th
+            QVERIFY(json.value(QStringLiteral("commit_log_files")).toInt() >= 1);
+            for (const char *key : {"first_screen_ms", "open_ms", "last_page_ms", "offset_by_time_ms",
+                                    "filtered_scan_ms", "verify_ms", "verify_mb_per_s", "cached_read_mb_per_s",
+                                    "ratio_verify_to_cached_read"})
+                QVERIFY2(json.value(QLatin1String(key)).toDouble() > 0, key);
+        }
+        const Run bad = bench({QStringLiteral("explore"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--count"),
+                               QStringLiteral("0")});
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("--count"), bad.err.constData());
+    }
+
     void refusesBadInput()
     {
         QTemporaryDir dir;
