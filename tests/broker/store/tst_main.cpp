@@ -7,6 +7,8 @@ QObject *createRecoveryTest();
 QObject *createConsumeQueueTest();
 QObject *createIndexTest();
 QObject *createStoreReaderTest();
+QObject *createRecordLayoutTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
-                 createConsumeQueueTest(), createIndexTest(), createStoreReaderTest())
+                 createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
+                 createRecordLayoutTest())
