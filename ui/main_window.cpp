@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "ui/connection_bar.h"
+#include "ui/explorer/explorer_actions.h"
 #include "ui/flush_monitor_view.h"
 #include "ui/groups_view.h"
 #include "ui/language.h"
@@ -110,6 +111,11 @@ void MainWindow::showView(int index)
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    // The embedded broker's store, also while it is stopped (explored read-only either way).
+    addStoreExplorerActions(file, this, [this] {
+        const QString running = host_.storeDir();
+        return running.isEmpty() ? QString::fromStdString(host_.options().settings.store.storePathRootDir) : running;
+    });
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 

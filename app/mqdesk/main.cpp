@@ -2,6 +2,7 @@
 // embedded broker (store in the user's application data folder unless --store says otherwise)
 // and opens the main window.
 
+#include "ui/explorer/explorer_actions.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/port_choice.h"
@@ -53,7 +54,10 @@ int main(int argc, char **argv)
                                         translated(QT_TRANSLATE_NOOP("mqdesk", "Interface language: en or zh_CN (default: the saved choice, "
                                            "else the system's)")),
                                         translated(QT_TRANSLATE_NOOP("mqdesk", "language")));
-    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, langOption});
+    const QCommandLineOption exploreOption(QStringLiteral("explore"),
+                                           translated(QT_TRANSLATE_NOOP("mqdesk", "Open a store directory in the store explorer at start")),
+                                           translated(QT_TRANSLATE_NOOP("mqdesk", "dir")));
+    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, langOption, exploreOption});
     parser.process(app);
 
     mqdesk::server::EmbeddedBrokerOptions options;
@@ -91,5 +95,7 @@ int main(int argc, char **argv)
 
     mqdesk::ui::MainWindow window(options);
     window.show();
+    for (const QString &dir : parser.values(exploreOption))
+        mqdesk::ui::openStoreExplorer(dir);
     return app.exec();
 }

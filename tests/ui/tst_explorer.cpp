@@ -1,0 +1,535 @@
+// The store explorer (ui/explorer) offscreen: every Java-written fixture store opened from a copy
+// with the right tree and records; a store MessageStore writes in the test (a few thousand
+// records over many files): paging by scrolling, jumps to an offset and a time, filters with
+// their progress, Cancel and Continue, consume-queue entries opening their records, locations;
+// field ↔ hex selection both ways; a live store followed while it grows; bad directories; and
+// every file's bytes and times unchanged by opening and browsing.
+
+#include "ui_test_util.h"
+
+#include "test_support.h"
+
+#include "broker/store/message_store.h"
+#include "ui/explorer/commit_log_view.h"
+#include "ui/explorer/consume_queue_view.h"
+#include "ui/explorer/explorer_actions.h"
+#include "ui/explorer/explorer_window.h"
+#include "ui/explorer/checkpoint_view.h"
+#include "ui/explorer/config_files_view.h"
+#include "ui/explorer/health_report_view.h"
+#include "ui/explorer/hex_view.h"
+#include "ui/explorer/index_file_view.h"
+#include "ui/explorer/record_view.h"
+#include "ui/explorer/store_file_model.h"
+
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTreeView>
+#include <QTreeWidget>
+
+using namespace mqdesk;
+using namespace mqdesk::ui;
+
+namespace {
+
+constexpr int kWait = 20000; // ms: generous for a loaded CI machine, never a measured figure
+
+// Path → size, modification time and SHA-256 of every file under `root`.
+QMap<QString, QString> fingerprint(const QString &root)
+{
+    QMap<QString, QString> out;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        hash.addData(&file);
+        const QFileInfo info(path);
+        out[path] = QStringLiteral("%1:%2:%3").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch())
+                        .arg(QString::fromLatin1(hash.result().toHex()));
+    }
+    return out;
+}
+
+store::MessageStoreConfig storeConfig(const QString &root, int64_t fileSize)
+{
+    store::MessageStoreConfig config;
+    config.storePathRootDir = root.toStdString();
+    config.mappedFileSizeCommitLog = fileSize;
+    config.mappedFileSizeConsumeQueue = 20 * 500;
+    config.maxHashSlotNum = 1000;
+    config.maxIndexNum = 4000;
+    return config;
+}
+
+// Message i: topic U (queue 0) every third, else T (queue i % 2); key k<i>; TagB every fifth.
+common::BrokerMessage numbered(int i)
+{
+    common::BrokerMessage m;
+    m.topic = i % 3 == 0 ? "U" : "T";
+    m.queueId = m.topic == "U" ? 0 : i % 2;
+    m.setBody("message-" + std::to_string(i) + "-payload");
+    m.properties.set(common::property::kTags, i % 5 == 0 ? "TagB" : "TagA");
+    m.properties.set(common::property::kKeys, "k" + std::to_string(i));
+    m.bornTimestamp = 1700000000000;
+    m.bornHost = common::HostAddress::ipv4(127, 0, 0, 1, 40000);
+    return m;
+}
+
+std::unique_ptr<store::StoreReader> openReader(const QString &root)
+{
+    std::string error;
+    return store::StoreReader::open(root.toStdString(), {}, error);
+}
+
+std::vector<store::CommitLogRecord> allMessages(const store::StoreReader &reader)
+{
+    store::RecordQuery query;
+    query.limit = 1000000;
+    query.includeMarkers = false;
+    return reader.readRecords(query).records;
+}
+
+// Fetches every page of `model` (what scrolling to the end does).
+bool fetchAll(RecordTableModel &model)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < kWait * 3) {
+        if (model.isLoading()) {
+            QTest::qWait(5);
+            continue;
+        }
+        if (!model.canFetchMore({}))
+            return model.isAtEnd();
+        model.fetchMore({});
+    }
+    return false;
+}
+
+int messageRows(const RecordTableModel &model)
+{
+    int count = 0;
+    for (int row = 0; row < model.rowCount(); ++row)
+        count += model.record(row)->kind == store::RecordKind::Message;
+    return count;
+}
+
+} // namespace
+
+class ExplorerTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir written_; // a store MessageStore wrote: 3000 records over many files
+    QString writtenRoot_;
+    std::vector<store::CommitLogRecord> writtenRecords_;
+
+    std::unique_ptr<ExplorerWindow> openWindow(const QString &root)
+    {
+        auto window = std::make_unique<ExplorerWindow>(root);
+        window->show();
+        QSignalSpy tree(window.get(), &ExplorerWindow::treeRefreshed);
+        if (!tree.wait(kWait))
+            qWarning("the explorer did not show a tree: %s", qPrintable(window->errorText()));
+        return window;
+    }
+
+    static bool waitForFirstPage(ExplorerWindow &window)
+    {
+        RecordTableModel &model = *window.commitLogView()->model();
+        return QTest::qWaitFor([&] { return !model.isLoading() && (model.rowCount() > 0 || model.isAtEnd()); }, kWait);
+    }
+
+    static bool waitForRecordView(RecordView &view)
+    {
+        return QTest::qWaitFor([&] { return !view.isLoading() && view.fieldTree()->topLevelItemCount() > 0; }, kWait);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(written_.isValid());
+        writtenRoot_ = written_.path() + QStringLiteral("/store");
+        auto s = std::make_unique<store::MessageStore>(storeConfig(writtenRoot_, 64 * 1024));
+        std::string error;
+        QVERIFY2(s->open(error), error.c_str());
+        for (int i = 0; i < 3000; ++i)
+            QVERIFY(s->putMessage(numbered(i)).stored());
+        s->shutdown();
+        writtenRecords_ = allMessages(*openReader(writtenRoot_));
+        QCOMPARE(writtenRecords_.size(), size_t(3000));
+    }
+
+    void javaWrittenStores_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<int>("configFiles");
+        QTest::newRow("fork-2021") << "fork-2021" << 1;
+        QTest::newRow("study-2019") << "study-2019" << 6;
+        QTest::newRow("study-b") << "study-b" << 6;
+    }
+
+    void javaWrittenStores()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(int, configFiles);
+        QTemporaryDir dir;
+        const QString root = dir.path() + QLatin1Char('/') + fixture;
+        test::copyFixture(fixture.toStdString(), root.toStdString());
+        // A file of no kind the explorer knows (a 5.x timer file, say) is listed all the same.
+        QFile unknown(root + QStringLiteral("/timerwheel"));
+        QVERIFY(unknown.open(QIODevice::WriteOnly));
+        unknown.write("0123456789");
+        unknown.close();
+        const auto before = fingerprint(root);
+        const auto expected = allMessages(*openReader(root));
+
+        auto window = openWindow(root);
+        QVERIFY2(window->isOpen(), qPrintable(window->errorText()));
+        QVERIFY(window->windowTitle().contains(fixture));
+        QVERIFY(!window->isLive());
+        StoreFileModel &files = *window->fileModel();
+        const QModelIndex log = files.indexOfPath(QStringLiteral("commitlog"));
+        QVERIFY(log.isValid());
+        QCOMPARE(files.rowCount(log), QDir(root + QStringLiteral("/commitlog")).entryList(QDir::Files).size());
+        QCOMPARE(files.rowCount(files.indexOfPath(QStringLiteral("config"))), configFiles);
+        QVERIFY(files.indexOfPath(QStringLiteral("lock")).isValid());
+        QVERIFY(files.indexOfPath(QStringLiteral("checkpoint")).isValid() == QFile::exists(root + QStringLiteral("/checkpoint")));
+        if (!expected.empty()) {
+            const QModelIndex first = files.index(0, StoreFileModel::SizeColumn, log);
+            QCOMPARE(first.data().toString(), QLocale().formattedDataSize(8192, 1, QLocale::DataSizeTraditionalFormat));
+            // One file: filled up to the end of its last record (its end-of-file record follows).
+            const double fill = double(openReader(root)->commitLogDataEnd()) * 100 / 8192;
+            QCOMPARE(files.index(0, StoreFileModel::FillColumn, log).data().toString(), QLocale().toString(fill, 'f', 1) + QLatin1Char('%'));
+        }
+
+        // The commit-log page is shown first, with the records the engine reads.
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->commitLogView()));
+        RecordTableModel &model = *window->commitLogView()->model();
+        QVERIFY(waitForFirstPage(*window));
+        QVERIFY(fetchAll(model));
+        QCOMPARE(messageRows(model), static_cast<int>(expected.size()));
+        int row = 0;
+        for (const auto &record : expected) {
+            while (model.record(row)->kind != store::RecordKind::Message)
+                ++row;
+            QCOMPARE(model.record(row)->offset, record.offset);
+            QCOMPARE(model.index(row, RecordTableModel::TopicColumn).data().toString(), QString::fromStdString(record.message.topic));
+            QCOMPARE(model.index(row, RecordTableModel::StatusColumn).data().toString(), QStringLiteral("OK"));
+            ++row;
+        }
+        if (!expected.empty()) {
+            window->commitLogView()->table()->selectRow(0);
+            QVERIFY(waitForRecordView(*window->commitLogView()->recordView()));
+        }
+        test::saveScreenshot(*window, QStringLiteral("explorer-java-") + fixture);
+
+        // The lock, checkpoint and abort: the checkpoint page; config files: the config page.
+        window->showLocation({QStringLiteral("lock"), 0});
+        QCOMPARE(files.node(window->fileTree()->currentIndex())->relativePath, QStringLiteral("lock"));
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->checkpointView()));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->checkpointView()->isLoading(), kWait);
+        const QString config = files.node(files.index(0, 0, files.indexOfPath(QStringLiteral("config"))))->relativePath;
+        window->fileTree()->setCurrentIndex(files.indexOfPath(config));
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->configView()));
+        QTRY_COMPARE_WITH_TIMEOUT(QStringLiteral("config/") + window->configView()->selectedFile(), config, kWait);
+        test::saveScreenshot(*window, QStringLiteral("explorer-window-config-") + fixture);
+        // Any other file: listed with its size, its facts shown.
+        const QModelIndex timer = files.indexOfPath(QStringLiteral("timerwheel"));
+        QVERIFY(timer.isValid());
+        QCOMPARE(files.index(timer.row(), StoreFileModel::SizeColumn, timer.parent()).data().toString(),
+                 QLocale().formattedDataSize(10, 1, QLocale::DataSizeTraditionalFormat));
+        window->showLocation({QStringLiteral("timerwheel"), 0});
+        QVERIFY(qobject_cast<QLabel *>(window->pages()->currentWidget()));
+        QVERIFY(qobject_cast<QLabel *>(window->pages()->currentWidget())->text().contains(QStringLiteral("timerwheel")));
+
+        // Tools ▸ Verify Store: the health report.
+        window->verifyStore();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->healthView()));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->healthView()->isRunning(), kWait);
+        test::saveScreenshot(*window, QStringLiteral("explorer-window-health-") + fixture);
+        window.reset();
+        QCOMPARE(fingerprint(root), before);
+    }
+
+    void fieldAndHexSelectEachOther()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/fork");
+        test::copyFixture("fork-2021", root.toStdString());
+        auto window = openWindow(root);
+        QVERIFY(waitForFirstPage(*window));
+        window->commitLogView()->table()->selectRow(1);
+        RecordView &view = *window->commitLogView()->recordView();
+        QVERIFY(waitForRecordView(view));
+        QCOMPARE(view.recordOffset(), window->commitLogView()->model()->record(1)->offset);
+        const auto layout = store::recordLayout(openReader(root)->readCommitLogBytes(view.recordOffset(), 4096));
+
+        // Field → bytes.
+        QVERIFY(view.selectField(QStringLiteral("TOPIC")));
+        const auto topic = std::find_if(layout.fields.begin(), layout.fields.end(), [](const auto &f) { return f.name == "TOPIC"; });
+        QCOMPARE(view.hexView()->highlightPosition(), topic->offset);
+        QCOMPARE(view.hexView()->highlightLength(), topic->length);
+        QCOMPARE(view.hexView()->bytes().mid(topic->offset, topic->length), QByteArray("abc"));
+        QVERIFY(view.selectField(QStringLiteral("PROPERTIES/TAGS")) || view.selectField(QStringLiteral("PROPERTIES/UNIQ_KEY")));
+        QVERIFY(view.hexView()->highlightLength() > 0);
+
+        // Byte → field: a click on a body byte selects BODY, one on a port byte the port.
+        const auto body = std::find_if(layout.fields.begin(), layout.fields.end(), [](const auto &f) { return f.name == "BODY"; });
+        HexView &hex = *view.hexView();
+        QTest::mouseClick(hex.viewport(), Qt::LeftButton, {}, hex.hexCellRect(body->offset + 1).center());
+        QCOMPARE(view.fieldTree()->currentItem()->text(0), QStringLiteral("BODY"));
+        QCOMPARE(hex.highlightPosition(), body->offset);
+        QTest::mouseClick(hex.viewport(), Qt::LeftButton, {}, hex.hexCellRect(54).center());
+        QCOMPARE(view.fieldTree()->currentItem()->text(0), QStringLiteral("port"));
+        QCOMPARE(view.fieldTree()->currentItem()->parent()->text(0), QStringLiteral("BORNHOST"));
+        QVERIFY(view.selectField(QStringLiteral("STORETIMESTAMP")));
+        test::saveScreenshot(*window, QStringLiteral("explorer-record"));
+    }
+
+    void pagesJumpsAndLocations()
+    {
+        const auto before = fingerprint(writtenRoot_);
+        auto window = openWindow(writtenRoot_);
+        CommitLogView &log = *window->commitLogView();
+        RecordTableModel &model = *log.model();
+        QVERIFY(waitForFirstPage(*window));
+        QCOMPARE(static_cast<size_t>(model.rowCount()), RecordTableModel::kPageSize);
+        // Scrolling to the bottom fetches the next pages.
+        for (int i = 0; i < 3; ++i) {
+            log.table()->scrollToBottom();
+            QVERIFY(QTest::qWaitFor([&] { return model.rowCount() >= static_cast<int>(RecordTableModel::kPageSize) * (i + 2); }, kWait));
+        }
+        QVERIFY(model.record(model.rowCount() - 1)->offset > writtenRecords_[500].offset);
+        test::saveScreenshot(*window, QStringLiteral("explorer-records"));
+
+        // Jump to an offset: the table starts there, the record is selected and shown.
+        const auto &target = writtenRecords_[1500];
+        log.jumpToOffset(target.offset);
+        QVERIFY(waitForRecordView(*log.recordView()));
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), target.offset, kWait);
+        QCOMPARE(model.record(log.table()->currentIndex().row())->offset, target.offset);
+
+        // Jump to a time: the first record stored at or after it, as the engine finds it.
+        const auto later = std::find_if(writtenRecords_.begin(), writtenRecords_.end(), [&](const auto &r) {
+            return r.message.storeTimestamp > writtenRecords_[1000].message.storeTimestamp;
+        });
+        if (later != writtenRecords_.end()) {
+            log.jumpToTime(QDateTime::fromMSecsSinceEpoch(later->message.storeTimestamp));
+            QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), later->offset, kWait);
+        }
+        log.jumpToTime(QDateTime::fromMSecsSinceEpoch(writtenRecords_.back().message.storeTimestamp + 60000));
+        QTRY_VERIFY_WITH_TIMEOUT(model.startOffset() > writtenRecords_.back().offset && !model.isLoading(), kWait);
+        QCOMPARE(messageRows(model), 0);
+
+        // Locations: a commit-log file + offset, a consume-queue file + offset, another file.
+        const QModelIndex secondFile = window->fileModel()->index(1, 0, window->fileModel()->indexOfPath(QStringLiteral("commitlog")));
+        const StoreTreeNode *file = window->fileModel()->node(secondFile);
+        const auto inSecond = std::find_if(writtenRecords_.begin(), writtenRecords_.end(), [&](const auto &r) {
+            return r.offset > file->startOffset + 100;
+        });
+        window->showLocation({file->relativePath, inSecond->offset - file->startOffset});
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), inSecond->offset, kWait);
+        window->showLocation({QStringLiteral("consumequeue/T/1/00000000000000000000"), 3 * 20});
+        ConsumeQueueView &queue = *window->consumeQueueView();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+        QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 0, kWait);
+        QCOMPARE(queue.model()->entry(queue.table()->currentIndex().row())->queueOffset, qint64(3));
+        window->showLocation({QStringLiteral("checkpoint"), 0});
+        QCOMPARE(window->fileModel()->node(window->fileTree()->currentIndex())->relativePath, QStringLiteral("checkpoint"));
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->checkpointView()));
+
+        // An index file's page; its locationRequested (an entry's record) comes back as a record.
+        StoreFileModel &files = *window->fileModel();
+        const QString indexFile = files.node(files.index(0, 0, files.indexOfPath(QStringLiteral("index"))))->relativePath;
+        window->showLocation({indexFile, 0});
+        IndexFileView *index = window->indexView();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(index));
+        QTRY_COMPARE_WITH_TIMEOUT(QStringLiteral("index/") + index->selectedFile(), indexFile, kWait);
+        test::saveScreenshot(*window, QStringLiteral("explorer-window-index"));
+        const auto &tenth = writtenRecords_[10];
+        emit index->locationRequested({file->relativePath.section(QLatin1Char('/'), 0, 0) + QStringLiteral("/00000000000000000000"), tenth.offset});
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&log));
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), tenth.offset, kWait);
+        window.reset();
+        QCOMPARE(fingerprint(writtenRoot_), before);
+    }
+
+    void consumeQueueEntryOpensItsRecord()
+    {
+        auto window = openWindow(writtenRoot_);
+        StoreFileModel &files = *window->fileModel();
+        const QModelIndex queueIndex = files.indexOfQueue(QStringLiteral("T"), 1);
+        QVERIFY(queueIndex.isValid());
+        QCOMPARE(files.index(queueIndex.row(), StoreFileModel::CountColumn, queueIndex.parent()).data().toString(),
+                 QLocale().toString(1000));
+        window->fileTree()->setCurrentIndex(queueIndex);
+        ConsumeQueueView &queue = *window->consumeQueueView();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+        QTRY_COMPARE_WITH_TIMEOUT(queue.model()->rowCount(), 200, kWait);
+        QCOMPARE(queue.model()->index(0, ConsumeQueueModel::ValidColumn).data().toString(), QStringLiteral("valid"));
+        queue.table()->scrollToBottom();
+        QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 200, kWait);
+        test::saveScreenshot(*window, QStringLiteral("explorer-consume-queue"));
+
+        // Enter on entry 7 of T/1 opens message i = 15 (T/1 holds i = 1, 5, 7, 11, 13, 15, …).
+        queue.table()->setCurrentIndex(queue.model()->index(7, 0));
+        queue.table()->setFocus();
+        QTest::keyClick(queue.table(), Qt::Key_Return);
+        const qint64 pointed = queue.model()->entry(7)->entry.commitLogOffset;
+        CommitLogView &log = *window->commitLogView();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&log));
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), pointed, kWait);
+        const store::CommitLogRecord *shown = log.model()->record(log.table()->currentIndex().row());
+        QCOMPARE(shown->offset, pointed);
+        QCOMPARE(shown->message.topic, std::string("T"));
+        QCOMPARE(shown->message.queueId, 1);
+        QCOMPARE(shown->message.queueOffset, qint64(7));
+    }
+
+    void filtersScanWithProgressAndCancel()
+    {
+        auto window = openWindow(writtenRoot_);
+        CommitLogView &log = *window->commitLogView();
+        RecordTableModel &model = *log.model();
+        QVERIFY(waitForFirstPage(*window));
+        model.setScanChunkBytes(8 * 1024); // many chunks over the ~500 KB log: the progress path
+
+        QSignalSpy progress(&model, &RecordTableModel::scanProgress);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        log.applyFilter({QStringLiteral("U"), QStringLiteral("TagB"), {}});
+        QVERIFY(log.progressBar()->isVisible());
+        QVERIFY(fetchAll(model));
+        QCOMPARE(model.rowCount(), 200); // i % 15 == 0: 200 of 3000
+        for (int row = 0; row < model.rowCount(); ++row) {
+            QCOMPARE(model.record(row)->message.topic, std::string("U"));
+            QCOMPARE(model.record(row)->message.tags(), std::string("TagB"));
+        }
+        QVERIFY(progress.count() > 10);
+        QVERIFY(inserted.count() > 1); // rows appeared as they were found
+        QCOMPARE(progress.last().at(0).toLongLong(), progress.last().at(1).toLongLong());
+        test::saveScreenshot(*window, QStringLiteral("explorer-filter"));
+
+        // A key: exactly its record. Ctrl+F focuses the filter.
+        log.applyFilter({{}, {}, QStringLiteral("k1234")});
+        QVERIFY(fetchAll(model));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.record(0)->offset, writtenRecords_[1234].offset);
+
+        // Cancel stops the scan where it is; Continue goes on to the end.
+        model.setScanChunkBytes(512);
+        log.applyFilter({QStringLiteral("no-such-topic"), {}, {}});
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0 && log.cancelButton()->isVisible(), kWait);
+        QTest::mouseClick(log.cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), kWait);
+        QVERIFY(model.isPaused());
+        QVERIFY(!model.isAtEnd());
+        QVERIFY(log.statusText().contains(QStringLiteral("stopped")));
+        test::saveScreenshot(*window, QStringLiteral("explorer-filter-cancelled"));
+        model.setScanChunkBytes(1024 * 1024);
+        model.resumeScan();
+        QVERIFY(fetchAll(model));
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(log.statusText().contains(QStringLiteral("No record matches")));
+
+        QTest::keySequence(window.get(), QKeySequence::Find);
+        QTRY_VERIFY(QApplication::focusWidget() && QApplication::focusWidget()->inherits("QLineEdit"));
+    }
+
+    void liveStoreIsFollowed()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/live");
+        auto s = std::make_unique<store::MessageStore>(storeConfig(root, 1024 * 1024));
+        std::string error;
+        QVERIFY2(s->open(error), error.c_str());
+        for (int i = 0; i < 50; ++i)
+            QVERIFY(s->putMessage(numbered(i)).stored());
+        auto window = openWindow(root);
+        QVERIFY(window->isLive());
+        QVERIFY(window->bannerText().contains(QStringLiteral("live — a broker holds this store's lock")));
+        QVERIFY(window->windowTitle().contains(QStringLiteral("live")));
+        RecordTableModel &model = *window->commitLogView()->model();
+        QVERIFY(waitForFirstPage(*window));
+        QVERIFY(fetchAll(model));
+        QCOMPARE(messageRows(model), 50);
+        for (int i = 50; i < 120; ++i)
+            QVERIFY(s->putMessage(numbered(i)).stored());
+        s->waitForDispatch();
+        QTRY_COMPARE_WITH_TIMEOUT(messageRows(model), 120, kWait);
+        const QModelIndex queue = window->fileModel()->indexOfQueue(QStringLiteral("U"), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(window->fileModel()->index(queue.row(), StoreFileModel::CountColumn, queue.parent()).data().toString(),
+                                  QStringLiteral("40"), kWait);
+        test::saveScreenshot(*window, QStringLiteral("explorer-live"));
+        s->shutdown();
+        s.reset();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isLive(), kWait);
+        QVERIFY(window->bannerText().isEmpty());
+    }
+
+    void badDirectoriesSayWhy()
+    {
+        QTemporaryDir dir;
+        const QString missing = dir.path() + QStringLiteral("/no-such-store");
+        ExplorerWindow window(missing);
+        QSignalSpy failed(&window, &ExplorerWindow::openFailed);
+        QVERIFY(failed.wait(kWait));
+        QVERIFY(window.errorText().contains(missing));
+        QVERIFY(!window.isOpen());
+        window.show();
+        test::saveScreenshot(window, QStringLiteral("explorer-open-failed"));
+
+        QFile plain(dir.path() + QStringLiteral("/plain-file"));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        ExplorerWindow notDir(plain.fileName());
+        QSignalSpy failedToo(&notDir, &ExplorerWindow::openFailed);
+        QVERIFY(failedToo.wait(kWait));
+        QVERIFY(notDir.errorText().contains(QStringLiteral("plain-file")));
+    }
+
+    void openedStoresAreRecent()
+    {
+        ExplorerWindow *window = openStoreExplorer(writtenRoot_);
+        QSignalSpy opened(window, &ExplorerWindow::opened);
+        QVERIFY(opened.wait(kWait));
+        QCOMPARE(recentStores().value(0), QDir::cleanPath(writtenRoot_));
+        window->close(); // WA_DeleteOnClose
+    }
+
+    // Not a test of a figure: prints the time from opening a store to the first screen of records.
+    // Set MQDESK_EXPLORER_BENCH_STORE to a (big) store directory to measure it.
+    void timeToFirstScreen()
+    {
+        const QString root = qEnvironmentVariable("MQDESK_EXPLORER_BENCH_STORE");
+        if (root.isEmpty())
+            QSKIP("MQDESK_EXPLORER_BENCH_STORE is not set");
+        QElapsedTimer clock;
+        clock.start();
+        ExplorerWindow window(root);
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.commitLogView() && window.commitLogView()->model()->rowCount() > 0; }, 60000));
+        QTableView *table = window.commitLogView()->table();
+        table->viewport()->repaint(); // the rows painted: what the user sees
+        const qint64 firstScreen = clock.elapsed();
+        QVERIFY(QTest::qWaitFor([&] { return window.fileModel()->rowCount() > 0; }, 600000));
+        qInfo("time to the first screen of records: %lld ms (%d rows; the tree after %lld ms)", firstScreen,
+              window.commitLogView()->model()->rowCount(), clock.elapsed());
+        test::saveScreenshot(window, QStringLiteral("explorer-big-store"));
+    }
+};
+
+QTEST_MAIN(ExplorerTest)
+#include "tst_explorer.moc"
