@@ -149,8 +149,10 @@ std::optional<int64_t> StoreReader::dataEndOf(const FileView &file) const
             && endCacheLastRecord_ < file.size())
             position = endCacheLastRecord_;
     }
-    if (position == 0) // the newest record the consume queues name: most of the file is skipped
-        position = std::max<int64_t>(0, dispatchedTail(file));
+    if (position == 0) { // the newest record the consume queues name: most of the file is skipped
+        if (const int64_t tail = dispatchedTail(file); tail >= file.startOffset())
+            position = tail - file.startOffset(); // inside the file, as dispatchedTail promises
+    }
     if (position > 0 && (examine(file, position).kind != Step::Record || !peekAt(file, position)))
         position = 0;
     int64_t lastRecord = -1;

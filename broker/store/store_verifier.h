@@ -22,7 +22,8 @@
 //                            where that recovery would stop, when it would not stop at the clean
 //                            end of the data or would drop valid records (with bytes truncated)
 //   cq-invalid-entry         an entry recovery rejects (offset < 0 or size ≤ 0), also a zero entry
-//                            with entries after it
+//                            with entries after it (in its file, or zeros up to the end of a file
+//                            the queue goes on after)
 //   cq-past-end              an entry pointing past the end of the commit-log data
 //   cq-bad-target            an entry where no record starts
 //   cq-wrong-record          an entry whose record has another topic, queue, queue offset or size

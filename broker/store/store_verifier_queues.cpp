@@ -58,7 +58,9 @@ void VerifierRun::checkConsumeQueues()
     const int64_t logMin = log_.minOffset();
     for (const auto &queue : reader_.consumeQueues()) {
         const bool lmq = std::string_view(queue.topic).starts_with(kLmqPrefix);
-        for (const auto &info : queue.files) {
+        for (size_t fileIndex = 0; fileIndex < queue.files.size(); ++fileIndex) {
+            const auto &info = queue.files[fileIndex];
+            const bool lastFile = fileIndex + 1 == queue.files.size();
             const auto view = reader_.view(info.path);
             if (!view)
                 continue;
@@ -81,6 +83,12 @@ void VerifierRun::checkConsumeQueues()
                     // first invalid entry and drops everything after it.
                     const auto more =
                         static_cast<int64_t>(findNonZero(bytes.data(), static_cast<size_t>(position), bytes.size()));
+                    // A queue file is only followed by another once it is full: zeros up to
+                    // its end are lost entries when the queue goes on.
+                    if (more >= size && !lastFile)
+                        fail("cq-invalid-entry", "zero entries from queue offset " + number(queueOffset)
+                                                     + " to the end of this file, yet the queue goes on in "
+                                                     + queue.files[fileIndex + 1].name);
                     if (more >= size)
                         break;
                     fail("cq-invalid-entry", "a zero entry (queue offset " + number(queueOffset) + ") inside the "
