@@ -8,7 +8,8 @@ QObject *createConsumeQueueTest();
 QObject *createIndexTest();
 QObject *createStoreReaderTest();
 QObject *createRecordLayoutTest();
+QObject *createStoreCorruptionTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
-                 createRecordLayoutTest())
+                 createRecordLayoutTest(), createStoreCorruptionTest())

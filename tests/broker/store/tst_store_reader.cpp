@@ -10,7 +10,6 @@
 
 #include <filesystem>
 #include <numeric>
-#include <random>
 #include <thread>
 
 using namespace mqdesk;
@@ -310,74 +309,6 @@ private slots:
         QCOMPARE(allMessages(*reader).size(), size_t{kMessages - 1});
         const auto report = verifyStore(*reader);
         QVERIFY2(hasFault(report, "record-magic", "commitlog/" + name, position), listFaults(report).c_str());
-    }
-
-    // Random damage of every kind to every kind of file never crashes a reader or the check, and
-    // every fault names a file of the store and an offset inside it.
-    void survivesRandomCorruption()
-    {
-        std::mt19937_64 random(20241129);
-        const auto pick = [&random](int64_t n) {
-            return n <= 0 ? int64_t{0} : static_cast<int64_t>(random() % static_cast<uint64_t>(n));
-        };
-        for (int round = 0; round < 40; ++round) {
-            QTemporaryDir dir;
-            const std::string root = copyBase(dir);
-            std::vector<std::string> files;
-            for (const auto &entry : fs::recursive_directory_iterator(root)) {
-                if (entry.is_regular_file())
-                    files.push_back(entry.path().string());
-            }
-            for (int damage = 0; damage < 3; ++damage) {
-                const std::string &path = files[static_cast<size_t>(pick(static_cast<int64_t>(files.size())))];
-                auto bytes = test::readFile(path);
-                const int64_t size = static_cast<int64_t>(bytes.size());
-                switch (pick(5)) {
-                case 0: // flip bits
-                    if (size > 0)
-                        bytes[static_cast<size_t>(pick(size))] ^= static_cast<uint8_t>(1 + pick(255));
-                    break;
-                case 1: { // zero a page-sized range
-                    const int64_t from = pick(size);
-                    std::fill(bytes.begin() + from, bytes.begin() + std::min(size, from + 4096), 0);
-                    break;
-                }
-                case 2: // truncate
-                    bytes.resize(static_cast<size_t>(pick(size + 1)));
-                    break;
-                case 3: // extend with garbage
-                    for (int64_t i = pick(300); i >= 0; --i)
-                        bytes.push_back(static_cast<uint8_t>(random()));
-                    break;
-                default: // garbage over a range
-                    for (int64_t i = pick(size), end = std::min(size, i + pick(64)); i < end; ++i)
-                        bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(random());
-                    break;
-                }
-                test::writeFile(path, bytes);
-            }
-            auto reader = openReader(root);
-            QVERIFY(reader);
-            allMessages(*reader);
-            for (const auto &queue : reader->consumeQueues())
-                reader->readConsumeQueue(queue.topic, queue.queueId, 0, 100000);
-            for (int key = 0; key < kMessages; key += 37)
-                reader->lookupIndexKey("T", "k" + std::to_string(key));
-            for (const auto &index : reader->indexFiles()) {
-                reader->indexSlotOccupancy(index.file.name, 16);
-                reader->readIndexEntries(index.file.name, 0, 1000);
-            }
-            reader->readCheckpoint();
-            reader->offsetByTime(puts_[kMessages / 2].storeTimestamp);
-            const auto report = verifyStore(*reader);
-            for (const auto &fault : report.faults) {
-                QVERIFY2(!fault.kind.empty() && !fault.message.empty(), fault.file.c_str());
-                std::error_code ec;
-                const auto fileSize = static_cast<int64_t>(fs::file_size(root + "/" + fault.file, ec));
-                QVERIFY2(!ec && fault.offset >= 0 && fault.offset <= fileSize,
-                         (fault.kind + " " + fault.file + " @" + std::to_string(fault.offset)).c_str());
-            }
-        }
     }
 
     void cutFileIsReported()
