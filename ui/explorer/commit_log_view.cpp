@@ -57,6 +57,7 @@ QWidget *CommitLogView::buildToolbar()
     timeEdit_->setCalendarPopup(true);
     auto *goTime = new QPushButton(tr("Go to time"), bar);
     auto *fromStart = new QPushButton(tr("From the start"), bar);
+    auto *toEnd = new QPushButton(tr("To the end"), bar);
     topicEdit_ = new QLineEdit(bar);
     topicEdit_->setPlaceholderText(tr("topic"));
     tagEdit_ = new QLineEdit(bar);
@@ -82,6 +83,7 @@ QWidget *CommitLogView::buildToolbar()
     jumps->addWidget(timeEdit_);
     jumps->addWidget(goTime);
     jumps->addWidget(fromStart);
+    jumps->addWidget(toEnd);
     auto *filters = new QHBoxLayout;
     filters->addWidget(topicEdit_, 2);
     filters->addWidget(tagEdit_, 1);
@@ -111,6 +113,7 @@ QWidget *CommitLogView::buildToolbar()
     connect(offsetEdit_, &QLineEdit::returnPressed, this, goToOffset);
     connect(goTime, &QPushButton::clicked, this, [this] { jumpToTime(timeEdit_->dateTime()); });
     connect(fromStart, &QPushButton::clicked, this, [this] { jumpToOffset(0); });
+    connect(toEnd, &QPushButton::clicked, this, &CommitLogView::jumpToEnd);
     const auto applyEdits = [this] { applyFilter(filterFromEdits()); };
     connect(filter, &QPushButton::clicked, this, applyEdits);
     for (QLineEdit *edit : {topicEdit_, tagEdit_, keyEdit_})
@@ -139,9 +142,20 @@ void CommitLogView::showFromStart()
 void CommitLogView::jumpToOffset(qint64 offset)
 {
     started_ = true;
+    selectLast_ = false;
     selectOffset_ = offset;
     offsetEdit_->setText(QString::number(offset));
     model_->restart(offset, filterFromEdits());
+}
+
+void CommitLogView::jumpToEnd()
+{
+    started_ = true;
+    selectOffset_ = -1;
+    selectLast_ = true;
+    for (QLineEdit *edit : {topicEdit_, tagEdit_, keyEdit_})
+        edit->clear(); // the last page is the log's, unfiltered
+    model_->restartAtEnd();
 }
 
 void CommitLogView::jumpToTime(const QDateTime &time)
@@ -161,6 +175,7 @@ void CommitLogView::applyFilter(const RecordFilter &filter)
     keyEdit_->setText(filter.key);
     started_ = true;
     progress_->setValue(0);
+    progress_->setFormat(tr("starting…"));
     model_->restart(model_->startOffset(), filter);
 }
 
@@ -185,6 +200,10 @@ void CommitLogView::onCurrentRowChanged()
 
 void CommitLogView::onPageLoaded()
 {
+    if (selectLast_ && model_->rowCount() > 0) {
+        selectLast_ = false;
+        selectOffset_ = model_->record(model_->rowCount() - 1)->offset;
+    }
     if (selectOffset_ >= 0 && model_->rowCount() > 0) {
         // The record at the target, else the first one after it (a jump into a record's middle).
         const int row = qMax(model_->rowOfOffset(selectOffset_), 0);

@@ -34,6 +34,8 @@ public:
     void jumpToOffset(qint64 offset);
     // Finds the first record stored at or after `time` (off the GUI thread) and jumps to it.
     void jumpToTime(const QDateTime &time);
+    // Shows the last page of messages and selects the newest.
+    void jumpToEnd();
     void applyFilter(const RecordFilter &filter);
     void refresh();   // F5: read again from the same start
     void followEnd(); // a live store: rows appended after the last one
@@ -72,6 +74,7 @@ private:
     QPushButton *resume_ = nullptr;
     QLabel *status_ = nullptr;
     qint64 selectOffset_ = -1; // a jump's target, selected once its page is loaded
+    bool selectLast_ = false;  // jumpToEnd: the newest row, once loaded
     bool started_ = false;
 };
 

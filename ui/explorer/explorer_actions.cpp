@@ -68,15 +68,17 @@ void addStoreExplorerActions(QMenu *fileMenu, QWidget *dialogParent, std::functi
         if (recent.isEmpty())
             recentMenu->addAction(translate(QT_TRANSLATE_NOOP("mqdesk::ui::ExplorerActions", "No stores opened yet")))->setEnabled(false);
     });
-    QAction *embedded = fileMenu->addAction(translate(QT_TRANSLATE_NOOP("mqdesk::ui::ExplorerActions", "&Explore Embedded Store")));
-    QObject::connect(embedded, &QAction::triggered, dialogParent, [embeddedStoreDir] {
-        const QString dir = embeddedStoreDir();
-        if (!dir.isEmpty())
-            openStoreExplorer(dir);
-    });
-    QObject::connect(fileMenu, &QMenu::aboutToShow, embedded, [embedded, embeddedStoreDir] {
-        embedded->setEnabled(!embeddedStoreDir().isEmpty());
-    });
+    if (embeddedStoreDir) {
+        QAction *embedded = fileMenu->addAction(translate(QT_TRANSLATE_NOOP("mqdesk::ui::ExplorerActions", "&Explore Embedded Store")));
+        QObject::connect(embedded, &QAction::triggered, dialogParent, [embeddedStoreDir] {
+            const QString dir = embeddedStoreDir();
+            if (!dir.isEmpty())
+                openStoreExplorer(dir);
+        });
+        QObject::connect(fileMenu, &QMenu::aboutToShow, embedded, [embedded, embeddedStoreDir] {
+            embedded->setEnabled(!embeddedStoreDir().isEmpty());
+        });
+    }
     fileMenu->addSeparator();
 }
 

@@ -23,7 +23,7 @@ QStringList recentStores();
 void rememberRecentStore(const QString &storeDir);
 
 // Adds the three actions to `fileMenu`. `embeddedStoreDir` gives the embedded broker's store root
-// (empty: the action is disabled). `dialogParent` owns the directory dialog.
+// (empty: the action is disabled; no function: no such action, as in an explorer window). `dialogParent` owns the directory dialog.
 void addStoreExplorerActions(QMenu *fileMenu, QWidget *dialogParent, std::function<QString()> embeddedStoreDir);
 
 } // namespace mqdesk::ui

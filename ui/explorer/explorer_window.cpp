@@ -4,6 +4,7 @@
 #include "ui/explorer/checkpoint_view.h"
 #include "ui/explorer/commit_log_view.h"
 #include "ui/explorer/config_files_view.h"
+#include "ui/explorer/explorer_actions.h"
 #include "ui/explorer/consume_queue_view.h"
 #include "ui/explorer/health_report_view.h"
 #include "ui/explorer/index_file_view.h"
@@ -139,6 +140,7 @@ void ExplorerWindow::buildPages()
 void ExplorerWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    addStoreExplorerActions(file, this, {});
     file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &ExplorerWindow::refresh);

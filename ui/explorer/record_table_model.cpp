@@ -145,6 +145,29 @@ void RecordTableModel::restart(qint64 fromOffset, const RecordFilter &filter)
     fetchMore({});
 }
 
+void RecordTableModel::restartAtEnd()
+{
+    scan_->cancel();
+    beginResetModel();
+    records_.clear();
+    filter_ = {};
+    atEnd_ = true; // nothing to fetch until the tail is read
+    paused_ = false;
+    endResetModel();
+    auto reader = reader_;
+    scan_->start(
+        [reader](const store::ScanProgress &) { return reader->readRecordsBefore(reader->commitLogDataEnd(), kPageSize); },
+        [this](store::RecordPage page) {
+            startOffset_ = page.records.empty() ? page.nextOffset : page.records.front().offset;
+            nextOffset_ = page.nextOffset;
+            Chunk chunk;
+            chunk.page = std::move(page);
+            chunk.page.atEnd = true;
+            chunk.page.nextOffset = nextOffset_;
+            appendChunk(std::move(chunk));
+        });
+}
+
 void RecordTableModel::followEnd()
 {
     if (!atEnd_ || scan_->isRunning())

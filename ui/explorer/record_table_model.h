@@ -67,6 +67,9 @@ public:
 
     // Drops the rows and reads from `fromOffset` with `filter`.
     void restart(qint64 fromOffset, const RecordFilter &filter);
+    // Drops the rows and the filter and shows the last page of messages (readRecordsBefore the
+    // data end); rows a live broker appends follow through followEnd().
+    void restartAtEnd();
     // Reads what a live broker appended after the last row (when the end was reached).
     void followEnd();
     void cancelScan();

@@ -1,0 +1,106 @@
+#pragma once
+
+// Helpers of tst_explorer.cpp: a fingerprint of a directory tree, the numbered messages of the
+// stores the tests write, a reader's view to compare the window with, and paging a record model
+// to its end.
+
+#include "test_support.h"
+
+#include "broker/store/message_store.h"
+#include "broker/store/store_reader.h"
+#include "ui/explorer/record_table_model.h"
+
+#include <QCryptographicHash>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QMap>
+
+namespace mqdesk::test {
+
+inline constexpr int kWait = 20000; // ms: generous for a loaded CI machine, never a measured figure
+
+// Path → size, modification time and SHA-256 of every file under `root`.
+inline QMap<QString, QString> fingerprint(const QString &root)
+{
+    QMap<QString, QString> out;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        hash.addData(&file);
+        const QFileInfo info(path);
+        out[path] = QStringLiteral("%1:%2:%3").arg(info.size()).arg(info.lastModified().toMSecsSinceEpoch())
+                        .arg(QString::fromLatin1(hash.result().toHex()));
+    }
+    return out;
+}
+
+inline store::MessageStoreConfig storeConfig(const QString &root, int64_t fileSize)
+{
+    store::MessageStoreConfig config;
+    config.storePathRootDir = root.toStdString();
+    config.mappedFileSizeCommitLog = fileSize;
+    config.mappedFileSizeConsumeQueue = 20 * 500;
+    config.maxHashSlotNum = 1000;
+    config.maxIndexNum = 4000;
+    return config;
+}
+
+// Message i: topic U (queue 0) every third, else T (queue i % 2); key k<i>; TagB every fifth.
+inline common::BrokerMessage numbered(int i)
+{
+    common::BrokerMessage m;
+    m.topic = i % 3 == 0 ? "U" : "T";
+    m.queueId = m.topic == "U" ? 0 : i % 2;
+    m.setBody("message-" + std::to_string(i) + "-payload");
+    m.properties.set(common::property::kTags, i % 5 == 0 ? "TagB" : "TagA");
+    m.properties.set(common::property::kKeys, "k" + std::to_string(i));
+    m.bornTimestamp = 1700000000000;
+    m.bornHost = common::HostAddress::ipv4(127, 0, 0, 1, 40000);
+    return m;
+}
+
+inline std::unique_ptr<store::StoreReader> openReader(const QString &root)
+{
+    std::string error;
+    return store::StoreReader::open(root.toStdString(), {}, error);
+}
+
+inline std::vector<store::CommitLogRecord> allMessages(const store::StoreReader &reader)
+{
+    store::RecordQuery query;
+    query.limit = 1000000;
+    query.includeMarkers = false;
+    return reader.readRecords(query).records;
+}
+
+// Fetches every page of `model` (what scrolling to the end does).
+inline bool fetchAll(ui::RecordTableModel &model)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < kWait * 3) {
+        if (model.isLoading()) {
+            QTest::qWait(5);
+            continue;
+        }
+        if (!model.canFetchMore({}))
+            return model.isAtEnd();
+        model.fetchMore({});
+    }
+    return false;
+}
+
+inline int messageRows(const ui::RecordTableModel &model)
+{
+    int count = 0;
+    for (int row = 0; row < model.rowCount(); ++row)
+        count += model.record(row)->kind == store::RecordKind::Message;
+    return count;
+}
+
+
+} // namespace mqdesk::test
