@@ -121,6 +121,7 @@ constexpr CodeName kRequestNames[] = {
     {RequestCode::kLitePullMessage, "LITE_PULL_MESSAGE"},
     {RequestCode::kRecallMessage, "RECALL_MESSAGE"},
     {RequestCode::kGetFlushSamples, "GET_FLUSH_SAMPLES"}, // MQDesk extension
+    {RequestCode::kGetActivityTotals, "GET_ACTIVITY_TOTALS"}, // MQDesk extension
 };
 
 constexpr CodeName kResponseNames[] = {

@@ -126,6 +126,7 @@ struct RequestCode
     // MQDesk extensions (900–999, unused by RocketMQ; docs/remoting-extensions.md). Java
     // brokers answer them REQUEST_CODE_NOT_SUPPORTED, which is how a console tells them apart.
     static constexpr int32_t kGetFlushSamples = 901;
+    static constexpr int32_t kGetActivityTotals = 902;
 };
 
 struct ResponseCode

@@ -35,6 +35,7 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kGetConsumeStats,
             RequestCode::kGetBrokerRuntimeInfo,
             RequestCode::kGetFlushSamples,
+            RequestCode::kGetActivityTotals,
             RequestCode::kGetAllSubscriptiongroupConfig,
             RequestCode::kUpdateAndCreateSubscriptiongroup,
             RequestCode::kDeleteSubscriptiongroup,
@@ -62,6 +63,7 @@ void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand r
     case RequestCode::kGetConsumeStats: return respond(getConsumeStats(request));
     case RequestCode::kGetBrokerRuntimeInfo: return respond(getBrokerRuntimeInfo(request));
     case RequestCode::kGetFlushSamples: return respond(getFlushSamples(request));
+    case RequestCode::kGetActivityTotals: return respond(getActivityTotals(request));
     case RequestCode::kGetAllSubscriptiongroupConfig: return respond(getAllSubscriptionGroups(request));
     case RequestCode::kUpdateAndCreateSubscriptiongroup: return respond(updateAndCreateSubscriptionGroup(request));
     case RequestCode::kDeleteSubscriptiongroup: return respond(deleteSubscriptionGroup(request));

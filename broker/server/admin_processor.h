@@ -2,13 +2,13 @@
 
 // The admin requests the console and mqadmin send to a broker (remoting spec §8): topics,
 // statistics, offsets, subscription groups, connections, messages by key or offset, runtime
-// info, broker configuration, and MQDesk's flush-sample extension GET_FLUSH_SAMPLES
+// info, broker configuration, and MQDesk's extensions GET_FLUSH_SAMPLES and GET_ACTIVITY_TOTALS
 // (docs/remoting-extensions.md).
 //
 // The handlers live in several files by subject: admin_processor.cpp (dispatch, topics,
-// configuration), admin_stats.cpp (topic and consume statistics, runtime info, flush samples),
-// admin_groups.cpp (subscription groups, connections, who consumes a topic), admin_offsets.cpp
-// (offset tables, reset, clone), admin_messages.cpp (QUERY_MESSAGE, VIEW_MESSAGE_BY_ID).
+// configuration), admin_stats.cpp (topic and consume statistics, runtime info, flush samples,
+// activity totals), admin_groups.cpp (subscription groups, connections, who consumes a topic),
+// admin_offsets.cpp (offset tables, reset, clone), admin_messages.cpp (QUERY_MESSAGE, VIEW_MESSAGE_BY_ID).
 // Handlers run on the broker's admin executor, only while the broker is serving (the store is
 // open); each answers with a response built from the request, never throws on bad input.
 
@@ -48,6 +48,7 @@ private:
     Command getConsumeStats(const Command &request);
     Command getBrokerRuntimeInfo(const Command &request);
     Command getFlushSamples(const Command &request);
+    Command getActivityTotals(const Command &request);
     // Store time of the message at `offset` of a queue; 0 when it is not readable.
     int64_t storeTimeAt(const std::string &topic, int32_t queueId, int64_t offset) const;
 

@@ -1,5 +1,5 @@
 // GET_TOPIC_STATS_INFO, GET_CONSUME_STATS, GET_BROKER_RUNTIME_INFO and MQDesk's
-// GET_FLUSH_SAMPLES (docs/remoting-extensions.md).
+// GET_FLUSH_SAMPLES and GET_ACTIVITY_TOTALS (docs/remoting-extensions.md).
 
 #include "broker/server/admin_processor.h"
 
@@ -294,6 +294,44 @@ RemotingCommand AdminProcessor::getFlushSamples(const RemotingCommand &request)
         array.push_back(sampleJson(sample));
     body.set("samples", std::move(array));
     body.set("transientStorePoolEnable", log.transientStorePoolEnabled());
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
+}
+
+RemotingCommand AdminProcessor::getActivityTotals(const RemotingCommand &request)
+{
+    // One answer for the console's history: every topic's stored message count (a counter the
+    // console turns into TPS) and every group's lag, so recording a cluster with thousands of
+    // topics and groups costs one request per broker and second, not one per topic or group.
+    // Everything read here is in memory (queue max offsets, the offset table).
+    store::MessageStore &store = broker_.store();
+    JsonObject topics;
+    for (const store::TopicConfig &topic : broker_.topicTable().topicConfigs()) {
+        int64_t messages = 0;
+        for (int32_t queueId = 0; queueId < topic.writeQueueNums; ++queueId)
+            messages += std::max<int64_t>(0, store.maxOffsetInQueue(topic.topicName, queueId));
+        topics.set(topic.topicName, messages);
+    }
+    topics.sortByKey();
+
+    // The lag of committed queues of non-retry topics, as the console's group table sums it.
+    std::map<std::string, int64_t> lagByGroup;
+    for (const auto &[key, queueOffsets] : broker_.offsets().offsetTable()) {
+        std::string topic, group;
+        if (!store::ConsumerOffsetManager::splitKey(key, topic, group) || topic.starts_with("%RETRY%"))
+            continue;
+        int64_t &lag = lagByGroup[group];
+        for (const auto &[queueId, committed] : queueOffsets)
+            lag += std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId) - committed);
+    }
+    JsonObject groups;
+    for (const auto &[group, lag] : lagByGroup)
+        groups.set(group, lag);
+
+    JsonObject body;
+    body.set("bootTimestamp", broker_.bootTimestamp());
+    body.set("groups", std::move(groups));
+    body.set("timestamp", common::wallMillis());
+    body.set("topics", std::move(topics));
     return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
 }
 

@@ -511,6 +511,33 @@ private slots:
         QCOMPARE(bad.code, ResponseCode::kSystemError);
         QVERIFY(!remoting::requestCodeName(RequestCode::kGetFlushSamples).empty());
     }
+
+    void activityTotalsAnswerEveryTopicAndGroupInOneRequest()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(createTopic("ActTopic", 2)).code, ResponseCode::kSuccess);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(broker.call(sendV2("ActTopic", i % 2, "m")).code, ResponseCode::kSuccess);
+        // Queue 0 holds 3, queue 1 holds 2: committing 1 and 2 leaves a lag of 2 + 0.
+        QCOMPARE(broker.call(commitOffset("ActGroup", "ActTopic", 0, 1)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(commitOffset("ActGroup", "ActTopic", 1, 2)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(commitOffset("ActGroup", "%RETRY%ActGroup", 0, 0)).code, ResponseCode::kSuccess);
+        const auto totals = [&] { return parsed(test::bodyOf(broker.call(request(RequestCode::kGetActivityTotals)))); };
+        JsonValue body;
+        // Sends are dispatched to the consume queues asynchronously.
+        QTRY_VERIFY_WITH_TIMEOUT((body = totals(), at(body, {"topics", "ActTopic"}).asInteger() == 5), 5000);
+        QCOMPARE(at(body, {"groups", "ActGroup"}).asInteger(), int64_t{2});
+        QVERIFY(at(body, {"topics", "TBW102"}).isInteger()); // system topics are counted too
+        QVERIFY(at(body, {"bootTimestamp"}).asInteger() > 0);
+        QVERIFY(at(body, {"timestamp"}).asInteger() >= at(body, {"bootTimestamp"}).asInteger());
+
+        QCOMPARE(broker.call(sendV2("ActTopic", 1, "m")).code, ResponseCode::kSuccess);
+        QTRY_VERIFY_WITH_TIMEOUT((body = totals(), at(body, {"groups", "ActGroup"}).asInteger() == 3), 5000);
+        QCOMPARE(at(body, {"topics", "ActTopic"}).asInteger(), int64_t{6});
+        QCOMPARE(std::string(remoting::requestCodeName(RequestCode::kGetActivityTotals)), std::string("GET_ACTIVITY_TOTALS"));
+    }
 };
 
 QObject *createAdminTest()
