@@ -10,6 +10,9 @@ packages=(
   zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev libasio-dev
   # Qt (tests use Qt Test; the desktop app comes later)
   qt6-base-dev
+  # the console's history database: Qt SQL's QSQLITE driver plugin (only a Recommends of libqt6sql6,
+  # so --no-install-recommends would leave it out; Qt6Sql's CMake package is in qt6-base-dev)
+  libqt6sql6-sqlite
   # the desktop app's live charts (CMake package QCustomPlotQt6; pulls in Qt 5 dev packages too)
   libqcustomplot-dev
   # the SVG icon engine (QIcon from resources/mqdesk.svg)

@@ -5,6 +5,7 @@
 #include "ui/broker_host.h"
 #include "ui/cluster_connection.h"
 #include "ui/fdatasync_probe.h"
+#include "ui/history/history_store.h"
 
 #include <qcustomplot.h>
 
@@ -33,6 +34,7 @@ namespace {
 constexpr double kKeepSeconds = 3600; // drawn history; the series holds the same
 const QColor kModeColor(230, 126, 34);
 const QColor kRestartColor(192, 57, 43);
+const QColor kAppStartColor(127, 140, 141);
 
 double positiveOrGap(int64_t micros)
 {
@@ -193,6 +195,33 @@ void FlushMonitorView::syncRanges(const QCPRange &range)
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void FlushMonitorView::setHistory(HistoryStore *history)
+{
+    history_ = history;
+    historyState_ = HistoryState::None;
+}
+
+void FlushMonitorView::loadHistory()
+{
+    historyState_ = HistoryState::Loading;
+    const QString broker = host_.brokerAddress();
+    const int64_t to = history_->now();
+    const auto from = to - static_cast<int64_t>(kKeepSeconds * 1000);
+    history_->run(
+        this,
+        [broker, from, to](HistoryDatabase &db) {
+            return db.flushSamples(broker, from, to, HistoryResolution::Second);
+        },
+        [this](std::vector<client::FlushSample> stored) {
+            historyState_ = HistoryState::Loaded;
+            series_.seed(stored, static_cast<double>(history_->startedAt()) / 1000.0);
+            for (const FlushSeries::Marker &marker : series_.newMarkers())
+                addMarker(marker);
+            draw(stored);
+            poll();
+        });
+}
+
 void FlushMonitorView::poll()
 {
     if (inFlight_ && inFlightSince_.elapsed() < 10000)
@@ -200,6 +229,11 @@ void FlushMonitorView::poll()
     inFlight_ = false;
     if (host_.state() != BrokerHost::State::Running || !connection_.isConnected())
         return;
+    if (history_ && historyState_ != HistoryState::Loaded) {
+        if (historyState_ == HistoryState::None)
+            loadHistory(); // polls once the stored samples are drawn
+        return;
+    }
     const std::string addr = host_.brokerAddress().toStdString();
     const int64_t since = series_.nextSequence();
     inFlight_ = true;
@@ -227,6 +261,8 @@ void FlushMonitorView::onAnswer(int64_t requestedSince, const client::Result<cli
         QTimer::singleShot(0, this, &FlushMonitorView::poll);
         return;
     }
+    if (history_ && !fresh.empty())
+        history_->recordFlushSamples(host_.brokerAddress(), fresh);
     const QString reported = tr("Broker reports: %1").arg(series_.currentMode());
     if (modeLabel_->text() != reported) {
         modeLabel_->setText(reported);
@@ -326,8 +362,10 @@ void FlushMonitorView::rescaleValues()
 
 void FlushMonitorView::addMarker(const FlushSeries::Marker &marker)
 {
-    const bool restart = marker.kind == FlushSeries::Marker::Kind::Restart;
-    QPen pen(restart ? kRestartColor : kModeColor, 1.5, restart ? Qt::SolidLine : Qt::DashLine);
+    const bool restart = marker.kind != FlushSeries::Marker::Kind::ModeChange;
+    const bool appStart = marker.kind == FlushSeries::Marker::Kind::AppStart;
+    QPen pen(appStart ? kAppStartColor : restart ? kRestartColor : kModeColor, 1.5,
+             restart ? Qt::SolidLine : Qt::DashLine);
     for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_}) {
         auto *line = new QCPItemStraightLine(plot_);
         line->setClipAxisRect(rect);
@@ -349,7 +387,7 @@ void FlushMonitorView::addMarker(const FlushSeries::Marker &marker)
     text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     text->setPadding(QMargins(3, 1, 3, 1));
     text->setColor(pen.color());
-    text->setText(restart ? tr("restart (%1)").arg(marker.mode) : marker.mode);
+    text->setText(appStart ? tr("app started") : restart ? tr("restart (%1)").arg(marker.mode) : marker.mode);
     ++markers_;
 }
 

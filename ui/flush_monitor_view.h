@@ -9,7 +9,7 @@
 // UPDATE_BROKER_CONFIG live; the mode shown is the one the samples report.
 //
 // Every call goes through the ClusterConnection (off the GUI thread); the fdatasync probe runs
-// on a pool thread. Pausing freezes the graph; samples keep arriving and are drawn on resume.
+// on a pool thread. With a HistoryStore, samples are recorded and the last hour is drawn on start. Pausing freezes the graph; samples keep arriving and are drawn on resume.
 
 #include "broker/client/flush_samples.h"
 #include "ui/flush_series.h"
@@ -32,6 +32,7 @@ namespace mqdesk::ui {
 
 class BrokerHost;
 class ClusterConnection;
+class HistoryStore;
 
 class FlushMonitorView : public QWidget
 {
@@ -43,6 +44,12 @@ public:
 
     FlushMonitorView(BrokerHost &host, ClusterConnection &connection, QWidget *parent = nullptr);
     ~FlushMonitorView() override;
+
+    // Records every sample taken into `history` and, before the first poll, draws the samples
+    // it holds of the last hour for this broker (so the graph survives an app restart, with a
+    // marker where the app started).
+    void setHistory(HistoryStore *history);
+    bool historyLoaded() const { return historyState_ == HistoryState::Loaded; }
 
     // Switches the broker's flush mode (what the mode selector does).
     void requestMode(Mode mode);
@@ -69,6 +76,7 @@ signals:
 
 private:
     void poll();
+    void loadHistory();
     void onAnswer(int64_t requestedSince, const client::Result<client::FlushSamples> &answer);
     void draw(const std::vector<client::FlushSample> &samples);
     void addMarker(const FlushSeries::Marker &marker);
@@ -121,6 +129,9 @@ private:
     double referenceMicros_ = 0;
     bool probeStarted_ = false;
     bool brokerReference_ = false;
+    HistoryStore *history_ = nullptr;
+    enum class HistoryState { None, Loading, Loaded };
+    HistoryState historyState_ = HistoryState::None;
 };
 
 } // namespace mqdesk::ui

@@ -3,6 +3,8 @@
 #include <QFile>
 #include <QTextStream>
 
+#include <algorithm>
+
 namespace mqdesk::ui {
 
 QString FlushSeries::modeName(const std::string &flushDiskType, bool transientStorePool)
@@ -36,7 +38,7 @@ std::vector<client::FlushSample> FlushSeries::take(const client::FlushSamples &a
         // taken twice (a same-boot answer holds only newer sequences).
         if (!restarted && sample.sequence <= requestedSince)
             continue;
-        if (sample.timestamp < lastTimestamp)
+        if (sample.timestamp < lastTimestamp || sample.timestamp <= seededUntil_)
             continue;
         const QString mode = modeName(sample.flushDiskType, sample.transientStorePoolEnable);
         const double time = static_cast<double>(sample.timestamp) / 1000.0;
@@ -54,6 +56,21 @@ std::vector<client::FlushSample> FlushSeries::take(const client::FlushSamples &a
     bootTimestamp_ = answer.bootTimestamp;
     nextSequence_ = answer.nextSequence;
     return fresh;
+}
+
+void FlushSeries::seed(const std::vector<client::FlushSample> &stored, double appStartSeconds)
+{
+    newMarkers_.clear();
+    if (stored.empty())
+        return;
+    samples_.insert(samples_.begin(), stored.begin(), stored.end());
+    while (samples_.size() > maxSamples_)
+        samples_.pop_front();
+    seededUntil_ = std::max(seededUntil_, stored.back().timestamp);
+    const client::FlushSample &last = stored.back();
+    lastSampleMode_ = modeName(last.flushDiskType, last.transientStorePoolEnable);
+    newMarkers_.push_back({Marker::Kind::AppStart, appStartSeconds, lastSampleMode_});
+    markers_.insert(markers_.end(), newMarkers_.begin(), newMarkers_.end());
 }
 
 bool FlushSeries::writeCsv(const QString &path, QString *error) const

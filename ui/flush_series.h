@@ -4,7 +4,7 @@
 // GET_FLUSH_SAMPLES (broker/client/flush_samples.h) in order, keeps the samples (each exactly
 // once, oldest first), the sequence to ask for next, and the markers the graph shows: where the
 // flush mode changed (from the samples' own mode fields) and where the broker restarted (its
-// bootTimestamp changed). Exports CSV.
+// bootTimestamp changed). It can start from samples an earlier run stored (seed). Exports CSV.
 
 #include "broker/client/flush_samples.h"
 
@@ -21,7 +21,7 @@ class FlushSeries
 public:
     struct Marker
     {
-        enum class Kind { ModeChange, Restart };
+        enum class Kind { ModeChange, Restart, AppStart };
         Kind kind = Kind::ModeChange;
         double time = 0; // seconds since epoch, the graph's key
         QString mode;    // the mode from here on ("SYNC_FLUSH", "ASYNC_FLUSH + pool")
@@ -39,6 +39,11 @@ public:
     // taken, nextSequence() becomes 0 and `needsFullReload` is set, so the caller asks again.
     std::vector<client::FlushSample> take(const client::FlushSamples &answer, int64_t requestedSince,
                                           bool *needsFullReload = nullptr);
+
+    // Puts samples stored by an earlier run (oldest first, all older than any the broker will
+    // send) in front, with an AppStart marker at `appStartSeconds` when there are any. Answers
+    // taken later skip what is already held.
+    void seed(const std::vector<client::FlushSample> &stored, double appStartSeconds);
 
     const std::deque<client::FlushSample> &samples() const { return samples_; }
     const std::vector<Marker> &markers() const { return markers_; }
@@ -58,6 +63,7 @@ private:
     size_t maxSamples_;
     int64_t nextSequence_ = 0;
     int64_t bootTimestamp_ = 0;
+    int64_t seededUntil_ = 0; // ms: samples at or before this came from the history
     QString currentMode_;
     QString lastSampleMode_;
     std::deque<client::FlushSample> samples_;

@@ -2,6 +2,9 @@
 #include "ui/table_text.h"
 
 #include "ui/group_table_model.h"
+#include "ui/history/history_recorder.h"
+#include "ui/history/history_store.h"
+#include "ui/lag_chart.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -16,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -178,12 +182,52 @@ QWidget *GroupsView::buildDetailPane()
                        [this](const QString &outcome) { showBanner(outcome, false); });
     clients_ = new QLabel(pane); // one line per client, not wrapped: a wrapped label gets clipped
     clients_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *queuesTab = new QWidget(pane);
+    auto *queuesLayout = new QVBoxLayout(queuesTab);
+    queuesLayout->setContentsMargins(0, 0, 0, 0);
+    queuesLayout->addWidget(queueTable_, 1);
+    queuesLayout->addWidget(clients_);
+    detailTabs_ = new QTabWidget(pane);
+    detailTabs_->setDocumentMode(true);
+    detailTabs_->setTabBarAutoHide(true); // one tab until setHistory adds the chart
+    detailTabs_->addTab(queuesTab, tr("Queues and clients"));
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(detailTitle_);
-    layout->addWidget(queueTable_, 1);
-    layout->addWidget(clients_);
+    layout->addWidget(detailTabs_, 1);
     return pane;
+}
+
+void GroupsView::setHistory(HistoryStore &history, HistoryRecorder &recorder)
+{
+    history_ = &history;
+    recorder_ = &recorder;
+    lagChart_ = new LagChart(history, recorder, detailTabs_);
+    detailTabs_->addTab(lagChart_, tr("Lag over time"));
+    showLagOf(selectedGroup());
+}
+
+void GroupsView::showLagOf(const QString &group)
+{
+    if (!lagChart_)
+        return;
+    // Brokers without GET_ACTIVITY_TOTALS are sampled only for the groups a chart shows.
+    if (group != watchedGroup_) {
+        recorder_->unwatchGroup(watchedGroup_);
+        recorder_->watchGroup(group);
+        watchedGroup_ = group;
+    }
+    lagChart_->setGroup(connection_.namesrvAddress(), group);
+}
+
+void GroupsView::recordReset(const QString &group)
+{
+    if (!history_)
+        return;
+    const int64_t now = history_->now();
+    history_->recordEvent({HistoryEvent::Kind::OffsetReset, now, connection_.namesrvAddress(), group});
+    if (lagChart_ && group == selectedGroup())
+        lagChart_->markReset(now);
 }
 
 void GroupsView::refresh()
@@ -297,6 +341,7 @@ void GroupsView::loadDetail()
     const int generation = ++detailGeneration_;
     const QString group = selectedGroup();
     updateActions();
+    showLagOf(group);
     if (group.isEmpty()) {
         detailTitle_->setText(tr("Select a group to see its queues and its clients."));
         queues_->setQueues({});

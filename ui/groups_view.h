@@ -20,12 +20,16 @@ class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 
 namespace mqdesk::ui {
 
 class GroupQueueModel;
 class GroupTableModel;
+class HistoryRecorder;
+class HistoryStore;
+class LagChart;
 
 class GroupsView : public QWidget
 {
@@ -33,6 +37,10 @@ class GroupsView : public QWidget
 
 public:
     explicit GroupsView(ClusterConnection &connection, QWidget *parent = nullptr);
+
+    // Adds the "Lag over time" tab to the detail pane: the selected group's lag from `history`,
+    // followed live through `recorder`; offset resets are stored as chart markers.
+    void setHistory(HistoryStore &history, HistoryRecorder &recorder);
 
     // F5: fetches the list again (and the selected group's detail).
     void refresh();
@@ -56,6 +64,8 @@ public:
     QTableView *groupTable() const { return groupTable_; }
     GroupQueueModel *queueModel() const { return queues_; }
     QLineEdit *filterEdit() const { return filter_; }
+    LagChart *lagChart() const { return lagChart_; }
+    QTabWidget *detailTabs() const { return detailTabs_; }
     QString bannerText() const;
     QString confirmationText() const;
     QString clientsText() const;
@@ -78,6 +88,8 @@ private:
     void showBanner(const QString &text, bool error);
     void askConfirmation(const QString &text, std::function<void()> action);
     void finishAction(bool ok, const QString &text);
+    void showLagOf(const QString &group);
+    void recordReset(const QString &group);
     void openResetDialog();
     void openCreateDialog();
 
@@ -100,6 +112,11 @@ private:
     QLabel *detailTitle_ = nullptr;
     QTableView *queueTable_ = nullptr;
     QLabel *clients_ = nullptr;
+    QTabWidget *detailTabs_ = nullptr;
+    LagChart *lagChart_ = nullptr;
+    HistoryStore *history_ = nullptr;
+    HistoryRecorder *recorder_ = nullptr;
+    QString watchedGroup_;
 
     GroupsSnapshot snapshot_;
     std::function<void()> pendingAction_;

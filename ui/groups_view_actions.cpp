@@ -113,6 +113,8 @@ void GroupsView::requestReset(ResetTarget target, int64_t timestampMillis)
             },
             [this, group, throughClients](ResetOutcome outcome) {
                 const int written = static_cast<int>(outcome.written.size());
+                if (written > 0)
+                    recordReset(group);
                 if (outcome.error.empty() && throughClients)
                     finishAction(true, tr("Sent the reset of %n queue(s) of %1 to its online clients.", "", written)
                                            .arg(group));

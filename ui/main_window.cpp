@@ -4,6 +4,7 @@
 #include "ui/explorer/explorer_actions.h"
 #include "ui/flush_monitor_view.h"
 #include "ui/groups_view.h"
+#include "ui/history/history_recorder.h"
 #include "ui/language.h"
 #include "ui/messages_view.h"
 #include "ui/overview_view.h"
@@ -33,15 +34,19 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     setWindowIcon(QIcon(QStringLiteral(":/icons/mqdesk.svg")));
     resize(1100, 700);
 
+    recorder_ = new HistoryRecorder(connection_, history_, this);
     navigation_ = new QListWidget(this);
     pages_ = new QStackedWidget(this);
     overview_ = new OverviewView(host_, connection_, pages_);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     addView(overview_, tr("Overview"));
     addView(new TopicsView(connection_, pages_), tr("Topics"));
-    addView(new GroupsView(connection_, pages_), tr("Consumer groups"));
+    auto *groups = new GroupsView(connection_, pages_);
+    groups->setHistory(history_, *recorder_);
+    addView(groups, tr("Consumer groups"));
     addView(new MessagesView(connection_, pages_), tr("Messages"));
     auto *flushMonitor = new FlushMonitorView(host_, connection_, pages_);
+    flushMonitor->setHistory(&history_);
     addView(flushMonitor, tr("Flush monitor"));
     navigation_->setCurrentRow(0);
 
@@ -58,6 +63,18 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(connectionBar_->banner());
+    // A corrupt or locked history database was replaced: said once, with the paths.
+    historyBanner_ = new QLabel(this);
+    historyBanner_->setWordWrap(true);
+    historyBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    historyBanner_->setContentsMargins(6, 4, 6, 4);
+    historyBanner_->hide();
+    connect(&history_, &HistoryStore::problem, this, [this](const QString &text) {
+        historyBanner_->setText(text);
+        historyBanner_->show();
+        statusBar()->showMessage(text, 15000);
+    });
+    centralLayout->addWidget(historyBanner_);
     centralLayout->addWidget(splitter_, 1);
     setCentralWidget(central);
     if (const int view = restoreWindowState(*this, *splitter_); view >= 0 && view < pages_->count())
@@ -128,6 +145,11 @@ void MainWindow::buildMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     addLanguageMenu(*view, *statusBar());
+}
+
+QString MainWindow::historyBannerText() const
+{
+    return historyBanner_->isVisible() ? historyBanner_->text() : QString();
 }
 
 QString MainWindow::statusText() const

@@ -8,6 +8,7 @@
 #include "ui/broker_host.h"
 #include "ui/cluster_connection.h"
 #include "ui/connection_manager.h"
+#include "ui/history/history_store.h"
 
 #include <QMainWindow>
 
@@ -21,6 +22,7 @@ class QToolButton;
 namespace mqdesk::ui {
 
 class ConnectionBar;
+class HistoryRecorder;
 class OverviewView;
 
 class MainWindow : public QMainWindow
@@ -38,6 +40,11 @@ public:
     ClusterConnection &connection() { return connection_; }
     ConnectionManager &connections() { return connections_; }
     ConnectionBar *connectionBar() const { return connectionBar_; }
+    // The history database and what samples the cluster into it.
+    HistoryStore &history() { return history_; }
+    HistoryRecorder *historyRecorder() const { return recorder_; }
+    // What the history banner says ("" when hidden): a replaced corrupt or locked database.
+    QString historyBannerText() const;
     // Adds a page to the navigation (in order); returns its index.
     int addView(QWidget *view, const QString &title);
     void showView(int index);
@@ -57,8 +64,11 @@ private:
 
     BrokerHost host_;
     ClusterConnection connection_;
+    HistoryStore history_;
     ConnectionManager connections_;
     ConnectionBar *connectionBar_ = nullptr;
+    HistoryRecorder *recorder_ = nullptr;
+    QLabel *historyBanner_ = nullptr;
     QSplitter *splitter_ = nullptr;
     QListWidget *navigation_ = nullptr;
     QStackedWidget *pages_ = nullptr;
