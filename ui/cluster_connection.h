@@ -8,6 +8,7 @@
 
 #include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
+#include "ui/queued_result.h"
 
 #include <QObject>
 #include <QPointer>
@@ -43,16 +44,7 @@ public:
             return;
         QPointer<QObject> guard(context);
         pool_.start([admin, guard, work = std::move(work), done = std::move(done)]() mutable {
-            auto result = work(*admin);
-            if (!guard)
-                return;
-            QMetaObject::invokeMethod(
-                guard.data(),
-                [guard, done = std::move(done), result = std::move(result)]() mutable {
-                    if (guard)
-                        done(std::move(result));
-                },
-                Qt::QueuedConnection);
+            deliverQueued(guard, std::move(done), work(*admin));
         });
     }
 

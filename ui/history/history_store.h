@@ -7,6 +7,7 @@
 // file is replaced at open (see HistoryDatabase) and reported once through problem().
 
 #include "ui/history/history_database.h"
+#include "ui/queued_result.h"
 
 #include <QObject>
 #include <QPointer>
@@ -48,16 +49,7 @@ public:
     {
         QPointer<QObject> guard(context);
         post([guard, work = std::move(work), done = std::move(done)](HistoryDatabase &db) mutable {
-            auto result = work(db);
-            if (!guard)
-                return;
-            QMetaObject::invokeMethod(
-                guard.data(),
-                [guard, done = std::move(done), result = std::move(result)]() mutable {
-                    if (guard)
-                        done(std::move(result));
-                },
-                Qt::QueuedConnection);
+            deliverQueued(guard, std::move(done), work(db));
         });
     }
     // Runs `work(HistoryDatabase &)` on the history thread; nothing comes back.
