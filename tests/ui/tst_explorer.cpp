@@ -32,6 +32,8 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <filesystem>
+
 using namespace mqdesk;
 using namespace mqdesk::ui;
 
@@ -364,6 +366,45 @@ private slots:
 
         QTest::keySequence(window.get(), QKeySequence::Find);
         QTRY_VERIFY(QApplication::focusWidget() && QApplication::focusWidget()->inherits("QLineEdit"));
+    }
+
+    void damagedRecordsSayWhy()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/damaged");
+        std::filesystem::copy(writtenRoot_.toStdString(), root.toStdString(), std::filesystem::copy_options::recursive);
+        const auto &crcRecord = writtenRecords_[5];
+        const auto &brokenRecord = writtenRecords_[7];
+        {
+            // A flipped body byte (BODYCRC no longer matches) and a destroyed MAGICCODE.
+            QFile log(root + QStringLiteral("/commitlog/00000000000000000000"));
+            QVERIFY(log.open(QIODevice::ReadWrite));
+            QVERIFY(log.seek(crcRecord.offset + 88));
+            QVERIFY(log.putChar('#'));
+            QVERIFY(log.seek(brokenRecord.offset + 4));
+            QCOMPARE(log.write("\x12\x34\x56\x78", 4), qint64(4));
+        }
+        const auto before = fingerprint(root);
+        auto window = openWindow(root);
+        RecordTableModel &model = *window->commitLogView()->model();
+        QVERIFY(waitForFirstPage(*window));
+        const int crcRow = model.rowOfOffset(crcRecord.offset);
+        QVERIFY(crcRow >= 0);
+        QCOMPARE(model.index(crcRow, RecordTableModel::StatusColumn).data().toString(), QStringLiteral("CRC mismatch"));
+        const int brokenRow = model.rowOfOffset(brokenRecord.offset);
+        QVERIFY(brokenRow >= 0);
+        const QString status = model.index(brokenRow, RecordTableModel::StatusColumn).data().toString();
+        QVERIFY2(status.startsWith(QStringLiteral("invalid: ")), qPrintable(status));
+        // The records after the damage are read again from where they resume.
+        QVERIFY(model.rowOfOffset(writtenRecords_[8].offset) > brokenRow);
+
+        RecordView &view = *window->commitLogView()->recordView();
+        window->commitLogView()->table()->selectRow(brokenRow);
+        QVERIFY(waitForRecordView(view));
+        QVERIFY2(view.summaryText().contains(QStringLiteral("MAGICCODE 0x12345678")), qPrintable(view.summaryText()));
+        test::saveScreenshot(*window, QStringLiteral("explorer-damaged"));
+        window.reset();
+        QCOMPARE(fingerprint(root), before);
     }
 
     void liveStoreIsFollowed()

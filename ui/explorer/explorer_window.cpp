@@ -44,7 +44,7 @@ ExplorerWindow::ExplorerWindow(const QString &storeDir, QWidget *parent)
       openScan_(new BackgroundScan(this)), treeScan_(new BackgroundScan(this)), followTimer_(new QTimer(this))
 {
     setWindowTitle(tr("%1 — MQDesk Store Explorer").arg(QDir::toNativeSeparators(storeDir_)));
-    resize(1280, 800);
+    resize(1480, 900);
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -129,7 +129,7 @@ void ExplorerWindow::buildPages()
     splitter->addWidget(tree_);
     splitter->addWidget(pages_);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({480, 800});
+    splitter->setSizes({420, 1060});
     centralWidget()->layout()->addWidget(splitter);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, &ExplorerWindow::onTreeSelection);
     connect(commitLog_, &CommitLogView::message, this, &ExplorerWindow::showMessage);

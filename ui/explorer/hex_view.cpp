@@ -44,6 +44,12 @@ void HexView::setHighlight(qint64 position, qint64 length)
     viewport()->update();
 }
 
+QSize HexView::sizeHint() const
+{
+    const int width = asciiColumnX() + (kBytesPerRow + 1) * charWidth() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
+    return {width, 16 * lineHeight()};
+}
+
 int HexView::lineHeight() const { return fontMetrics().height(); }
 int HexView::charWidth() const { return fontMetrics().horizontalAdvance(QLatin1Char('0')); }
 int HexView::hexColumnX() const { return kMargin + (kOffsetDigits + 2) * charWidth(); }

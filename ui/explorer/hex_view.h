@@ -19,6 +19,8 @@ public:
 
     explicit HexView(QWidget *parent = nullptr);
 
+    QSize sizeHint() const override; // wide enough for a whole row: offset, hex and ASCII
+
     void setBytes(const QByteArray &bytes, qint64 baseOffset);
     const QByteArray &bytes() const { return bytes_; }
     // Highlights [position, position + length) (positions within bytes()) and scrolls it into

@@ -15,13 +15,27 @@ namespace {
 
 QString bodyPreview(const std::vector<uint8_t> &body)
 {
-    constexpr size_t kShown = 80;
+    constexpr size_t kShown = 80; // below kKeptBodyBytes
     const QString shown = QString::fromUtf8(reinterpret_cast<const char *>(body.data()),
                                             static_cast<qsizetype>(std::min(body.size(), kShown)));
     QString out;
     for (const QChar c : shown)
         out += c.isPrint() ? c : QChar(u'·');
     return body.size() > kShown ? out + QChar(u'…') : out;
+}
+
+// The table shows a body preview only and the record view reads its bytes again: bodies are cut
+// off the GUI thread so a page of 4 MiB messages does not keep 800 MiB alive.
+constexpr size_t kKeptBodyBytes = 256;
+
+void trimBodies(std::vector<store::CommitLogRecord> &records)
+{
+    for (auto &record : records) {
+        if (record.message.body.size() > kKeptBodyBytes) {
+            record.message.body.resize(kKeptBodyBytes);
+            record.message.body.shrink_to_fit();
+        }
+    }
 }
 
 } // namespace
@@ -156,7 +170,11 @@ void RecordTableModel::restartAtEnd()
     endResetModel();
     auto reader = reader_;
     scan_->start(
-        [reader](const store::ScanProgress &) { return reader->readRecordsBefore(reader->commitLogDataEnd(), kPageSize); },
+        [reader](const store::ScanProgress &) {
+            store::RecordPage page = reader->readRecordsBefore(reader->commitLogDataEnd(), kPageSize);
+            trimBodies(page.records);
+            return page;
+        },
         [this](store::RecordPage page) {
             startOffset_ = page.records.empty() ? page.nextOffset : page.records.front().offset;
             nextOffset_ = page.nextOffset;
@@ -206,6 +224,7 @@ void RecordTableModel::startChunk()
         [reader, query, filtered](const store::ScanProgress &progress) {
             Chunk chunk;
             chunk.page = reader->readRecords(query, progress);
+            trimBodies(chunk.page.records);
             // Only a filtered scan reports progress; finding the end costs a scan of the last file
             // the first time, which the first screen of an unfiltered table must not wait for.
             if (filtered)

@@ -40,8 +40,9 @@ RecordView::RecordView(std::shared_ptr<const store::StoreReader> reader, QWidget
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(fields_);
     splitter->addWidget(hex_);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    // The hex pane keeps the width of a whole row; the field tree takes what is left.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);
@@ -52,6 +53,8 @@ RecordView::RecordView(std::shared_ptr<const store::StoreReader> reader, QWidget
 }
 
 bool RecordView::isLoading() const { return load_->isRunning(); }
+
+QString RecordView::summaryText() const { return summary_->text(); }
 
 void RecordView::clear()
 {

@@ -33,6 +33,7 @@ public:
     qint64 recordOffset() const { return offset_; }
     bool isLoading() const;
 
+    QString summaryText() const; // the line above the fields: offset, size, why the layout stops
     QTreeWidget *fieldTree() const { return fields_; }
     HexView *hexView() const { return hex_; }
     // Selects the field called `name` (top level, or "PARENT/child"); false when there is none.
