@@ -8,7 +8,14 @@
 
 #include "broker/store/message_store.h"
 #include "broker/store/store_reader.h"
+#include "ui/explorer/commit_log_view.h"
+#include "ui/explorer/explorer_window.h"
 #include "ui/explorer/record_table_model.h"
+#include "ui/explorer/record_view.h"
+#include "ui/explorer/store_file_model.h"
+#include "ui_test_util.h"
+
+#include <QTableView>
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -102,5 +109,44 @@ inline int messageRows(const ui::RecordTableModel &model)
     return count;
 }
 
+
+// Prints (qInfo) how long an ExplorerWindow over `root` takes to its first screen of records, a
+// filter that matches nothing to scan the whole log, To the end, and a jump to the newest
+// record's store time. Figures to report, never to assert.
+inline void measureExplorerFigures(const QString &root)
+{
+    using namespace mqdesk::ui;
+    QElapsedTimer clock;
+    clock.start();
+    ExplorerWindow window(root);
+    window.show();
+    QVERIFY(QTest::qWaitFor([&] { return window.commitLogView() && window.commitLogView()->model()->rowCount() > 0; }, 60000));
+    QTableView *table = window.commitLogView()->table();
+    table->viewport()->repaint(); // the rows painted: what the user sees
+    const qint64 firstScreen = clock.elapsed();
+    QVERIFY(QTest::qWaitFor([&] { return window.fileModel()->rowCount() > 0; }, 600000));
+    qInfo("time to the first screen of records: %lld ms (%d rows; the tree after %lld ms)", firstScreen,
+          window.commitLogView()->model()->rowCount(), clock.elapsed());
+    saveScreenshot(window, QStringLiteral("explorer-big-store"));
+
+    // A filter that matches nothing scans the whole log through the GUI's chunked path.
+    RecordTableModel &model = *window.commitLogView()->model();
+    clock.restart();
+    window.commitLogView()->applyFilter({QStringLiteral("no-such-topic"), {}, {}});
+    QVERIFY(fetchAll(model));
+    const qint64 scanMs = clock.elapsed();
+    qInfo("filtered scan of the whole log (%lld bytes): %lld ms", model.nextOffset(), scanMs);
+    // To the end (the last page), then a jump to the newest record's store time.
+    clock.restart();
+    window.commitLogView()->jumpToEnd();
+    QVERIFY(QTest::qWaitFor([&] { return !model.isLoading() && model.rowCount() > 0; }, 60000));
+    qInfo("to the end (last page): %lld ms", clock.elapsed());
+    const qint64 newest = model.record(model.rowCount() - 1)->message.storeTimestamp;
+    QSignalSpy jumped(&model, &RecordTableModel::pageLoaded);
+    clock.restart();
+    window.commitLogView()->jumpToTime(QDateTime::fromMSecsSinceEpoch(newest));
+    QVERIFY(jumped.wait(60000));
+    qInfo("jump to the newest record's store time: %lld ms", clock.elapsed());
+}
 
 } // namespace mqdesk::test

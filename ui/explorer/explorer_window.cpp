@@ -52,6 +52,7 @@ ExplorerWindow::ExplorerWindow(const QString &storeDir, QWidget *parent)
     banner_->setWordWrap(true);
     banner_->setMargin(6);
     banner_->setStyleSheet(QStringLiteral("background: palette(highlight); color: palette(highlighted-text);"));
+    banner_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     banner_->hide();
     placeholder_ = new QLabel(tr("Opening %1…").arg(QDir::toNativeSeparators(storeDir_)), central);
     placeholder_->setAlignment(Qt::AlignCenter);
@@ -130,7 +131,7 @@ void ExplorerWindow::buildPages()
     splitter->addWidget(pages_);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({420, 1060});
-    centralWidget()->layout()->addWidget(splitter);
+    static_cast<QVBoxLayout *>(centralWidget()->layout())->addWidget(splitter, 1);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, &ExplorerWindow::onTreeSelection);
     connect(commitLog_, &CommitLogView::message, this, &ExplorerWindow::showMessage);
     connect(queueView_, &ConsumeQueueView::message, this, &ExplorerWindow::showMessage);
@@ -207,7 +208,20 @@ void ExplorerWindow::refreshTree()
         },
         [this](Tree tree) {
             const bool first = fileModel_->rowCount() == 0;
-            fileModel_->setTree(std::move(tree.root));
+            // A live store's new files reset the tree: expansion and the current item come back.
+            const QStringList expanded = expandedPaths();
+            const QString current = first ? QString() : fileModel_->node(tree_->currentIndex())->relativePath;
+            if (fileModel_->setTree(std::move(tree.root)) && !first) {
+                for (const QString &path : expanded)
+                    tree_->expand(fileModel_->indexOfPath(path));
+                for (int column = StoreFileModel::SizeColumn; column < StoreFileModel::ColumnCount; ++column)
+                    tree_->resizeColumnToContents(column);
+                if (!current.isEmpty()) {
+                    selectingProgrammatically_ = true; // the page shown stays as it is
+                    selectTreeItem(fileModel_->indexOfPath(current));
+                    selectingProgrammatically_ = false;
+                }
+            }
             if (tree.live != live_)
                 setLive(tree.live);
             if (first) {
@@ -249,6 +263,19 @@ void ExplorerWindow::refresh()
         configView_->reload();
     else if (page && page == healthView_)
         healthView_->reload();
+}
+
+QStringList ExplorerWindow::expandedPaths(const QModelIndex &parent) const
+{
+    QStringList paths;
+    for (int row = 0; row < fileModel_->rowCount(parent); ++row) {
+        const QModelIndex index = fileModel_->index(row, 0, parent);
+        if (!tree_->isExpanded(index))
+            continue;
+        paths << fileModel_->node(index)->relativePath;
+        paths << expandedPaths(index);
+    }
+    return paths;
 }
 
 void ExplorerWindow::selectTreeItem(const QModelIndex &index)

@@ -11,6 +11,7 @@
 #include "broker/store/store_reader.h"
 
 #include <QMainWindow>
+#include <QModelIndex>
 
 #include <memory>
 #include <optional>
@@ -94,6 +95,8 @@ private:
     template <typename View>
     void showInView(View *view, const StoreLocation &location);
     void selectTreeItem(const QModelIndex &index);
+    // The relative paths of the expanded tree items, to expand them again after a reset.
+    QStringList expandedPaths(const QModelIndex &parent = {}) const;
     void showMessage(const QString &text);
 
     QString storeDir_;

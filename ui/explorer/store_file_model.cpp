@@ -252,13 +252,13 @@ bool sameShape(const StoreTreeNode &a, const StoreTreeNode &b)
 }
 } // namespace
 
-void StoreFileModel::setTree(std::shared_ptr<StoreTreeNode> root)
+bool StoreFileModel::setTree(std::shared_ptr<StoreTreeNode> root)
 {
     if (!sameShape(*root_, *root)) {
         beginResetModel();
         root_ = std::move(root);
         endResetModel();
-        return;
+        return true;
     }
     // Same items: copy the values over so the indexes (and the selection) stay valid.
     const std::function<void(StoreTreeNode &, StoreTreeNode &)> update = [&](StoreTreeNode &old, StoreTreeNode &fresh) {
@@ -278,6 +278,7 @@ void StoreFileModel::setTree(std::shared_ptr<StoreTreeNode> root)
         }
     };
     update(*root_, *root);
+    return false;
 }
 
 QModelIndex StoreFileModel::indexOfNode(const StoreTreeNode *n) const

@@ -60,8 +60,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     // Shows `root`. When the tree has the same items as before (a live store's sizes and ranges
-    // moved on), the values are updated in place and selections survive; otherwise it resets.
-    void setTree(std::shared_ptr<StoreTreeNode> root);
+    // moved on), the values are updated in place and selections survive; otherwise it resets and
+    // returns true.
+    bool setTree(std::shared_ptr<StoreTreeNode> root);
     const StoreTreeNode *node(const QModelIndex &index) const;
     // The item of a file, queue or group by its relative path; invalid when there is none.
     QModelIndex indexOfPath(const QString &relativePath) const;
