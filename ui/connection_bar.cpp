@@ -49,9 +49,14 @@ ConnectionBar::ConnectionBar(ConnectionManager &manager, ClusterConnection &conn
     connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &ConnectionBar::checkReachable);
     reloadCombo();
 
-    const QStringList notes = manager_.loadNotes();
-    if (!notes.isEmpty())
-        showBanner(notes.join(QLatin1Char('\n')), true);
+    // Entries skipped while loading are said once the saved connections arrive.
+    auto showNotes = [this] {
+        const QStringList notes = manager_.loadNotes();
+        if (!notes.isEmpty())
+            showBanner(notes.join(QLatin1Char('\n')), true);
+    };
+    connect(&manager_, &ConnectionManager::loaded, this, showNotes);
+    showNotes();
 }
 
 QString ConnectionBar::bannerText() const

@@ -1,5 +1,7 @@
 #include "ui/connection_manager.h"
 
+#include "ui/history/history_store.h"
+
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -22,6 +24,38 @@ bool textValue(const QVariant &value, QString &text)
     return true;
 }
 
+// On the history thread: the saved connections from the database, or, the first time, from the
+// settings file's [connections] group (the old place).
+ConnectionManager::Stored loadStored(HistoryDatabase &db, const QString &iniPath)
+{
+    ConnectionManager::Stored stored;
+    if (db.connectionsInitialised()) {
+        stored.entries = db.savedConnections(&stored.selectedName);
+        return stored;
+    }
+    stored.imported = true;
+    QSettings settings(iniPath, QSettings::IniFormat);
+    if (settings.status() != QSettings::NoError) {
+        stored.notes << ConnectionManager::tr("The saved connections could not be read from %1; starting without them.")
+                            .arg(iniPath);
+        return stored;
+    }
+    settings.beginGroup(kGroup);
+    const int size = settings.beginReadArray(kArray);
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        SavedConnection entry;
+        const bool text = textValue(settings.value(kName), entry.name)
+                          && textValue(settings.value(kAddress), entry.namesrvAddress);
+        stored.entries.push_back(entry);
+        stored.entryProblems << (text ? QString() : ConnectionManager::tr("it is not a name and an address"));
+    }
+    settings.endArray();
+    textValue(settings.value(kSelected), stored.selectedName);
+    settings.endGroup();
+    return stored;
+}
+
 } // namespace
 
 QString appSettingsPath()
@@ -29,7 +63,7 @@ QString appSettingsPath()
     return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/mqdesk.ini");
 }
 
-ConnectionManager::ConnectionManager(QObject *parent) : QObject(parent)
+ConnectionManager::ConnectionManager(HistoryStore &history, QObject *parent) : QObject(parent), history_(history)
 {
     reload();
 }
@@ -85,6 +119,8 @@ bool ConnectionManager::addConnection(const QString &name, const QString &addres
         return false;
     }
     connections_.push_back({name.trimmed(), normalized});
+    if (!loaded_)
+        addedBeforeLoad_.push_back(connections_.back());
     save();
     emit connectionsChanged();
     return true;
@@ -139,65 +175,67 @@ void ConnectionManager::select(int index)
 
 void ConnectionManager::reload()
 {
+    loaded_ = false;
+    const int generation = ++loadGeneration_;
+    history_.run(
+        this, [iniPath = appSettingsPath()](HistoryDatabase &db) { return loadStored(db, iniPath); },
+        [this, generation](Stored stored) {
+            if (generation == loadGeneration_)
+                apply(std::move(stored));
+        });
+}
+
+void ConnectionManager::apply(Stored stored)
+{
     connections_.clear();
     selected_ = -1;
-    loadNotes_.clear();
-
-    QSettings settings(appSettingsPath(), QSettings::IniFormat);
-    if (settings.status() != QSettings::NoError) {
-        loadNotes_ << tr("The saved connections could not be read from %1; starting without them.")
-                          .arg(appSettingsPath());
-        emit connectionsChanged();
-        return;
-    }
-    settings.beginGroup(kGroup);
-    const int size = settings.beginReadArray(kArray);
-    for (int i = 0; i < size; ++i) {
-        settings.setArrayIndex(i);
-        QString name;
-        QString address;
+    loadNotes_ = stored.notes;
+    for (size_t i = 0; i < stored.entries.size(); ++i) {
+        const SavedConnection &entry = stored.entries[i];
+        QString problem = stored.entryProblems.value(static_cast<qsizetype>(i));
         QString normalized;
-        QString problem;
-        if (!textValue(settings.value(kName), name) || !textValue(settings.value(kAddress), address))
-            problem = tr("it is not a name and an address");
-        else if (const QString nameProblem = checkName(name, -1); !nameProblem.isEmpty())
-            problem = nameProblem;
-        else
-            problem = validateAddress(address, &normalized);
+        if (problem.isEmpty())
+            problem = checkName(entry.name, -1);
+        if (problem.isEmpty())
+            problem = validateAddress(entry.namesrvAddress, &normalized);
         if (!problem.isEmpty()) {
             loadNotes_ << tr("Saved connection %1 was skipped: %2.").arg(i + 1).arg(problem);
             continue;
         }
-        connections_.push_back({name, normalized});
+        connections_.push_back({entry.name.trimmed(), normalized});
+        if (!stored.selectedName.isEmpty() && connections_.back().name == stored.selectedName)
+            selected_ = static_cast<int>(connections_.size()) - 1;
     }
-    settings.endArray();
-    QString selectedName;
-    if (textValue(settings.value(kSelected), selectedName) && !selectedName.isEmpty()) {
-        for (int i = 0; i < static_cast<int>(connections_.size()); ++i) {
-            if (connections_[i].name == selectedName)
-                selected_ = i;
+    bool addedEarly = false;
+    for (const SavedConnection &early : addedBeforeLoad_) {
+        if (checkName(early.name, -1).isEmpty()) {
+            connections_.push_back(early);
+            addedEarly = true;
         }
     }
-    settings.endGroup();
+    addedBeforeLoad_.clear();
+    if (addedEarly && !stored.imported)
+        save();
+    if (stored.imported) {
+        // Moved, not copied: from now on the database holds them.
+        save();
+        history_.post([iniPath = appSettingsPath()](HistoryDatabase &) {
+            QSettings settings(iniPath, QSettings::IniFormat);
+            if (settings.status() == QSettings::NoError)
+                settings.remove(kGroup);
+        });
+    }
+    loaded_ = true;
     emit connectionsChanged();
     emit selectionChanged(selected_);
+    emit loaded();
 }
 
 void ConnectionManager::save() const
 {
-    QSettings settings(appSettingsPath(), QSettings::IniFormat);
-    settings.beginGroup(kGroup);
-    settings.remove(QString()); // the whole group: skipped entries go with it
-    settings.beginWriteArray(kArray, static_cast<int>(connections_.size()));
-    for (int i = 0; i < static_cast<int>(connections_.size()); ++i) {
-        settings.setArrayIndex(i);
-        settings.setValue(kName, connections_[i].name);
-        settings.setValue(kAddress, connections_[i].namesrvAddress);
-    }
-    settings.endArray();
-    if (const SavedConnection *selected = selectedConnection())
-        settings.setValue(kSelected, selected->name);
-    settings.endGroup();
+    const SavedConnection *selected = selectedConnection();
+    history_.post([connections = connections_, selectedName = selected ? selected->name : QString()](
+                      HistoryDatabase &db) { db.saveConnections(connections, selectedName); });
 }
 
 } // namespace mqdesk::ui

@@ -28,7 +28,8 @@
 
 namespace mqdesk::ui {
 
-MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *parent)
+    : QMainWindow(parent), connections_(history_)
 {
     setWindowTitle(tr("MQDesk"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/mqdesk.svg")));

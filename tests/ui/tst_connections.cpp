@@ -1,8 +1,8 @@
 // Connections and window state, offscreen. ConnectionManager: add, rename, remove, the list and
-// the selection persisted and reloaded, invalid addresses refused with the reason, a corrupt
-// saved entry skipped with a note. The real MainWindow with a second embedded broker started in
-// the test: picking it points the views at its NameServer (the Topics page shows the topic only
-// it has), picking "Embedded broker" goes back; an unreachable address shows the banner; geometry
+// the selection persisted in the history database and reloaded, imported once from mqdesk.ini,
+// invalid addresses refused with the reason, a corrupt saved entry skipped with a note. The real
+// MainWindow with a second embedded broker started in the test: picking it points the views at
+// its NameServer (the Topics page shows the topic only it has), picking "Embedded broker" goes back; an unreachable address shows the banner; geometry
 // and the last view come back in a second window. Every test uses settings of its own under
 // QStandardPaths' test mode, never the user's. Screenshots go to the build tree (screenshots/).
 
@@ -12,6 +12,7 @@
 #include "ui/connection_bar.h"
 #include "ui/connection_manager.h"
 #include "ui/connections_dialog.h"
+#include "ui/history/history_store.h"
 #include "ui/main_window.h"
 #include "ui/topics_view.h"
 #include "test_support.h"
@@ -33,12 +34,19 @@
 using namespace mqdesk;
 using mqdesk::ui::BrokerHost;
 using mqdesk::ui::ConnectionManager;
+using mqdesk::ui::HistoryStore;
 using mqdesk::ui::MainWindow;
 
 using mqdesk::test::optionsFor;
 using mqdesk::test::saveScreenshot;
 
 namespace {
+
+// The saved connections arrive from the history database's thread.
+bool waitLoaded(ConnectionManager &manager)
+{
+    return QTest::qWaitFor([&manager] { return manager.isLoaded(); }, 30000);
+}
 
 ui::TopicsView *topicsViewOf(MainWindow &window)
 {
@@ -72,14 +80,18 @@ private slots:
 
     void cleanup()
     {
-        QDir settingsDir = QFileInfo(ui::appSettingsPath()).dir(); // …/<organisation>/<application>
-        settingsDir.cdUp();
-        settingsDir.removeRecursively();
+        for (const QString &file : {ui::appSettingsPath(), HistoryStore::defaultPath()}) {
+            QDir dir = QFileInfo(file).dir(); // …/<organisation>/<application>
+            dir.cdUp();
+            dir.removeRecursively();
+        }
     }
 
     void addRemovePersistReload()
     {
-        ConnectionManager manager;
+        HistoryStore history;
+        ConnectionManager manager(history);
+        QVERIFY(waitLoaded(manager));
         QVERIFY(manager.connections().empty());
         QCOMPARE(manager.selectedIndex(), -1);
         QString error;
@@ -92,7 +104,10 @@ private slots:
         manager.select(1);
         QCOMPARE(selection.count(), 1);
 
-        ConnectionManager restarted; // what the next start reads
+        history.waitForIdle(); // the saves are written
+        HistoryStore nextStart;
+        ConnectionManager restarted(nextStart); // what the next start reads
+        QVERIFY(waitLoaded(restarted));
         QCOMPARE(restarted.connections().size(), size_t(2));
         QCOMPARE(restarted.connections()[1].name, QStringLiteral("Production"));
         QCOMPARE(restarted.selectedIndex(), 1);
@@ -101,19 +116,25 @@ private slots:
         QVERIFY(restarted.renameConnection(1, QStringLiteral("Prod")));
         restarted.removeConnection(0);
         QCOMPARE(restarted.selectedIndex(), 0); // still Prod
+        nextStart.waitForIdle();
         manager.reload();
+        QVERIFY(waitLoaded(manager));
         QCOMPARE(manager.connections().size(), size_t(1));
         QCOMPARE(manager.connections()[0].name, QStringLiteral("Prod"));
         QCOMPARE(manager.selectedConnection()->namesrvAddress, QStringLiteral("mq.example.com:9876"));
         manager.removeConnection(0);
         QCOMPARE(manager.selectedIndex(), -1); // back to the embedded broker
+        history.waitForIdle();
         restarted.reload();
+        QVERIFY(waitLoaded(restarted));
         QVERIFY(restarted.connections().empty());
     }
 
     void invalidInputIsRefused()
     {
-        ConnectionManager manager;
+        HistoryStore history;
+        ConnectionManager manager(history);
+        QVERIFY(waitLoaded(manager));
         QString error;
         QVERIFY(!manager.addConnection(QStringLiteral("A"), QStringLiteral("localhost"), &error));
         QVERIFY2(error.contains(QStringLiteral("port")), qPrintable(error));
@@ -171,7 +192,9 @@ private slots:
             settings.endArray();
             settings.setValue(QStringLiteral("selected"), QStringLiteral("Garbled"));
         }
-        ConnectionManager manager;
+        HistoryStore history;
+        ConnectionManager manager(history);
+        QVERIFY(waitLoaded(manager));
         QCOMPARE(manager.connections().size(), size_t(1));
         QCOMPARE(manager.connections()[0].name, QStringLiteral("Good"));
         QCOMPARE(manager.selectedIndex(), -1);
@@ -185,14 +208,72 @@ private slots:
         QVERIFY(bar.bannerText().contains(QStringLiteral("skipped")));
         QCOMPARE(bar.combo()->count(), 2);
 
+    }
+
+    void nonIniFileYieldsNoConnections()
+    {
         // A file that is not INI at all neither crashes nor yields connections.
+        QDir().mkpath(QFileInfo(ui::appSettingsPath()).absolutePath());
         {
             QFile file(ui::appSettingsPath());
             QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
             file.write(QByteArray("\xff\xfe\x00[connections\n saved\\size=bogus\n\x00\x01", 40));
         }
-        manager.reload();
+        HistoryStore history;
+        ConnectionManager manager(history);
+        QVERIFY(waitLoaded(manager));
         QVERIFY(manager.connections().empty());
+    }
+
+    void iniConnectionsAreImportedOnce()
+    {
+        {
+            QSettings settings(ui::appSettingsPath(), QSettings::IniFormat);
+            settings.setValue(QStringLiteral("window/lastView"), 3);
+            settings.setValue(QStringLiteral("language"), QStringLiteral("zh_CN"));
+            settings.beginGroup(QStringLiteral("connections"));
+            settings.beginWriteArray(QStringLiteral("saved"), 2);
+            settings.setArrayIndex(0);
+            settings.setValue(QStringLiteral("name"), QStringLiteral("Staging"));
+            settings.setValue(QStringLiteral("namesrv"), QStringLiteral("10.0.0.5:9876"));
+            settings.setArrayIndex(1);
+            settings.setValue(QStringLiteral("name"), QStringLiteral("Production"));
+            settings.setValue(QStringLiteral("namesrv"), QStringLiteral("mq.example.com:9876;mq2.example.com:9876"));
+            settings.endArray();
+            settings.setValue(QStringLiteral("selected"), QStringLiteral("Production"));
+        }
+        {
+            HistoryStore history;
+            ConnectionManager manager(history);
+            QVERIFY(waitLoaded(manager));
+            QCOMPARE(manager.connections().size(), size_t(2));
+            QCOMPARE(manager.connections()[1].namesrvAddress,
+                     QStringLiteral("mq.example.com:9876;mq2.example.com:9876"));
+            QCOMPARE(manager.selectedIndex(), 1);
+            QVERIFY(manager.loadNotes().isEmpty());
+            history.waitForIdle();
+        }
+        // Moved: the settings file keeps the window state and the language, not the connections.
+        QSettings settings(ui::appSettingsPath(), QSettings::IniFormat);
+        QVERIFY(!settings.contains(QStringLiteral("connections/saved/size")));
+        QCOMPARE(settings.value(QStringLiteral("window/lastView")).toInt(), 3);
+        QCOMPARE(settings.value(QStringLiteral("language")).toString(), QStringLiteral("zh_CN"));
+        // Entries written there again (an older MQDesk) are not imported a second time.
+        settings.beginGroup(QStringLiteral("connections"));
+        settings.beginWriteArray(QStringLiteral("saved"), 1);
+        settings.setArrayIndex(0);
+        settings.setValue(QStringLiteral("name"), QStringLiteral("Old"));
+        settings.setValue(QStringLiteral("namesrv"), QStringLiteral("10.0.0.9:9876"));
+        settings.endArray();
+        settings.endGroup();
+        settings.sync();
+
+        HistoryStore history;
+        ConnectionManager manager(history);
+        QVERIFY(waitLoaded(manager));
+        QCOMPARE(manager.connections().size(), size_t(2));
+        QCOMPARE(manager.connections()[0].name, QStringLiteral("Staging"));
+        QCOMPARE(manager.selectedConnection()->name, QStringLiteral("Production"));
     }
 
     void switchesBetweenClusters()
