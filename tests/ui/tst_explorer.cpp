@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -391,6 +392,13 @@ private slots:
             QVERIFY(log.seek(brokenRecord.offset + 4));
             QCOMPARE(log.write("\x12\x34\x56\x78", 4), qint64(4));
         }
+        {
+            // Consume-queue entry 2 of T/0 with size 0: no record can be read through it.
+            QFile queue(root + QStringLiteral("/consumequeue/T/0/00000000000000000000"));
+            QVERIFY(queue.open(QIODevice::ReadWrite));
+            QVERIFY(queue.seek(2 * 20 + 8));
+            QCOMPARE(queue.write(QByteArray(4, '\0')), qint64(4));
+        }
         const auto before = fingerprint(root);
         auto window = openWindow(root);
         RecordTableModel &model = *window->commitLogView()->model();
@@ -410,6 +418,19 @@ private slots:
         QVERIFY(waitForRecordView(view));
         QVERIFY2(view.summaryText().contains(QStringLiteral("MAGICCODE 0x12345678")), qPrintable(view.summaryText()));
         test::saveScreenshot(*window, QStringLiteral("explorer-damaged"));
+
+        // The bad queue entry says why, and Enter on it says so instead of jumping.
+        window->fileTree()->setCurrentIndex(window->fileModel()->indexOfQueue(QStringLiteral("T"), 0));
+        ConsumeQueueView &queue = *window->consumeQueueView();
+        QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 2, kWait);
+        QCOMPARE(queue.model()->index(2, ConsumeQueueModel::ValidColumn).data().toString(),
+                 QStringLiteral("invalid: the size 0 is not positive"));
+        queue.table()->setCurrentIndex(queue.model()->index(2, 0));
+        QTest::keyClick(queue.table(), Qt::Key_Return);
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("points at no record")),
+                 qPrintable(window->statusBar()->currentMessage()));
+        test::saveScreenshot(*window, QStringLiteral("explorer-consume-queue-bad-entry"));
         window.reset();
         QCOMPARE(fingerprint(root), before);
     }

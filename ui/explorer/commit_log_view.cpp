@@ -24,7 +24,6 @@ CommitLogView::CommitLogView(std::shared_ptr<const store::StoreReader> reader, Q
 {
     table_ = makeExplorerTable(model_, tr("records.csv"), [this](const QString &outcome) { emit message(outcome); }, this);
     keepLogOrder(table_);
-    table_->setColumnWidth(RecordTableModel::StoreTimeColumn, table_->fontMetrics().horizontalAdvance(QStringLiteral("0000-00-00 00:00:00.0000")));
     recordView_ = new RecordView(reader_, this);
     // The record below the table: its hex pane needs the width of 16 bytes twice over.
     auto *splitter = new QSplitter(Qt::Vertical, this);

@@ -46,6 +46,16 @@ void keepLogOrder(QTableView *table)
     table->horizontalHeader()->setSortIndicatorShown(false);
     table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    // Columns fit the first page of each read (capped: a body preview must not push the status
+    // off screen); later pages keep the widths, so the table does not jump while scrolling.
+    QObject::connect(table->model(), &QAbstractItemModel::rowsInserted, table, [table](const QModelIndex &, int first) {
+        if (first != 0)
+            return;
+        constexpr int kMaxColumnWidth = 320;
+        table->resizeColumnsToContents();
+        for (int column = 0; column < table->model()->columnCount(); ++column)
+            table->setColumnWidth(column, qMin(table->columnWidth(column), kMaxColumnWidth));
+    });
 }
 
 RecordTableModel::RecordTableModel(std::shared_ptr<const store::StoreReader> reader, QObject *parent)

@@ -24,7 +24,7 @@ class BackgroundScan;
 
 // The lazy tables (records, queue entries) stay in store order: sorting would only reorder the
 // pages read so far, and paging on from the last row needs that order. Their rows keep one fixed
-// height, so the view never measures rows while pages are appended.
+// height, so the view never measures rows while pages are appended. Call after setModel.
 void keepLogOrder(QTableView *table);
 
 struct RecordFilter
