@@ -130,7 +130,7 @@ void ExplorerWindow::buildPages()
     splitter->addWidget(tree_);
     splitter->addWidget(pages_);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({420, 1060});
+    splitter->setSizes({470, 1010});
     static_cast<QVBoxLayout *>(centralWidget()->layout())->addWidget(splitter, 1);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, &ExplorerWindow::onTreeSelection);
     connect(commitLog_, &CommitLogView::message, this, &ExplorerWindow::showMessage);
