@@ -20,9 +20,12 @@ namespace {
 constexpr int kSqliteBusy = 5;
 constexpr int kSqliteLocked = 6;
 constexpr int64_t kMinuteMillis = 60 * 1000;
-// Minutes re-rolled on every maintenance run: samples of the last minutes may still arrive
-// (the flush monitor's first poll after a start brings the broker's last 17 minutes).
-constexpr int64_t kRerollMillis = 20 * kMinuteMillis;
+// Minutes re-rolled on every maintenance run, as late samples may still change them: the flush
+// monitor's first poll after a start brings the broker's last 17 minutes (one row a second per
+// broker, cheap to re-roll); topic and group samples are written as they are taken, and there
+// can be thousands a second, so only the last minutes are rolled again.
+constexpr int64_t kFlushRerollMillis = 20 * kMinuteMillis;
+constexpr int64_t kSeriesRerollMillis = 2 * kMinuteMillis;
 const QString kRolledUntil = QStringLiteral("rolled_until");
 
 bool isLockError(const QSqlError &error)
@@ -243,12 +246,15 @@ void HistoryDatabase::maintenance(int64_t now)
 {
     const int64_t nowMinute = now / kMinuteMillis * kMinuteMillis;
     QSqlQuery query(db_);
-    int64_t from = 0;
+    int64_t rolledUntil = -1; // never: everything is rolled up
     query.prepare(QStringLiteral("SELECT value FROM settings WHERE key = ?"));
     query.addBindValue(kRolledUntil);
     if (query.exec() && query.next())
-        from = std::min<int64_t>(query.value(0).toLongLong(), nowMinute - kRerollMillis);
+        rolledUntil = query.value(0).toLongLong();
     query.finish();
+    const auto rollFrom = [&](int64_t reroll) {
+        return rolledUntil < 0 ? int64_t{0} : std::min<int64_t>(rolledUntil, nowMinute - reroll);
+    };
 
     QString flushColumns, flushAggregates;
     for (const char *measure : kFlushMeasures) {
@@ -257,21 +263,24 @@ void HistoryDatabase::maintenance(int64_t now)
         flushAggregates += QStringLiteral("avg(%1), max(%1), ").arg(name);
     }
     // The minute's mode is the greatest name: SYNC_FLUSH when it was synchronous at all.
-    const QStringList rollups = {
-        QStringLiteral("INSERT OR REPLACE INTO flush_minute(broker, ts, %1flush_disk_type, pool) "
+    const std::pair<QString, int64_t> rollups[] = {
+        {QStringLiteral("INSERT OR REPLACE INTO flush_minute(broker, ts, %1flush_disk_type, pool) "
                        "SELECT broker, ts / 60000 * 60000 AS minute, %2max(flush_disk_type), max(pool) "
                        "FROM flush_second WHERE ts >= :from AND ts < :to GROUP BY broker, minute")
-            .arg(flushColumns, flushAggregates),
-        QStringLiteral("INSERT OR REPLACE INTO topic_tps_minute(cluster, name, ts, avg, max) "
+             .arg(flushColumns, flushAggregates),
+         rollFrom(kFlushRerollMillis)},
+        {QStringLiteral("INSERT OR REPLACE INTO topic_tps_minute(cluster, name, ts, avg, max) "
                        "SELECT cluster, name, ts / 60000 * 60000 AS minute, avg(value), max(value) "
                        "FROM topic_tps_second WHERE ts >= :from AND ts < :to GROUP BY cluster, name, minute"),
-        QStringLiteral("INSERT OR REPLACE INTO group_lag_minute(cluster, name, ts, avg, max) "
+         rollFrom(kSeriesRerollMillis)},
+        {QStringLiteral("INSERT OR REPLACE INTO group_lag_minute(cluster, name, ts, avg, max) "
                        "SELECT cluster, name, ts / 60000 * 60000 AS minute, avg(value), max(value) "
                        "FROM group_lag_second WHERE ts >= :from AND ts < :to GROUP BY cluster, name, minute"),
+         rollFrom(kSeriesRerollMillis)},
     };
     if (!db_.transaction())
         lastError_ = describe(db_.lastError());
-    for (const QString &rollup : rollups) {
+    for (const auto &[rollup, from] : rollups) {
         query.prepare(rollup);
         query.bindValue(QStringLiteral(":from"), static_cast<qint64>(from));
         query.bindValue(QStringLiteral(":to"), static_cast<qint64>(nowMinute));
