@@ -242,6 +242,7 @@ bool BrokerController::start(std::string &error)
         return false;
     }
     store_ = std::make_unique<store::MessageStore>(settings_.store);
+    store_->setRecoveryProgress(recoveryProgress_);
     pullHold_ = std::make_unique<PullRequestHoldService>(
         [this](HeldPull pull) { pullProcessor_->rerun(std::move(pull)); },
         [this](const std::string &topic, int32_t queueId) { return store_->maxOffsetInQueue(topic, queueId); });

@@ -16,6 +16,7 @@
 // persistence, NameServer registration and statistics.
 
 #include "broker/server/broker_config.h"
+#include "broker/store/recovery_progress.h"
 
 #include <atomic>
 #include <functional>
@@ -70,6 +71,8 @@ public:
     // file that does not parse). A failed start leaves nothing running.
     bool start(std::string &error);
     void shutdown();
+    // Told how the store's recovery progresses during start() (store/recovery_progress.h).
+    void setRecoveryProgress(store::RecoveryProgressCallback progress) { recoveryProgress_ = std::move(progress); }
     bool isServing() const { return serving_.load(std::memory_order_acquire); }
 
     // "127.0.0.1:10911": what clients and the NameServer are told.
@@ -128,6 +131,7 @@ private:
     std::unique_ptr<ProducerManager> producers_;
     std::unique_ptr<BrokerStats> stats_;
     std::unique_ptr<store::MessageStore> store_;
+    store::RecoveryProgressCallback recoveryProgress_;
     std::unique_ptr<remoting::ProcessorExecutor> sendExecutor_;
     std::unique_ptr<remoting::ProcessorExecutor> pullExecutor_;
     std::unique_ptr<remoting::ProcessorExecutor> clientExecutor_;

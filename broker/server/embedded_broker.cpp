@@ -24,6 +24,7 @@ bool EmbeddedBroker::start(std::string &error)
         namesrv_ = std::make_unique<namesrv::NamesrvController>(config);
     }
     broker_ = std::make_unique<BrokerController>(options_.settings, namesrv_.get());
+    broker_->setRecoveryProgress(options_.recoveryProgress);
     if (namesrv_) {
         namesrv_->setUnknownTopicHandler(
             [broker = broker_.get()](const std::string &topic) { return broker->topics().createTopicForRouteLookup(topic); });

@@ -7,6 +7,7 @@
 // startNamesrv false) it is a plain broker. Used by mqdesk-broker and the desktop app.
 
 #include "broker/server/broker_config.h"
+#include "broker/store/recovery_progress.h"
 
 #include <memory>
 #include <string>
@@ -24,6 +25,9 @@ struct EmbeddedBrokerOptions
     BrokerSettings settings;
     bool startNamesrv = true;
     uint16_t namesrvPort = 9876; // 0 picks a free port
+    // Told how the store's recovery progresses while start() runs, on start()'s thread
+    // (store/recovery_progress.h).
+    store::RecoveryProgressCallback recoveryProgress;
 };
 
 class EmbeddedBroker

@@ -16,6 +16,7 @@
 #include "broker/store/flush_metrics.h"
 #include "broker/store/mapped_file_queue.h"
 #include "broker/store/put_message_result.h"
+#include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
 #include <atomic>
@@ -71,8 +72,9 @@ public:
     bool load(std::string &error);
     // Validates the log from a safe starting file, truncates everything after the last valid
     // record and rebuilds the next queue offset of every topic-queue. `lastExitOk` selects
-    // normal or abnormal recovery (§11).
-    bool recover(bool lastExitOk, RecoveryReport &report, std::string &error);
+    // normal or abnormal recovery (§11). `progress`: the "commit log" phase (recovery_progress.h).
+    bool recover(bool lastExitOk, RecoveryReport &report, std::string &error,
+                 const RecoveryProgressCallback &progress = {});
     void start();
     // Stops accepting puts, completes waiting puts, commits and flushes everything.
     void shutdown();

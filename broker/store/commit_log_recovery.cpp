@@ -51,12 +51,14 @@ common::DecodeResult checkRecord(const MappedFile &file, int64_t position, bool 
 
 } // namespace
 
-bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &error)
+bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &error,
+                        const RecoveryProgressCallback &progress)
 {
     report = RecoveryReport{};
     report.abnormal = !lastExitOk;
     const auto files = queue_.files();
     if (files.empty()) {
+        PhaseProgress(progress, "commit log", 0).finish();
         queue_.setFlushedWhere(0);
         queue_.setCommittedWhere(0);
         report.stopReason = "no commit-log files";
@@ -91,8 +93,10 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
     int64_t lastGoodEnd = files[index]->fileFromOffset();
     int64_t lastGoodStart = checkpoint_.confirmPhyOffset();
     report.startOffset = lastGoodEnd;
+    PhaseProgress scanned(progress, "commit log", report.previousEnd - report.startOffset);
     for (;;) {
         const MappedFile &file = *files[index];
+        scanned.report(file.fileFromOffset() + position - report.startOffset);
         std::string fault;
         bool cleanEnd = false;
         const auto decoded = checkRecord(file, position, checkCrc, fault, cleanEnd);
@@ -121,6 +125,7 @@ bool CommitLog::recover(bool lastExitOk, RecoveryReport &report, std::string &er
         break;
     }
     report.processOffset = lastGoodEnd;
+    scanned.finish();
 
     if (!report.cleanEnd) {
         spdlog::warn("commit log recovery: invalid record at offset {} ({} at byte {}): {}; truncating the log to {}",

@@ -59,17 +59,25 @@ bool ConsumeQueueStore::load(std::string &error)
     return true;
 }
 
-bool ConsumeQueueStore::recover(int64_t &dispatchFromPhyOffset, std::string &error)
+bool ConsumeQueueStore::recover(int64_t &dispatchFromPhyOffset, std::string &error,
+                                const RecoveryProgressCallback &progress)
 {
     dispatchFromPhyOffset = -1;
     std::shared_lock lock(mutex_);
+    int64_t total = 0;
+    for (const auto &[topic, byId] : queues_)
+        total += static_cast<int64_t>(byId.size());
+    PhaseProgress recovered(progress, "consume queues", total, 1);
+    int64_t done = 0;
     for (auto &[topic, byId] : queues_) {
         for (auto &[id, queue] : byId) {
             if (!queue->recover(error))
                 return false;
             dispatchFromPhyOffset = std::max(dispatchFromPhyOffset, queue->maxPhysicOffset());
+            recovered.report(++done);
         }
     }
+    recovered.finish();
     return true;
 }
 

@@ -4,6 +4,7 @@
 // Queues are created by the dispatch thread on first use and looked up from any thread.
 
 #include "broker/store/consume_queue.h"
+#include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
 #include <functional>
@@ -24,7 +25,8 @@ public:
     bool load(std::string &error);
     // Recovers every queue; returns the dispatch-from offset: the largest end of a record any
     // queue points at, -1 when no queue holds an entry.
-    bool recover(int64_t &dispatchFromPhyOffset, std::string &error);
+    // `progress`: the "consume queues" phase (recovery_progress.h).
+    bool recover(int64_t &dispatchFromPhyOffset, std::string &error, const RecoveryProgressCallback &progress = {});
     bool truncateDirty(int64_t commitLogEnd, std::string &error);
     void correctMinOffsets(int64_t commitLogMinOffset);
 

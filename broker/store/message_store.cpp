@@ -97,7 +97,8 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
         return false;
 
     int64_t dispatchFrom = -1;
-    if (!consumeQueues_->recover(dispatchFrom, error) || !commitLog_->recover(lastExitOk, recovery_, error))
+    if (!consumeQueues_->recover(dispatchFrom, error, recoveryProgress_)
+        || !commitLog_->recover(lastExitOk, recovery_, error, recoveryProgress_))
         return false;
     // Queues and index never point past the log, and never below what retention left of it.
     int droppedIndexFiles = 0;
@@ -141,7 +142,9 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
     }
     reputFrom = std::clamp(reputFrom, commitLog_->minOffset(), recovery_.processOffset);
     reput_->setReputFromOffset(reputFrom);
-    reput_->dispatchAvailable();
+    PhaseProgress dispatched(recoveryProgress_, "dispatch", recovery_.processOffset - reputFrom);
+    reput_->dispatchAvailable([&](int64_t offset) { dispatched.report(offset - reputFrom); });
+    dispatched.finish();
     commitLog_->setQueueOffsetTable(consumeQueues_->queueOffsetTable());
     spdlog::info("store {}: {} recovery scanned {} records from offset {}, log ends at {} ({}); "
                  "dispatched from {}", root, lastExitOk ? "normal" : "abnormal", recovery_.recordsScanned,

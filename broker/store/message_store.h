@@ -14,6 +14,7 @@
 #include "broker/store/commit_log.h"
 #include "broker/store/dispatch_request.h"
 #include "broker/store/flush_metrics.h"
+#include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
 #include <functional>
@@ -141,6 +142,8 @@ public:
     // Called on the dispatch thread; must not block. Set before or after open().
     using MessageArrivingListener = std::function<void(const DispatchRequest &)>;
     void setMessageArrivingListener(MessageArrivingListener listener);
+    // Told how open() progresses through recovery (recovery_progress.h). Set before open().
+    void setRecoveryProgress(RecoveryProgressCallback progress) { recoveryProgress_ = std::move(progress); }
 
     // One tick of the 1 s schedule: persist the checkpoint, take a metrics sample. Public so
     // tests can drive it.
@@ -176,6 +179,7 @@ private:
     RecoveryReport recovery_;
     bool running_ = false;
     MessageArrivingListener arrivingListener_; // read by the dispatch thread after open()
+    RecoveryProgressCallback recoveryProgress_; // used by open() only
 };
 
 } // namespace mqdesk::store

@@ -76,7 +76,7 @@ int64_t ReputMessageService::tagsCodeFor(std::string_view topic, std::string_vie
     return common::tagsCodeOf(common::MessageProperties::find(properties, common::property::kTags).value_or(""));
 }
 
-int ReputMessageService::doReput()
+int ReputMessageService::doReput(const std::function<void(int64_t offset)> &progress)
 {
     int dispatched = 0;
     const int64_t end = reputEnd();
@@ -126,14 +126,16 @@ int ReputMessageService::doReput()
         offset += decoded.size;
         reputFromOffset_.store(offset, std::memory_order_release);
         ++dispatched;
+        if (progress && (dispatched & 0x3FF) == 0) // every 1024 records: cheap, and fine-grained
+            progress(offset);
     }
     reputFromOffset_.store(offset, std::memory_order_release);
     return dispatched;
 }
 
-void ReputMessageService::dispatchAvailable()
+void ReputMessageService::dispatchAvailable(const std::function<void(int64_t offset)> &progress)
 {
-    while (doReput() > 0) {
+    while (doReput(progress) > 0) {
     }
 }
 

@@ -30,8 +30,9 @@ public:
     int64_t dispatchBehindBytes() const;
 
     // Dispatches everything up to the reput end on the calling thread (startup, shutdown).
-    // Requires: the service thread is not running.
-    void dispatchAvailable();
+    // Requires: the service thread is not running. `progress` is told the dispatch offset every
+    // few MiB.
+    void dispatchAvailable(const std::function<void(int64_t offset)> &progress = {});
 
 protected:
     void run() override;
@@ -39,7 +40,7 @@ protected:
 private:
     int64_t reputEnd() const;
     // Dispatches records from reputFromOffset up to the reput end; returns how many.
-    int doReput();
+    int doReput(const std::function<void(int64_t offset)> &progress = {});
     int64_t tagsCodeFor(std::string_view topic, std::string_view properties, int64_t storeTimestamp) const;
 
     CommitLog &commitLog_;

@@ -80,6 +80,94 @@ private slots:
         QCOMPARE(store->commitLog().nextQueueOffset("R", 0), int64_t{60});
     }
 
+    // Recovery progress (issue 6): the phases in order, each from 0 to its total without going
+    // back, on a store of several files — after a clean stop and after a crash.
+    void recoveryReportsProgress()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/store");
+        constexpr int64_t kFileSize = 1024 * 1024;
+        {
+            auto store = test::openStore(test::smallStoreConfig(root, kFileSize));
+            QVERIFY(store);
+            for (int i = 0; i < 7000; ++i)
+                QCOMPARE(store->putMessage(test::makeMessage("P", i % 4, std::string(1000, 'a' + i % 26))).status,
+                         PutMessageStatus::PutOk);
+        }
+        QVERIFY(fs::exists(root.toStdString() + "/commitlog/00000000000006291456")); // 7 files
+
+        struct Event
+        {
+            std::string phase;
+            int64_t done = 0;
+            int64_t total = 0;
+        };
+        const auto recordPhases = [&](std::vector<Event> &events, std::vector<std::string> &names) {
+            auto store = std::make_unique<MessageStore>(test::smallStoreConfig(root, kFileSize));
+            store->setRecoveryProgress([&](const RecoveryProgress &p) {
+                if (names.empty() || names.back() != p.phase)
+                    names.emplace_back(p.phase);
+                events.push_back({std::string(p.phase), p.done, p.total});
+            });
+            std::string error;
+            if (!store->open(error))
+                qWarning("%s", error.c_str());
+            return store;
+        };
+        const auto checkPhase = [](const std::vector<Event> &events, std::string_view phase) {
+            int64_t last = -1;
+            std::vector<Event> of;
+            for (const auto &e : events)
+                if (e.phase == phase)
+                    of.push_back(e);
+            if (of.empty())
+                return std::string("no ") + std::string(phase) + " reports";
+            for (const auto &e : of) {
+                if (e.done < last || e.done > e.total || e.total != of.front().total)
+                    return std::string(phase) + " went back or past its total";
+                last = e.done;
+            }
+            return of.back().done == of.back().total ? std::string() : std::string(phase) + " did not finish";
+        };
+        const std::vector<std::string> order{"consume queues", "commit log", "dispatch"};
+
+        std::vector<Event> events;
+        std::vector<std::string> names;
+        auto store = recordPhases(events, names);
+        QVERIFY(store && !store->recoveryReport().abnormal);
+        QCOMPARE(names, order);
+        for (const auto &phase : order)
+            QVERIFY2(checkPhase(events, phase).empty(), checkPhase(events, phase).c_str());
+        const auto total = [&](std::string_view phase) {
+            return std::find_if(events.begin(), events.end(), [&](const auto &e) { return e.phase == phase; })->total;
+        };
+        QCOMPARE(total("consume queues"), int64_t{4});
+        QCOMPARE(total("commit log"), 3 * kFileSize); // the last three files
+        QCOMPARE(total("dispatch"), int64_t{0});       // the queues hold everything
+        const std::string storeRoot = store->config().rootDir();
+        store.reset();
+
+        // A crash with a checkpoint that vouches for nothing: every file scanned, all dispatched again.
+        std::string error;
+        QVERIFY2(abort_file::create(storeRoot, error), error.c_str());
+        test::writeFile(storeRoot + "/checkpoint", std::vector<uint8_t>(4096, 0));
+        events.clear();
+        names.clear();
+        store = recordPhases(events, names);
+        QVERIFY(store && store->recoveryReport().abnormal);
+        QCOMPARE(names, order);
+        for (const auto &phase : order)
+            QVERIFY2(checkPhase(events, phase).empty(), checkPhase(events, phase).c_str());
+        QCOMPARE(store->recoveryReport().startOffset, int64_t{0});
+        QCOMPARE(total("commit log"), store->recoveryReport().previousEnd); // every file
+        QCOMPARE(total("dispatch"), store->recoveryReport().processOffset);
+        const auto between = std::count_if(events.begin(), events.end(), [](const Event &e) {
+            return e.phase == "commit log" && e.done > 0 && e.done < e.total;
+        });
+        QVERIFY2(between > 0, "no report between the start and the end of the scan");
+        QCOMPARE(test::allRecords(store->commitLog()).size(), size_t{7000});
+    }
+
     void corruptRecordTruncatesTheRest_data()
     {
         QTest::addColumn<QString>("damage");
