@@ -13,7 +13,14 @@ BrokerWorker::~BrokerWorker()
 
 void BrokerWorker::start(const server::EmbeddedBrokerOptions &options)
 {
-    broker_ = std::make_unique<server::EmbeddedBroker>(options);
+    server::EmbeddedBrokerOptions reporting = options;
+    reporting.recoveryProgress = [this, next = options.recoveryProgress](const store::RecoveryProgress &progress) {
+        if (next)
+            next(progress);
+        emit recoveryProgress(progress.done, progress.total,
+                              QString::fromUtf8(progress.phase.data(), static_cast<qsizetype>(progress.phase.size())));
+    };
+    broker_ = std::make_unique<server::EmbeddedBroker>(reporting);
     std::string error;
     if (!broker_->start(error)) {
         broker_.reset();
@@ -45,6 +52,9 @@ BrokerHost::BrokerHost(QObject *parent) : QObject(parent)
     connect(this, &BrokerHost::stopRequested, worker_, &BrokerWorker::stop);
     connect(worker_, &BrokerWorker::started, this, &BrokerHost::onStarted);
     connect(worker_, &BrokerWorker::stopped, this, &BrokerHost::onStopped);
+    connect(worker_, &BrokerWorker::recoveryProgress, this, [this](qint64 done, qint64 total, const QString &phase) {
+        emit recoveryProgress(done, total, recoveryPhaseText(phase));
+    });
     thread_.start();
 }
 
@@ -68,6 +78,17 @@ QString BrokerHost::stateName(State state)
     case State::Failed: return tr("failed");
     }
     return {};
+}
+
+QString BrokerHost::recoveryPhaseText(const QString &phase)
+{
+    if (phase == QLatin1String("consume queues"))
+        return tr("Recovering consume queues");
+    if (phase == QLatin1String("commit log"))
+        return tr("Checking the commit log");
+    if (phase == QLatin1String("dispatch"))
+        return tr("Rebuilding consume queues and index");
+    return phase;
 }
 
 void BrokerHost::setState(State state)

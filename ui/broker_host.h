@@ -50,6 +50,8 @@ public:
     bool waitIdle(int timeoutMs);
 
     static QString stateName(State state);
+    // "Checking the commit log" for the engine's "commit log", and so on.
+    static QString recoveryPhaseText(const QString &phase);
 
 signals:
     void stateChanged(mqdesk::ui::BrokerHost::State state);
@@ -57,6 +59,10 @@ signals:
     void ready(const QString &namesrvAddress, const QString &brokerAddress, const QString &storeDir);
     // Starting failed; `error` names what (a port in use, a store that cannot open).
     void failed(const QString &error);
+    // While Starting: the store's recovery, `done` of `total` in the phase's unit (bytes, or
+    // queues), `phase` as the user reads it (recoveryPhaseText). Order and guarantees: see
+    // broker/store/recovery_progress.h.
+    void recoveryProgress(qint64 done, qint64 total, const QString &phase);
 
     // To the worker (queued onto its thread).
     void startRequested(const mqdesk::server::EmbeddedBrokerOptions &options);
@@ -95,6 +101,8 @@ signals:
     void started(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store,
                  const mqdesk::ui::PortConflict &conflict);
     void stopped();
+    // The engine's phase name ("commit log"), from the worker's thread.
+    void recoveryProgress(qint64 done, qint64 total, const QString &phase);
 
 private:
     std::unique_ptr<server::EmbeddedBroker> broker_;

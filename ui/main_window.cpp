@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -88,6 +89,12 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     flushLabel_ = new QLabel(this);
     statusBar()->addWidget(stateLabel_);
     statusBar()->addWidget(addressLabel_, 1);
+    recoveryBar_ = new QProgressBar(this);
+    recoveryBar_->setObjectName(QStringLiteral("recoveryProgressBar"));
+    recoveryBar_->setRange(0, 1000); // per mille: byte counts overflow an int
+    recoveryBar_->setMinimumWidth(320);
+    recoveryBar_->hide();
+    statusBar()->addWidget(recoveryBar_);
     statusBar()->addPermanentWidget(flushLabel_);
     // Permanent, so it stays beside the failure message (a message hides the normal widgets).
     usePortsButton_ = new QToolButton(this);
@@ -100,6 +107,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     buildMenus();
     connect(&host_, &BrokerHost::stateChanged, this, &MainWindow::onStateChanged);
     connect(&host_, &BrokerHost::failed, this, &MainWindow::onFailed);
+    connect(&host_, &BrokerHost::recoveryProgress, this, &MainWindow::onRecoveryProgress);
     host_.start(options);
     followSelectedConnection(); // a saved connection picked last time is shown at once
     updateStatus();
@@ -182,9 +190,20 @@ void MainWindow::onFailed(const QString &error)
     navigation_->setCurrentRow(0);
 }
 
+void MainWindow::onRecoveryProgress(qint64 done, qint64 total, const QString &phase)
+{
+    if (host_.state() != BrokerHost::State::Starting)
+        return;
+    recoveryBar_->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 1000);
+    recoveryBar_->setFormat(tr("%1: %p%").arg(phase));
+    recoveryBar_->show();
+}
+
 void MainWindow::updateStatus()
 {
     const BrokerHost::State state = host_.state();
+    if (state != BrokerHost::State::Starting)
+        recoveryBar_->hide(); // shown again by the next start's first report
     stateLabel_->setText(tr("Broker %1").arg(BrokerHost::stateName(state)));
     QStringList parts;
     const PortConflict conflict = host_.portConflict();

@@ -14,6 +14,7 @@
 
 class QAction;
 class QLabel;
+class QProgressBar;
 class QListWidget;
 class QSplitter;
 class QStackedWidget;
@@ -59,6 +60,7 @@ private:
     void buildMenus();
     void onStateChanged(BrokerHost::State state);
     void onFailed(const QString &error);
+    void onRecoveryProgress(qint64 done, qint64 total, const QString &phase);
     void updateStatus();
     void followSelectedConnection();
 
@@ -76,6 +78,7 @@ private:
     QLabel *stateLabel_ = nullptr;
     QLabel *addressLabel_ = nullptr;
     QLabel *flushLabel_ = nullptr;
+    QProgressBar *recoveryBar_ = nullptr; // the store's recovery, while the broker starts
     QToolButton *usePortsButton_ = nullptr; // "Use port N" beside the failure message
     QAction *startAction_ = nullptr;
     QAction *stopAction_ = nullptr;
