@@ -42,7 +42,9 @@ double positiveOrGap(int64_t micros)
     return micros > 0 ? static_cast<double>(micros) : std::numeric_limits<double>::quiet_NaN();
 }
 
-QString modeText(FlushMonitorView::Mode mode)
+} // namespace
+
+QString FlushMonitorView::modeText(Mode mode)
 {
     switch (mode) {
     case FlushMonitorView::Mode::SyncFlush: return FlushMonitorView::tr("SYNC_FLUSH");
@@ -52,11 +54,16 @@ QString modeText(FlushMonitorView::Mode mode)
     return {};
 }
 
-} // namespace
-
 FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connection, QWidget *parent)
     : QWidget(parent), host_(host), connection_(connection)
 {
+    brokerBox_ = new QComboBox(this);
+    brokerBox_->setObjectName(QStringLiteral("flushBrokerBox"));
+    brokerBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    brokerBox_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    brokerBox_->setToolTip(tr("The broker of the shown cluster whose flushing is drawn"));
+    connect(brokerBox_, &QComboBox::activated, this,
+            [this](int index) { selectBroker(brokerBox_->itemData(index).toString()); });
     modeBox_ = new QComboBox(this);
     for (Mode mode : {Mode::SyncFlush, Mode::AsyncFlush, Mode::AsyncFlushWithPool})
         modeBox_->addItem(modeText(mode), static_cast<int>(mode));
@@ -65,6 +72,8 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     connect(modeBox_, &QComboBox::activated, this,
             [this](int index) { requestMode(static_cast<Mode>(modeBox_->itemData(index).toInt())); });
     modeLabel_ = new QLabel(this);
+    // A long report ("… after a restart") is clipped rather than widening the window.
+    modeLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     windowBox_ = new QComboBox(this);
     windowBox_->addItem(tr("1 min"), 60);
@@ -82,10 +91,14 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     auto *csvButton = new QPushButton(tr("Export CSV…"), this);
     connect(csvButton, &QPushButton::clicked, this, &FlushMonitorView::chooseExportCsv);
 
+    // Two rows: which broker and its mode, then how the graph is shown.
+    auto *brokerBar = new QHBoxLayout;
+    brokerBar->addWidget(new QLabel(tr("Broker:"), this));
+    brokerBar->addWidget(brokerBox_);
+    brokerBar->addWidget(new QLabel(tr("Flush mode:"), this));
+    brokerBar->addWidget(modeBox_);
+    brokerBar->addWidget(modeLabel_, 1);
     auto *bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Flush mode:"), this));
-    bar->addWidget(modeBox_);
-    bar->addWidget(modeLabel_);
     bar->addStretch(1);
     bar->addWidget(new QLabel(tr("Window:"), this));
     bar->addWidget(windowBox_);
@@ -130,6 +143,7 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     flushMax_ = graph(latencyRect_, latency, tr("flush max"), QColor(149, 165, 166), Qt::DotLine);
     ackP50_ = graph(latencyRect_, latency, tr("put-to-ack p50"), QColor(39, 174, 96));
     ackP99_ = graph(latencyRect_, latency, tr("put-to-ack p99"), QColor(22, 160, 133), Qt::DashLine);
+    ackMax_ = graph(latencyRect_, latency, tr("put-to-ack max"), QColor(22, 160, 133), Qt::DotLine);
     putTps_ = graph(rateRect_, rateRect_->axis(QCPAxis::atLeft), tr("put TPS"), QColor(41, 128, 185));
     bytesFlushed_ = graph(rateRect_, bytesAxis, tr("bytes flushed"), QColor(211, 84, 0));
     dataAtRisk_ = graph(riskRect_, riskRect_->axis(QCPAxis::atLeft), tr("data at risk"), QColor(192, 57, 43));
@@ -140,15 +154,23 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     followLatest();
 
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(brokerBar);
     layout->addLayout(bar);
     layout->addWidget(banner_);
     layout->addWidget(plot_, 1);
 
     timer_ = new QTimer(this);
     timer_->setInterval(1000);
-    connect(timer_, &QTimer::timeout, this, &FlushMonitorView::poll);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        // The brokers of the cluster change rarely: listed again every 10 s.
+        if (++ticks_ % 10 == 0)
+            listBrokers();
+        poll();
+    });
     timer_->start();
-    QTimer::singleShot(0, this, &FlushMonitorView::poll);
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &FlushMonitorView::listBrokers);
+    connect(&host_, &BrokerHost::stateChanged, this, &FlushMonitorView::listBrokers);
+    QTimer::singleShot(0, this, &FlushMonitorView::listBrokers);
 }
 
 FlushMonitorView::~FlushMonitorView() = default;
@@ -177,6 +199,7 @@ QCPAxisRect *FlushMonitorView::addRect(const QString &leftLabel)
     legend->setFont(QFont(font().family(), 8));
     legend->setBrush(QColor(255, 255, 255, 200));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3); // three a row: six latency series must not widen the window
     return rect;
 }
 
@@ -204,7 +227,8 @@ void FlushMonitorView::setHistory(HistoryStore *history)
 void FlushMonitorView::loadHistory()
 {
     historyState_ = HistoryState::Loading;
-    const QString broker = host_.brokerAddress();
+    const QString broker = brokerAddr_;
+    const quint64 generation = generation_;
     const int64_t to = history_->now();
     const auto from = to - static_cast<int64_t>(kKeepSeconds * 1000);
     history_->run(
@@ -212,7 +236,11 @@ void FlushMonitorView::loadHistory()
         [broker, from, to](HistoryDatabase &db) {
             return db.flushSamples(broker, from, to, HistoryResolution::Second);
         },
-        [this](std::vector<client::FlushSample> stored) {
+        [this, generation](std::vector<client::FlushSample> stored) {
+            if (generation != generation_) {
+                historyState_ = HistoryState::None; // another broker is drawn now: load its history
+                return;
+            }
             historyState_ = HistoryState::Loaded;
             series_.seed(stored, static_cast<double>(history_->startedAt()) / 1000.0);
             for (const FlushSeries::Marker &marker : series_.newMarkers())
@@ -220,76 +248,6 @@ void FlushMonitorView::loadHistory()
             draw(stored);
             poll();
         });
-}
-
-void FlushMonitorView::poll()
-{
-    if (inFlight_ && inFlightSince_.elapsed() < 10000)
-        return;
-    inFlight_ = false;
-    if (host_.state() != BrokerHost::State::Running || !connection_.isConnected())
-        return;
-    if (history_ && historyState_ != HistoryState::Loaded) {
-        if (historyState_ == HistoryState::None)
-            loadHistory(); // polls once the stored samples are drawn
-        return;
-    }
-    const std::string addr = host_.brokerAddress().toStdString();
-    const int64_t since = series_.nextSequence();
-    inFlight_ = true;
-    inFlightSince_.start();
-    connection_.run(
-        this, [addr, since](client::AdminClient &admin) { return client::getFlushSamples(admin.api(), addr, since); },
-        [this, since](client::Result<client::FlushSamples> answer) { onAnswer(since, answer); });
-}
-
-void FlushMonitorView::onAnswer(int64_t requestedSince, const client::Result<client::FlushSamples> &answer)
-{
-    inFlight_ = false;
-    if (!answer.ok) {
-        if (answer.code == remoting::ResponseCode::kRequestCodeNotSupported)
-            showBanner(tr("This broker does not offer flush samples (GET_FLUSH_SAMPLES): it is not an MQDesk broker."));
-        else
-            showBanner(tr("Reading flush samples failed: %1").arg(QString::fromStdString(answer.error)));
-        return;
-    }
-    if (!modeRequestPending_ && banner_->text().startsWith(tr("Reading flush samples failed")))
-        showBanner({});
-    bool reload = false;
-    std::vector<client::FlushSample> fresh = series_.take(answer.value, requestedSince, &reload);
-    if (reload) {
-        QTimer::singleShot(0, this, &FlushMonitorView::poll);
-        return;
-    }
-    if (history_ && !fresh.empty())
-        history_->recordFlushSamples(host_.brokerAddress(), fresh);
-    const QString reported = tr("Broker reports: %1").arg(series_.currentMode());
-    if (modeLabel_->text() != reported) {
-        modeLabel_->setText(reported);
-        emit brokerModeChanged(series_.currentMode());
-    }
-    if (!modeRequestPending_) {
-        const Mode current = answer.value.flushDiskType == "SYNC_FLUSH" ? Mode::SyncFlush
-                             : answer.value.transientStorePoolEnable ? Mode::AsyncFlushWithPool
-                                                                     : Mode::AsyncFlush;
-        modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(current)));
-    }
-    if (answer.value.fdatasyncReferenceMicros > 0) {
-        brokerReference_ = true;
-        setReference(static_cast<double>(answer.value.fdatasyncReferenceMicros),
-                     tr("disk fdatasync (broker): %1 µs").arg(answer.value.fdatasyncReferenceMicros));
-    } else {
-        startProbe();
-    }
-    const auto &markers = series_.newMarkers();
-    if (paused_) {
-        pending_.insert(pending_.end(), fresh.begin(), fresh.end());
-        pendingMarkers_.insert(pendingMarkers_.end(), markers.begin(), markers.end());
-        return;
-    }
-    for (const FlushSeries::Marker &marker : markers)
-        addMarker(marker);
-    draw(fresh);
 }
 
 void FlushMonitorView::draw(const std::vector<client::FlushSample> &samples)
@@ -301,6 +259,7 @@ void FlushMonitorView::draw(const std::vector<client::FlushSample> &samples)
         flushMax_->addData(key, positiveOrGap(s.flushMaxMicros));
         ackP50_->addData(key, positiveOrGap(s.putToAckP50Micros));
         ackP99_->addData(key, positiveOrGap(s.putToAckP99Micros));
+        ackMax_->addData(key, positiveOrGap(s.putToAckMaxMicros));
         putTps_->addData(key, static_cast<double>(s.putTps));
         bytesFlushed_->addData(key, static_cast<double>(s.bytesFlushed) / 1024.0);
         dataAtRisk_->addData(key, static_cast<double>(s.dataAtRiskBytes) / 1024.0);
@@ -345,7 +304,7 @@ void FlushMonitorView::rescaleValues()
         return high;
     };
     double low = std::numeric_limits<double>::max();
-    double high = upper({flushP50_, flushP99_, flushMax_, ackP50_, ackP99_}, QCP::sdPositive, &low);
+    double high = upper({flushP50_, flushP99_, flushMax_, ackP50_, ackP99_, ackMax_}, QCP::sdPositive, &low);
     if (referenceMicros_ > 0) {
         low = std::min(low, referenceMicros_);
         high = std::max(high, referenceMicros_);
@@ -415,70 +374,6 @@ void FlushMonitorView::setReference(double micros, const QString &label)
     referenceText_->setText(label);
     rescaleValues();
     plot_->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void FlushMonitorView::startProbe()
-{
-    if (probeStarted_ || brokerReference_ || host_.storeDir().isEmpty())
-        return;
-    probeStarted_ = true;
-    const QString dir = host_.storeDir();
-    QPointer<FlushMonitorView> guard(this);
-    QThreadPool::globalInstance()->start([dir, guard] {
-        const FdatasyncProbeResult result = measureFdatasync(dir);
-        QMetaObject::invokeMethod(
-            qApp,
-            [guard, result] {
-                if (!guard || guard->brokerReference_)
-                    return;
-                if (!result.ok) {
-                    guard->showBanner(tr("Measuring the disk's fdatasync time failed: %1").arg(result.error));
-                    return;
-                }
-                guard->setReference(result.p50Micros,
-                                    tr("disk fdatasync p50: %1 µs (4 KiB append, %2 runs)")
-                                        .arg(QLocale().toString(result.p50Micros, 'f', 0))
-                                        .arg(result.count));
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void FlushMonitorView::requestMode(Mode mode)
-{
-    modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(mode)));
-    if (host_.state() != BrokerHost::State::Running || !connection_.isConnected()) {
-        showBanner(tr("The broker is not running: start it to switch the flush mode."));
-        return;
-    }
-    modeRequestPending_ = true;
-    showBanner(tr("Switching the flush mode to %1…").arg(modeText(mode)));
-    const std::string addr = host_.brokerAddress().toStdString();
-    connection_.run(
-        this,
-        [addr, mode](client::AdminClient &admin) {
-            // The pool goes off before SYNC_FLUSH and on after ASYNC_FLUSH: it only runs with
-            // asynchronous flushing.
-            const bool pool = mode == Mode::AsyncFlushWithPool;
-            const std::string type = mode == Mode::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
-            if (!pool) {
-                client::Status status = admin.updateBrokerConfig(addr, {{"transientStorePoolEnable", "false"}});
-                if (!status.ok)
-                    return status;
-            }
-            client::Status status = admin.updateBrokerConfig(addr, {{"flushDiskType", type}});
-            if (status.ok && pool)
-                status = admin.updateBrokerConfig(addr, {{"transientStorePoolEnable", "true"}});
-            return status;
-        },
-        [this, mode](client::Status status) {
-            modeRequestPending_ = false;
-            if (status.ok)
-                showBanner(tr("Flush mode set to %1.").arg(modeText(mode)));
-            else
-                showBanner(tr("Switching the flush mode failed: %1").arg(QString::fromStdString(status.error)));
-            poll();
-        });
 }
 
 void FlushMonitorView::setPaused(bool paused)
@@ -555,6 +450,11 @@ int FlushMonitorView::pointCount() const
 int FlushMonitorView::markerCount() const
 {
     return markers_;
+}
+
+QString FlushMonitorView::reportedModeText() const
+{
+    return modeLabel_->text();
 }
 
 QString FlushMonitorView::bannerText() const

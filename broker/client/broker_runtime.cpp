@@ -68,8 +68,11 @@ std::optional<int64_t> bucketUpperMicros(std::string_view label)
     if (label.size() < 3 || label.front() != '[' || label.back() != ']')
         return std::nullopt;
     std::string_view inside = label.substr(1, label.size() - 2);
-    if (inside.starts_with("<="))
-        return durationMicros(inside.substr(2));
+    if (inside.starts_with("<=")) {
+        // Java times puts in whole milliseconds: "<=0ms" holds the puts under 1 ms.
+        const std::optional<int64_t> upper = durationMicros(inside.substr(2));
+        return upper ? std::optional<int64_t>(*upper + 1000) : std::nullopt;
+    }
     const size_t tilde = inside.find('~');
     if (tilde == std::string_view::npos)
         return std::nullopt;

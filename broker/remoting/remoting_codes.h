@@ -125,8 +125,10 @@ struct RequestCode
 
     // MQDesk extensions (900–999, unused by RocketMQ; docs/remoting-extensions.md). Java
     // brokers answer them REQUEST_CODE_NOT_SUPPORTED, which is how a console tells them apart.
+    static constexpr int32_t kFirstMqdeskExtension = 900;
     static constexpr int32_t kGetFlushSamples = 901;
     static constexpr int32_t kGetActivityTotals = 902;
+    static constexpr int32_t kLastMqdeskExtension = 999;
 };
 
 struct ResponseCode

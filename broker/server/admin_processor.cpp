@@ -52,6 +52,11 @@ std::vector<int32_t> AdminProcessor::codes()
 
 void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand request, remoting::Responder respond)
 {
+    // With the extensions off the broker answers them as Java's default processor does.
+    if (request.code >= RequestCode::kFirstMqdeskExtension && request.code <= RequestCode::kLastMqdeskExtension
+        && !broker_.brokerConfig().mqdeskExtensionsEnable)
+        return respond(failure(request, ResponseCode::kRequestCodeNotSupported,
+                               " request type " + std::to_string(request.code) + " not supported"));
     switch (request.code) {
     case RequestCode::kUpdateAndCreateTopic: return respond(updateAndCreateTopic(request));
     case RequestCode::kDeleteTopicInBroker: return respond(deleteTopic(request));

@@ -250,9 +250,12 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
     put("consumeQueueDiskRatio",
         common::formatJavaDouble(usedRatio(diskSpaceOf(store.config().rootDir() + "/consumequeue"))));
 
-    // MQDesk's own: the flush mode as it is now (it can change live).
-    put("flushDiskType", std::string(store::flushDiskTypeName(log.flushDiskType())));
-    put("transientStorePoolEnable", pool ? "true" : "false");
+    // MQDesk's own: the flush mode as it is now (it can change live). A broker posing as Java
+    // (mqdeskExtensionsEnable=false) leaves them out: Java's flush mode is only in its config.
+    if (config.mqdeskExtensionsEnable) {
+        put("flushDiskType", std::string(store::flushDiskTypeName(log.flushDiskType())));
+        put("transientStorePoolEnable", pool ? "true" : "false");
+    }
 
     remoting::KVTable body;
     body.table = std::move(table);

@@ -48,6 +48,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"pullThreadPoolQueueCapacity", intField(&C::pullThreadPoolQueueCapacity, 1)},
         {"channelNotActiveInterval", intField(&C::channelNotActiveInterval, 1000)},
         {"rebalanceLockMaxLiveTime", intField(&C::rebalanceLockMaxLiveTime, int64_t{1})},
+        {"mqdeskExtensionsEnable", boolField(&C::mqdeskExtensionsEnable)},
     };
     return table;
 }

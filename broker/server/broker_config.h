@@ -57,6 +57,10 @@ struct BrokerConfig
     // ms an ordered consumer's queue lock (LOCK_BATCH_MQ) lives without renewal. RocketMQ reads
     // it from the system property rocketmq.broker.rebalance.lockMaxLiveTime; here it is a key.
     int64_t rebalanceLockMaxLiveTime = 60000;
+    // MQDesk's own requests (codes 900–999, docs/remoting-extensions.md) and runtime-info keys.
+    // false: answered REQUEST_CODE_NOT_SUPPORTED and left out, as a Java broker does — so a
+    // console's Java fallback can be run against a real MQDesk broker.
+    bool mqdeskExtensionsEnable = true;
 
     // Applies broker.conf keys. Keys of neither config come back in `unknownKeys`; a bad value
     // is an error naming the key and the value.

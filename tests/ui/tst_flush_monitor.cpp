@@ -2,11 +2,15 @@
 // store: samples arrive and are drawn, the mode switch reaches the broker (read back with
 // GET_BROKER_CONFIG and from the samples) and leaves a marker, pause freezes the graph and resume
 // draws what arrived meanwhile, the disk's fdatasync reference is measured, a restart leaves a
-// marker, and the exports write a CSV and a PNG. Screenshots go to the build tree (screenshots/).
+// marker, and the exports write a CSV and a PNG. A second broker that answers like Java
+// (mqdeskExtensionsEnable=false) is drawn from GET_BROKER_RUNTIME_INFO, with a banner naming what
+// it does not report and a mode switch that waits for its restart. Screenshots go to the build
+// tree (screenshots/).
 
 #include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "broker/client/flush_samples.h"
+#include "broker/remoting/remoting_codes.h"
 #include "ui/flush_monitor_view.h"
 #include "ui/main_window.h"
 #include "test_support.h"
@@ -183,6 +187,96 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= restartCount + 2, 60000);
         saveScreenshot(window, QStringLiteral("flush-restart"));
         QVERIFY(window.close());
+    }
+
+    void javaBrokerFallsBackToRuntimeInfo()
+    {
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("store"))));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+        auto *view = window.findChild<FlushMonitorView *>();
+        window.showView(window.pages()->indexOf(view));
+        view->setWindowSeconds(60);
+
+        // A real broker answering MQDesk's extensions as Java does, on the same NameServer.
+        server::EmbeddedBrokerOptions javaLike = optionsFor(dir.filePath(QStringLiteral("java")));
+        javaLike.startNamesrv = false;
+        javaLike.settings.broker.brokerName = "broker-java";
+        javaLike.settings.broker.namesrvAddr = window.brokerHost().namesrvAddress().toStdString();
+        javaLike.settings.broker.mqdeskExtensionsEnable = false;
+        server::EmbeddedBroker broker(javaLike);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const QString javaAddr = QString::fromStdString(broker.brokerAddress());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                view->listBrokers();
+                QTest::qWait(100);
+                return view->brokerAddresses().contains(javaAddr);
+            }(),
+            30000);
+        QCOMPARE(view->brokerAddress(), window.brokerHost().brokerAddress()); // the embedded one by default
+
+        client::ClientConfig config;
+        config.namesrvAddr = window.brokerHost().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        QCOMPARE(client::getFlushSamples(admin.api(), javaAddr.toStdString(), 0).code,
+                 remoting::ResponseCode::kRequestCodeNotSupported);
+        remoting::TopicConfigData topic;
+        topic.topicName = "JavaOnlyTopic";
+        topic.readQueueNums = topic.writeQueueNums = 4;
+        QVERIFY(admin.createTopicOnBroker(javaAddr.toStdString(), topic).ok);
+
+        view->selectBroker(javaAddr);
+        auto producer = window.connection().producer();
+        const auto sendToJava = [&] {
+            for (int i = 0; i < 20; ++i) {
+                client::Message message;
+                message.topic = "JavaOnlyTopic";
+                message.setBody("to the Java-like broker");
+                producer->send(message);
+            }
+        };
+        const auto drawnWithPuts = [&] {
+            sendToJava();
+            const auto &samples = view->series().samples();
+            return view->isRuntimeInfoFallback() && view->pointCount() >= 3
+                   && std::any_of(samples.begin(), samples.end(), [](const client::FlushSample &s) { return s.putTps > 0; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(drawnWithPuts(), 60000);
+        for (const client::FlushSample &sample : view->series().samples()) {
+            QCOMPARE(sample.flushP50Micros, int64_t{0}); // not reported: drawn as a gap
+            QCOMPARE(sample.flushDiskType, std::string("ASYNC_FLUSH"));
+        }
+        QCOMPARE(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH")); // from GET_BROKER_CONFIG
+        const QString banner = view->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral("does not answer GET_FLUSH_SAMPLES"))
+                     && banner.contains(QStringLiteral("flush latency (p50/p99/max)"))
+                     && banner.contains(QStringLiteral("no putMessageDistributeTime")),
+                 qPrintable(banner));
+        QVERIFY(window.statusText().contains(QStringLiteral("ASYNC_FLUSH"))); // still the embedded broker's
+        saveScreenshot(window, QStringLiteral("flush-java-fallback"));
+
+        // The mode switch is saved in the broker's config; the view says it waits for a restart.
+        view->requestMode(FlushMonitorView::Mode::SyncFlush);
+        QTRY_VERIFY_WITH_TIMEOUT(view->bannerText().contains(QStringLiteral("only after a restart")), 30000);
+        const auto settings = admin.brokerConfig(javaAddr.toStdString());
+        QVERIFY(settings.ok);
+        QCOMPARE(settings.value.at("flushDiskType"), std::string("SYNC_FLUSH"));
+        QTRY_COMPARE_WITH_TIMEOUT(view->reportedModeText(),
+                                  QStringLiteral("Broker reports: ASYNC_FLUSH (SYNC_FLUSH after a restart)"), 30000);
+        QCOMPARE(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH"));
+        saveScreenshot(window, QStringLiteral("flush-java-mode-switch"));
+
+        // Back to the embedded broker: its own samples again.
+        view->selectBroker(window.brokerHost().brokerAddress());
+        QVERIFY(!view->isRuntimeInfoFallback());
+        QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= 2, 60000);
+        QVERIFY(!view->isRuntimeInfoFallback());
+        admin.shutdown();
+        QVERIFY(window.close());
+        broker.shutdown();
     }
 };
 
