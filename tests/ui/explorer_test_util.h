@@ -16,6 +16,7 @@
 #include "ui_test_util.h"
 
 #include <QTableView>
+#include <QTreeWidget>
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -109,6 +110,44 @@ inline int messageRows(const ui::RecordTableModel &model)
     return count;
 }
 
+
+// An explorer window over `root`, shown, once its file tree is there.
+inline std::unique_ptr<ui::ExplorerWindow> openWindow(const QString &root)
+{
+    auto window = std::make_unique<ui::ExplorerWindow>(root);
+    window->show();
+    QSignalSpy tree(window.get(), &ui::ExplorerWindow::treeRefreshed);
+    if (!tree.wait(kWait))
+        qWarning("the explorer did not show a tree: %s", qPrintable(window->errorText()));
+    return window;
+}
+
+inline bool waitForFirstPage(ui::ExplorerWindow &window)
+{
+    ui::RecordTableModel &model = *window.commitLogView()->model();
+    return QTest::qWaitFor([&] { return !model.isLoading() && (model.rowCount() > 0 || model.isAtEnd()); }, kWait);
+}
+
+inline bool waitForRecordView(ui::RecordView &view)
+{
+    return QTest::qWaitFor([&] { return !view.isLoading() && view.fieldTree()->topLevelItemCount() > 0; }, kWait);
+}
+
+// Writes `count` numbered messages into a new store at `root` (commit-log files of `fileSize`)
+// and returns them as the reader sees them.
+inline std::vector<store::CommitLogRecord> writeNumberedStore(const QString &root, int count, int64_t fileSize)
+{
+    auto s = std::make_unique<store::MessageStore>(storeConfig(root, fileSize));
+    std::string error;
+    if (!s->open(error)) {
+        qWarning("cannot open the store: %s", error.c_str());
+        return {};
+    }
+    for (int i = 0; i < count; ++i)
+        s->putMessage(numbered(i));
+    s->shutdown();
+    return allMessages(*openReader(root));
+}
 
 // Prints (qInfo) how long an ExplorerWindow over `root` takes to its first screen of records, a
 // filter that matches nothing to scan the whole log, To the end, and a jump to the newest

@@ -1,13 +1,14 @@
 // The store explorer (ui/explorer) offscreen: every Java-written fixture store opened from a copy
 // with the right tree and records; a store MessageStore writes in the test (a few thousand
-// records over many files): paging by scrolling, jumps to an offset and a time, filters with
-// their progress, Cancel and Continue, consume-queue entries opening their records, locations;
-// field ↔ hex selection both ways; a live store followed while it grows; bad directories; and
-// every file's bytes and times unchanged by opening and browsing.
+// records over many files): paging by scrolling, jumps to an offset, a msgId and a time, filters
+// with their progress, Cancel and Continue, consume-queue entries opening their records,
+// locations and the per-kind pages; field ↔ hex selection both ways; every file's bytes and
+// times unchanged by opening and browsing. Damaged, live and bad stores: tst_explorer_stores.cpp.
 
 #include "explorer_test_util.h"
 #include "ui_test_util.h"
 
+#include "broker/common/message_id.h"
 #include "ui/explorer/checkpoint_view.h"
 #include "ui/explorer/commit_log_view.h"
 #include "ui/explorer/config_files_view.h"
@@ -22,7 +23,9 @@
 #include "ui/main_window.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
@@ -49,39 +52,12 @@ private:
     QString writtenRoot_;
     std::vector<store::CommitLogRecord> writtenRecords_;
 
-    std::unique_ptr<ExplorerWindow> openWindow(const QString &root)
-    {
-        auto window = std::make_unique<ExplorerWindow>(root);
-        window->show();
-        QSignalSpy tree(window.get(), &ExplorerWindow::treeRefreshed);
-        if (!tree.wait(kWait))
-            qWarning("the explorer did not show a tree: %s", qPrintable(window->errorText()));
-        return window;
-    }
-
-    static bool waitForFirstPage(ExplorerWindow &window)
-    {
-        RecordTableModel &model = *window.commitLogView()->model();
-        return QTest::qWaitFor([&] { return !model.isLoading() && (model.rowCount() > 0 || model.isAtEnd()); }, kWait);
-    }
-
-    static bool waitForRecordView(RecordView &view)
-    {
-        return QTest::qWaitFor([&] { return !view.isLoading() && view.fieldTree()->topLevelItemCount() > 0; }, kWait);
-    }
-
 private slots:
     void initTestCase()
     {
         QVERIFY(written_.isValid());
         writtenRoot_ = written_.path() + QStringLiteral("/store");
-        auto s = std::make_unique<store::MessageStore>(storeConfig(writtenRoot_, 64 * 1024));
-        std::string error;
-        QVERIFY2(s->open(error), error.c_str());
-        for (int i = 0; i < 3000; ++i)
-            QVERIFY(s->putMessage(numbered(i)).stored());
-        s->shutdown();
-        writtenRecords_ = allMessages(*openReader(writtenRoot_));
+        writtenRecords_ = writeNumberedStore(writtenRoot_, 3000, 64 * 1024);
         QCOMPARE(writtenRecords_.size(), size_t(3000));
     }
 
@@ -197,6 +173,9 @@ private slots:
         QCOMPARE(view.hexView()->highlightPosition(), topic->offset);
         QCOMPARE(view.hexView()->highlightLength(), topic->length);
         QCOMPARE(view.hexView()->bytes().mid(topic->offset, topic->length), QByteArray("abc"));
+        view.hexView()->setFocus();
+        QTest::keySequence(view.hexView(), QKeySequence::Copy);
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("61 62 63"));
         QVERIFY(view.selectField(QStringLiteral("PROPERTIES/TAGS")) || view.selectField(QStringLiteral("PROPERTIES/UNIQ_KEY")));
         QVERIFY(view.hexView()->highlightLength() > 0);
 
@@ -235,6 +214,17 @@ private slots:
         QVERIFY(waitForRecordView(*log.recordView()));
         QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), target.offset, kWait);
         QCOMPARE(model.record(log.table()->currentIndex().row())->offset, target.offset);
+
+        // The offset field takes an offset message id too (typed, then Enter).
+        const auto &byId = writtenRecords_[2222];
+        log.offsetEdit()->clear();
+        QTest::keyClicks(log.offsetEdit(), QString::fromStdString(common::createOffsetMessageId(byId.message.storeHost, byId.offset)));
+        QTest::keyClick(log.offsetEdit(), Qt::Key_Return);
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), byId.offset, kWait);
+        log.offsetEdit()->setText(QStringLiteral("not-an-offset"));
+        QTest::keyClick(log.offsetEdit(), Qt::Key_Return);
+        QVERIFY(window->statusBar()->currentMessage().contains(QStringLiteral("'not-an-offset' is neither a commit-log offset")));
+        QCOMPARE(model.startOffset(), byId.offset); // nothing moved
 
         // Jump to a time: the first record stored at or after it, as the engine finds it.
         const auto later = std::find_if(writtenRecords_.begin(), writtenRecords_.end(), [&](const auto &r) {
@@ -376,174 +366,22 @@ private slots:
         QCOMPARE(model.filter().topic, QStringLiteral("no-such-topic"));
     }
 
-    void damagedRecordsSayWhy()
-    {
-        QTemporaryDir dir;
-        const QString root = dir.path() + QStringLiteral("/damaged");
-        std::filesystem::copy(writtenRoot_.toStdString(), root.toStdString(), std::filesystem::copy_options::recursive);
-        const auto &crcRecord = writtenRecords_[5];
-        const auto &brokenRecord = writtenRecords_[7];
-        {
-            // A flipped body byte (BODYCRC no longer matches) and a destroyed MAGICCODE.
-            QFile log(root + QStringLiteral("/commitlog/00000000000000000000"));
-            QVERIFY(log.open(QIODevice::ReadWrite));
-            QVERIFY(log.seek(crcRecord.offset + 88));
-            QVERIFY(log.putChar('#'));
-            QVERIFY(log.seek(brokenRecord.offset + 4));
-            QCOMPARE(log.write("\x12\x34\x56\x78", 4), qint64(4));
-        }
-        {
-            // Consume-queue entry 2 of T/0 with size 0: no record can be read through it.
-            QFile queue(root + QStringLiteral("/consumequeue/T/0/00000000000000000000"));
-            QVERIFY(queue.open(QIODevice::ReadWrite));
-            QVERIFY(queue.seek(2 * 20 + 8));
-            QCOMPARE(queue.write(QByteArray(4, '\0')), qint64(4));
-        }
-        const auto before = fingerprint(root);
-        auto window = openWindow(root);
-        RecordTableModel &model = *window->commitLogView()->model();
-        QVERIFY(waitForFirstPage(*window));
-        const int crcRow = model.rowOfOffset(crcRecord.offset);
-        QVERIFY(crcRow >= 0);
-        QCOMPARE(model.index(crcRow, RecordTableModel::StatusColumn).data().toString(), QStringLiteral("CRC mismatch"));
-        const int brokenRow = model.rowOfOffset(brokenRecord.offset);
-        QVERIFY(brokenRow >= 0);
-        const QString status = model.index(brokenRow, RecordTableModel::StatusColumn).data().toString();
-        QVERIFY2(status.startsWith(QStringLiteral("invalid: ")), qPrintable(status));
-        // The records after the damage are read again from where they resume.
-        QVERIFY(model.rowOfOffset(writtenRecords_[8].offset) > brokenRow);
-
-        RecordView &view = *window->commitLogView()->recordView();
-        window->commitLogView()->table()->selectRow(brokenRow);
-        QVERIFY(waitForRecordView(view));
-        QVERIFY2(view.summaryText().contains(QStringLiteral("MAGICCODE 0x12345678")), qPrintable(view.summaryText()));
-        test::saveScreenshot(*window, QStringLiteral("explorer-damaged"));
-
-        // The bad queue entry says why, and Enter on it says so instead of jumping.
-        window->fileTree()->setCurrentIndex(window->fileModel()->indexOfQueue(QStringLiteral("T"), 0));
-        ConsumeQueueView &queue = *window->consumeQueueView();
-        QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 2, kWait);
-        QCOMPARE(queue.model()->index(2, ConsumeQueueModel::ValidColumn).data().toString(),
-                 QStringLiteral("invalid: the size 0 is not positive"));
-        queue.table()->setCurrentIndex(queue.model()->index(2, 0));
-        QTest::keyClick(queue.table(), Qt::Key_Return);
-        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
-        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("points at no record")),
-                 qPrintable(window->statusBar()->currentMessage()));
-        test::saveScreenshot(*window, QStringLiteral("explorer-consume-queue-bad-entry"));
-        window.reset();
-        QCOMPARE(fingerprint(root), before);
-    }
-
-    void liveStoreIsFollowed()
-    {
-        QTemporaryDir dir;
-        const QString root = dir.path() + QStringLiteral("/live");
-        auto s = std::make_unique<store::MessageStore>(storeConfig(root, 8192));
-        std::string error;
-        QVERIFY2(s->open(error), error.c_str());
-        for (int i = 0; i < 50; ++i)
-            QVERIFY(s->putMessage(numbered(i)).stored());
-        auto window = openWindow(root);
-        QVERIFY(window->isLive());
-        QVERIFY(window->bannerText().contains(QStringLiteral("live — a broker holds this store's lock")));
-        QVERIFY(window->windowTitle().contains(QStringLiteral("live")));
-        RecordTableModel &model = *window->commitLogView()->model();
-        QVERIFY(waitForFirstPage(*window));
-        QVERIFY(fetchAll(model));
-        QCOMPARE(messageRows(model), 50);
-        for (int i = 50; i < 120; ++i)
-            QVERIFY(s->putMessage(numbered(i)).stored());
-        s->waitForDispatch();
-        QTRY_COMPARE_WITH_TIMEOUT(messageRows(model), 120, kWait);
-        const QModelIndex queue = window->fileModel()->indexOfQueue(QStringLiteral("U"), 0);
-        QTRY_COMPARE_WITH_TIMEOUT(window->fileModel()->index(queue.row(), StoreFileModel::CountColumn, queue.parent()).data().toString(),
-                                  QStringLiteral("40"), kWait);
-        // New files (a second commit-log file, new queues) reset the tree; what was open stays open.
-        QVERIFY(window->fileTree()->isExpanded(window->fileModel()->indexOfPath(QStringLiteral("commitlog"))));
-        QCOMPARE(window->fileModel()->node(window->fileTree()->currentIndex())->relativePath, QStringLiteral("commitlog"));
-        test::saveScreenshot(*window, QStringLiteral("explorer-live"));
-        s->shutdown();
-        s.reset();
-        QTRY_VERIFY_WITH_TIMEOUT(!window->isLive(), kWait);
-        QVERIFY(window->bannerText().isEmpty());
-    }
-
-    void badDirectoriesSayWhy()
-    {
-        QTemporaryDir dir;
-        const QString missing = dir.path() + QStringLiteral("/no-such-store");
-        ExplorerWindow window(missing);
-        QSignalSpy failed(&window, &ExplorerWindow::openFailed);
-        QVERIFY(failed.wait(kWait));
-        QVERIFY(window.errorText().contains(missing));
-        QVERIFY(!window.isOpen());
-        window.show();
-        test::saveScreenshot(window, QStringLiteral("explorer-open-failed"));
-
-        QFile plain(dir.path() + QStringLiteral("/plain-file"));
-        QVERIFY(plain.open(QIODevice::WriteOnly));
-        plain.close();
-        ExplorerWindow notDir(plain.fileName());
-        QSignalSpy failedToo(&notDir, &ExplorerWindow::openFailed);
-        QVERIFY(failedToo.wait(kWait));
-        QVERIFY(notDir.errorText().contains(QStringLiteral("plain-file")));
-    }
-
-    void openedStoresAreRecent()
-    {
-        ExplorerWindow *window = openStoreExplorer(writtenRoot_);
-        QSignalSpy opened(window, &ExplorerWindow::opened);
-        QVERIFY(opened.wait(kWait));
-        QCOMPARE(recentStores().value(0), QDir::cleanPath(writtenRoot_));
-        window->close(); // WA_DeleteOnClose
-    }
-
-    // The main window's File menu: Explore Embedded Store opens the running broker's own store,
-    // live; Open Recent lists it afterwards.
-    void mainWindowExploresItsEmbeddedStore()
-    {
-        QTemporaryDir dir;
-        MainWindow main(optionsFor(dir.path() + QStringLiteral("/embedded")));
-        main.show();
-        QTRY_COMPARE_WITH_TIMEOUT(main.brokerHost().state(), BrokerHost::State::Running, 60000);
-        QMenu *file = main.menuBar()->actions().first()->menu();
-        QAction *explore = nullptr;
-        QAction *open = nullptr;
-        for (QAction *action : file->actions()) {
-            if (action->text() == QStringLiteral("&Explore Embedded Store"))
-                explore = action;
-            if (action->text() == QStringLiteral("&Open Store…"))
-                open = action;
-        }
-        QVERIFY(explore && open);
-        QCOMPARE(open->shortcut(), QKeySequence(QKeySequence::Open));
-        const auto before = QApplication::topLevelWidgets();
-        explore->trigger();
-        ExplorerWindow *window = nullptr;
-        for (QWidget *widget : QApplication::topLevelWidgets())
-            if (!before.contains(widget))
-                window = qobject_cast<ExplorerWindow *>(widget);
-        QVERIFY(window);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isOpen() && window->fileModel()->rowCount() > 0, kWait);
-        QCOMPARE(window->storeDir(), QDir::cleanPath(main.brokerHost().storeDir()));
-        QVERIFY(window->isLive());
-        QTRY_VERIFY_WITH_TIMEOUT(!window->commitLogView()->model()->isLoading(), kWait);
-        test::saveScreenshot(*window, QStringLiteral("explorer-embedded-live"));
-        QCOMPARE(recentStores().value(0), window->storeDir());
-        window->close();
-    }
-
-    // Not a test of a figure: prints the time from opening a store to the first screen of records.
-    // Set MQDESK_EXPLORER_BENCH_STORE to a (big) store directory to measure it.
-    void timeToFirstScreen()
-    {
-        const QString root = qEnvironmentVariable("MQDESK_EXPLORER_BENCH_STORE");
-        if (root.isEmpty())
-            QSKIP("MQDESK_EXPLORER_BENCH_STORE is not set");
-        measureExplorerFigures(root);
-    }
 };
 
-QTEST_MAIN(ExplorerTest)
+QObject *createExplorerStoresTest(); // tst_explorer_stores.cpp
+
+// Both suites in one executable; naming test functions on the command line runs only the suite
+// that has them (test_support.h).
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    int status = 0;
+    for (QObject *suite : std::initializer_list<QObject *>{new ExplorerTest, createExplorerStoresTest()}) {
+        if (mqdesk::test::suiteSelected(suite, argc, argv))
+            status |= QTest::qExec(suite, argc, argv);
+        delete suite;
+    }
+    return status;
+}
+
 #include "tst_explorer.moc"

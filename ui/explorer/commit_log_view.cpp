@@ -1,6 +1,8 @@
 #include "ui/explorer/commit_log_view.h"
 
 #include "ui/explorer/background_scan.h"
+
+#include "broker/common/message_id.h"
 #include "ui/explorer/explorer_view_util.h"
 #include "ui/explorer/record_view.h"
 
@@ -48,7 +50,7 @@ QWidget *CommitLogView::buildToolbar()
 {
     auto *bar = new QWidget(this);
     offsetEdit_ = new QLineEdit(bar);
-    offsetEdit_->setPlaceholderText(tr("commit-log offset"));
+    offsetEdit_->setPlaceholderText(tr("commit-log offset or offset msgId"));
     offsetEdit_->setClearButtonEnabled(true);
     auto *goOffset = new QPushButton(tr("Go to offset"), bar);
     timeEdit_ = new QDateTimeEdit(QDateTime::currentDateTime(), bar);
@@ -100,10 +102,17 @@ QWidget *CommitLogView::buildToolbar()
     layout->addLayout(scan);
 
     const auto goToOffset = [this] {
+        const QString text = offsetEdit_->text().trimmed();
         bool ok = false;
-        const qint64 offset = offsetEdit_->text().trimmed().toLongLong(&ok);
+        qint64 offset = text.toLongLong(&ok);
+        // An offset message id (store host ‖ port ‖ commit-log offset) names the offset too.
+        if (const auto id = ok ? std::nullopt : common::decodeOffsetMessageId(text.toStdString())) {
+            offset = id->commitLogOffset;
+            ok = true;
+        }
         if (!ok || offset < 0) {
-            emit message(tr("'%1' is no commit-log offset: enter a number of bytes, 0 or more.").arg(offsetEdit_->text()));
+            emit message(tr("'%1' is neither a commit-log offset (a number of bytes, 0 or more) nor an offset "
+                            "message id (32 or 56 hex digits).").arg(text));
             return;
         }
         jumpToOffset(offset);

@@ -46,6 +46,7 @@ public:
     RecordView *recordView() const { return recordView_; }
     QProgressBar *progressBar() const { return progress_; }
     QPushButton *cancelButton() const { return cancel_; }
+    QLineEdit *offsetEdit() const { return offsetEdit_; }
     QString statusText() const;
 
 signals:

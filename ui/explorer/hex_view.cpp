@@ -1,6 +1,9 @@
 #include "ui/explorer/hex_view.h"
 
+#include <QClipboard>
 #include <QFontDatabase>
+#include <QGuiApplication>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -99,6 +102,20 @@ void HexView::mousePressEvent(QMouseEvent *event)
     if (position >= 0)
         emit byteClicked(position);
     QAbstractScrollArea::mousePressEvent(event);
+}
+
+QString HexView::highlightedHex() const
+{
+    return QString::fromLatin1(bytes_.mid(highlightPosition_, highlightLength_).toHex(' ').toUpper());
+}
+
+void HexView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->matches(QKeySequence::Copy) && highlightLength_ > 0) {
+        QGuiApplication::clipboard()->setText(highlightedHex());
+        return;
+    }
+    QAbstractScrollArea::keyPressEvent(event);
 }
 
 void HexView::paintEvent(QPaintEvent *)

@@ -3,7 +3,8 @@
 // HexView: bytes as "offset | hex | ASCII" rows of 16, painted for the visible rows only (a
 // record may be megabytes; a text widget holding its dump would not scroll). Offsets are shown
 // from `baseOffset` (the record's commit-log offset). One range can be highlighted (the selected
-// field); clicking a byte reports it so the owner can select the field holding it.
+// field); clicking a byte reports it so the owner can select the field holding it. Ctrl+C copies
+// the highlighted bytes as hex.
 
 #include <QAbstractScrollArea>
 #include <QByteArray>
@@ -30,6 +31,8 @@ public:
     qint64 highlightLength() const { return highlightLength_; }
     // The byte under a viewport point, or -1 (tests drive clicks through it).
     qint64 positionAt(const QPoint &viewportPoint) const;
+    // The highlighted bytes as "00 1F …" (what Ctrl+C copies).
+    QString highlightedHex() const;
     // Where byte `position`'s hex digits are drawn, in viewport coordinates.
     QRect hexCellRect(qint64 position) const;
 
@@ -40,6 +43,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     void updateScrollBars();

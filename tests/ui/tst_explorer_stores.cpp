@@ -1,0 +1,231 @@
+// The store explorer over stores that are not simply there to read (part of tst_ui_explorer): a
+// damaged copy (bad CRC, invalid bytes, a zero-size queue entry) explained and left unchanged, a
+// live store followed while MessageStore appends, bad directories, Open Recent, Explore Embedded
+// Store from a real MainWindow, and the big-store figures (MQDESK_EXPLORER_BENCH_STORE).
+
+#include "explorer_test_util.h"
+#include "ui_test_util.h"
+
+#include "broker/common/message_id.h"
+#include "ui/explorer/checkpoint_view.h"
+#include "ui/explorer/commit_log_view.h"
+#include "ui/explorer/config_files_view.h"
+#include "ui/explorer/consume_queue_view.h"
+#include "ui/explorer/explorer_actions.h"
+#include "ui/explorer/explorer_window.h"
+#include "ui/explorer/health_report_view.h"
+#include "ui/explorer/hex_view.h"
+#include "ui/explorer/index_file_view.h"
+#include "ui/explorer/record_view.h"
+#include "ui/explorer/store_file_model.h"
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <filesystem>
+
+using namespace mqdesk;
+using namespace mqdesk::ui;
+
+using namespace mqdesk::test;
+class ExplorerStoresTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir written_; // a store MessageStore wrote: 3000 records over many files
+    QString writtenRoot_;
+    std::vector<store::CommitLogRecord> writtenRecords_;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(written_.isValid());
+        writtenRoot_ = written_.path() + QStringLiteral("/store");
+        writtenRecords_ = writeNumberedStore(writtenRoot_, 3000, 64 * 1024);
+        QCOMPARE(writtenRecords_.size(), size_t(3000));
+    }
+
+    void damagedRecordsSayWhy()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/damaged");
+        std::filesystem::copy(writtenRoot_.toStdString(), root.toStdString(), std::filesystem::copy_options::recursive);
+        const auto &crcRecord = writtenRecords_[5];
+        const auto &brokenRecord = writtenRecords_[7];
+        {
+            // A flipped body byte (BODYCRC no longer matches) and a destroyed MAGICCODE.
+            QFile log(root + QStringLiteral("/commitlog/00000000000000000000"));
+            QVERIFY(log.open(QIODevice::ReadWrite));
+            QVERIFY(log.seek(crcRecord.offset + 88));
+            QVERIFY(log.putChar('#'));
+            QVERIFY(log.seek(brokenRecord.offset + 4));
+            QCOMPARE(log.write("\x12\x34\x56\x78", 4), qint64(4));
+        }
+        {
+            // Consume-queue entry 2 of T/0 with size 0: no record can be read through it.
+            QFile queue(root + QStringLiteral("/consumequeue/T/0/00000000000000000000"));
+            QVERIFY(queue.open(QIODevice::ReadWrite));
+            QVERIFY(queue.seek(2 * 20 + 8));
+            QCOMPARE(queue.write(QByteArray(4, '\0')), qint64(4));
+        }
+        const auto before = fingerprint(root);
+        auto window = openWindow(root);
+        RecordTableModel &model = *window->commitLogView()->model();
+        QVERIFY(waitForFirstPage(*window));
+        const int crcRow = model.rowOfOffset(crcRecord.offset);
+        QVERIFY(crcRow >= 0);
+        QCOMPARE(model.index(crcRow, RecordTableModel::StatusColumn).data().toString(), QStringLiteral("CRC mismatch"));
+        const int brokenRow = model.rowOfOffset(brokenRecord.offset);
+        QVERIFY(brokenRow >= 0);
+        const QString status = model.index(brokenRow, RecordTableModel::StatusColumn).data().toString();
+        QVERIFY2(status.startsWith(QStringLiteral("invalid: ")), qPrintable(status));
+        // The records after the damage are read again from where they resume.
+        QVERIFY(model.rowOfOffset(writtenRecords_[8].offset) > brokenRow);
+
+        RecordView &view = *window->commitLogView()->recordView();
+        window->commitLogView()->table()->selectRow(brokenRow);
+        QVERIFY(waitForRecordView(view));
+        QVERIFY2(view.summaryText().contains(QStringLiteral("MAGICCODE 0x12345678")), qPrintable(view.summaryText()));
+        test::saveScreenshot(*window, QStringLiteral("explorer-damaged"));
+
+        // The bad queue entry says why, and Enter on it says so instead of jumping.
+        window->fileTree()->setCurrentIndex(window->fileModel()->indexOfQueue(QStringLiteral("T"), 0));
+        ConsumeQueueView &queue = *window->consumeQueueView();
+        QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 2, kWait);
+        QCOMPARE(queue.model()->index(2, ConsumeQueueModel::ValidColumn).data().toString(),
+                 QStringLiteral("invalid: the size 0 is not positive"));
+        queue.table()->setCurrentIndex(queue.model()->index(2, 0));
+        QTest::keyClick(queue.table(), Qt::Key_Return);
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("points at no record")),
+                 qPrintable(window->statusBar()->currentMessage()));
+        test::saveScreenshot(*window, QStringLiteral("explorer-consume-queue-bad-entry"));
+        window.reset();
+        QCOMPARE(fingerprint(root), before);
+    }
+
+    void liveStoreIsFollowed()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/live");
+        auto s = std::make_unique<store::MessageStore>(storeConfig(root, 8192));
+        std::string error;
+        QVERIFY2(s->open(error), error.c_str());
+        for (int i = 0; i < 50; ++i)
+            QVERIFY(s->putMessage(numbered(i)).stored());
+        auto window = openWindow(root);
+        QVERIFY(window->isLive());
+        QVERIFY(window->bannerText().contains(QStringLiteral("live — a broker holds this store's lock")));
+        QVERIFY(window->windowTitle().contains(QStringLiteral("live")));
+        RecordTableModel &model = *window->commitLogView()->model();
+        QVERIFY(waitForFirstPage(*window));
+        QVERIFY(fetchAll(model));
+        QCOMPARE(messageRows(model), 50);
+        for (int i = 50; i < 120; ++i)
+            QVERIFY(s->putMessage(numbered(i)).stored());
+        s->waitForDispatch();
+        QTRY_COMPARE_WITH_TIMEOUT(messageRows(model), 120, kWait);
+        const QModelIndex queue = window->fileModel()->indexOfQueue(QStringLiteral("U"), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(window->fileModel()->index(queue.row(), StoreFileModel::CountColumn, queue.parent()).data().toString(),
+                                  QStringLiteral("40"), kWait);
+        // New files (a second commit-log file, new queues) reset the tree; what was open stays open.
+        QVERIFY(window->fileTree()->isExpanded(window->fileModel()->indexOfPath(QStringLiteral("commitlog"))));
+        QCOMPARE(window->fileModel()->node(window->fileTree()->currentIndex())->relativePath, QStringLiteral("commitlog"));
+        test::saveScreenshot(*window, QStringLiteral("explorer-live"));
+        s->shutdown();
+        s.reset();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isLive(), kWait);
+        QVERIFY(window->bannerText().isEmpty());
+    }
+
+    void badDirectoriesSayWhy()
+    {
+        QTemporaryDir dir;
+        const QString missing = dir.path() + QStringLiteral("/no-such-store");
+        ExplorerWindow window(missing);
+        QSignalSpy failed(&window, &ExplorerWindow::openFailed);
+        QVERIFY(failed.wait(kWait));
+        QVERIFY(window.errorText().contains(missing));
+        QVERIFY(!window.isOpen());
+        window.show();
+        test::saveScreenshot(window, QStringLiteral("explorer-open-failed"));
+
+        QFile plain(dir.path() + QStringLiteral("/plain-file"));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        ExplorerWindow notDir(plain.fileName());
+        QSignalSpy failedToo(&notDir, &ExplorerWindow::openFailed);
+        QVERIFY(failedToo.wait(kWait));
+        QVERIFY(notDir.errorText().contains(QStringLiteral("plain-file")));
+    }
+
+    void openedStoresAreRecent()
+    {
+        ExplorerWindow *window = openStoreExplorer(writtenRoot_);
+        QSignalSpy opened(window, &ExplorerWindow::opened);
+        QVERIFY(opened.wait(kWait));
+        QCOMPARE(recentStores().value(0), QDir::cleanPath(writtenRoot_));
+        window->close(); // WA_DeleteOnClose
+    }
+
+    // The main window's File menu: Explore Embedded Store opens the running broker's own store,
+    // live; Open Recent lists it afterwards.
+    void mainWindowExploresItsEmbeddedStore()
+    {
+        QTemporaryDir dir;
+        MainWindow main(optionsFor(dir.path() + QStringLiteral("/embedded")));
+        main.show();
+        QTRY_COMPARE_WITH_TIMEOUT(main.brokerHost().state(), BrokerHost::State::Running, 60000);
+        QMenu *file = main.menuBar()->actions().first()->menu();
+        QAction *explore = nullptr;
+        QAction *open = nullptr;
+        for (QAction *action : file->actions()) {
+            if (action->text() == QStringLiteral("&Explore Embedded Store"))
+                explore = action;
+            if (action->text() == QStringLiteral("&Open Store…"))
+                open = action;
+        }
+        QVERIFY(explore && open);
+        QCOMPARE(open->shortcut(), QKeySequence(QKeySequence::Open));
+        const auto before = QApplication::topLevelWidgets();
+        explore->trigger();
+        ExplorerWindow *window = nullptr;
+        for (QWidget *widget : QApplication::topLevelWidgets())
+            if (!before.contains(widget))
+                window = qobject_cast<ExplorerWindow *>(widget);
+        QVERIFY(window);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isOpen() && window->fileModel()->rowCount() > 0, kWait);
+        QCOMPARE(window->storeDir(), QDir::cleanPath(main.brokerHost().storeDir()));
+        QVERIFY(window->isLive());
+        QTRY_VERIFY_WITH_TIMEOUT(!window->commitLogView()->model()->isLoading(), kWait);
+        test::saveScreenshot(*window, QStringLiteral("explorer-embedded-live"));
+        QCOMPARE(recentStores().value(0), window->storeDir());
+        window->close();
+    }
+
+    // Not a test of a figure: prints the time from opening a store to the first screen of records.
+    // Set MQDESK_EXPLORER_BENCH_STORE to a (big) store directory to measure it.
+    void timeToFirstScreen()
+    {
+        const QString root = qEnvironmentVariable("MQDESK_EXPLORER_BENCH_STORE");
+        if (root.isEmpty())
+            QSKIP("MQDESK_EXPLORER_BENCH_STORE is not set");
+        measureExplorerFigures(root);
+    }};
+
+QObject *createExplorerStoresTest() { return new ExplorerStoresTest; }
+
+#include "tst_explorer_stores.moc"
