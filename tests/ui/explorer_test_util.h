@@ -133,21 +133,31 @@ inline bool waitForRecordView(ui::RecordView &view)
     return QTest::qWaitFor([&] { return !view.isLoading() && view.fieldTree()->topLevelItemCount() > 0; }, kWait);
 }
 
-// Writes `count` numbered messages into a new store at `root` (commit-log files of `fileSize`)
-// and returns them as the reader sees them.
-inline std::vector<store::CommitLogRecord> writeNumberedStore(const QString &root, int count, int64_t fileSize)
+// The store both suites browse: 3,000 numbered messages MessageStore writes into 64 KiB
+// commit-log files, and the records as the reader sees them.
+struct WrittenStore
 {
-    auto s = std::make_unique<store::MessageStore>(storeConfig(root, fileSize));
-    std::string error;
-    if (!s->open(error)) {
-        qWarning("cannot open the store: %s", error.c_str());
-        return {};
+    QTemporaryDir dir;
+    QString root;
+    std::vector<store::CommitLogRecord> records;
+
+    bool write()
+    {
+        root = dir.path() + QStringLiteral("/store");
+        auto s = std::make_unique<store::MessageStore>(storeConfig(root, 64 * 1024));
+        std::string error;
+        if (!dir.isValid() || !s->open(error)) {
+            qWarning("cannot open the store: %s", error.c_str());
+            return false;
+        }
+        for (int i = 0; i < 3000; ++i)
+            if (!s->putMessage(numbered(i)).stored())
+                return false;
+        s->shutdown();
+        records = allMessages(*openReader(root));
+        return records.size() == 3000;
     }
-    for (int i = 0; i < count; ++i)
-        s->putMessage(numbered(i));
-    s->shutdown();
-    return allMessages(*openReader(root));
-}
+};
 
 // Prints (qInfo) how long an ExplorerWindow over `root` takes to its first screen of records, a
 // filter that matches nothing to scan the whole log, To the end, and a jump to the newest

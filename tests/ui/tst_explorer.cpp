@@ -48,17 +48,12 @@ class ExplorerTest : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir written_; // a store MessageStore wrote: 3000 records over many files
-    QString writtenRoot_;
-    std::vector<store::CommitLogRecord> writtenRecords_;
+    WrittenStore written_;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(written_.isValid());
-        writtenRoot_ = written_.path() + QStringLiteral("/store");
-        writtenRecords_ = writeNumberedStore(writtenRoot_, 3000, 64 * 1024);
-        QCOMPARE(writtenRecords_.size(), size_t(3000));
+        QVERIFY(written_.write());
     }
 
     void javaWrittenStores_data()
@@ -194,8 +189,8 @@ private slots:
 
     void pagesJumpsAndLocations()
     {
-        const auto before = fingerprint(writtenRoot_);
-        auto window = openWindow(writtenRoot_);
+        const auto before = fingerprint(written_.root);
+        auto window = openWindow(written_.root);
         CommitLogView &log = *window->commitLogView();
         RecordTableModel &model = *log.model();
         QVERIFY(waitForFirstPage(*window));
@@ -205,18 +200,18 @@ private slots:
             log.table()->scrollToBottom();
             QVERIFY(QTest::qWaitFor([&] { return model.rowCount() >= static_cast<int>(RecordTableModel::kPageSize) * (i + 2); }, kWait));
         }
-        QVERIFY(model.record(model.rowCount() - 1)->offset > writtenRecords_[500].offset);
+        QVERIFY(model.record(model.rowCount() - 1)->offset > written_.records[500].offset);
         test::saveScreenshot(*window, QStringLiteral("explorer-records"));
 
         // Jump to an offset: the table starts there, the record is selected and shown.
-        const auto &target = writtenRecords_[1500];
+        const auto &target = written_.records[1500];
         log.jumpToOffset(target.offset);
         QVERIFY(waitForRecordView(*log.recordView()));
         QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), target.offset, kWait);
         QCOMPARE(model.record(log.table()->currentIndex().row())->offset, target.offset);
 
         // The offset field takes an offset message id too (typed, then Enter).
-        const auto &byId = writtenRecords_[2222];
+        const auto &byId = written_.records[2222];
         log.offsetEdit()->clear();
         QTest::keyClicks(log.offsetEdit(), QString::fromStdString(common::createOffsetMessageId(byId.message.storeHost, byId.offset)));
         QTest::keyClick(log.offsetEdit(), Qt::Key_Return);
@@ -227,27 +222,27 @@ private slots:
         QCOMPARE(model.startOffset(), byId.offset); // nothing moved
 
         // Jump to a time: the first record stored at or after it, as the engine finds it.
-        const auto later = std::find_if(writtenRecords_.begin(), writtenRecords_.end(), [&](const auto &r) {
-            return r.message.storeTimestamp > writtenRecords_[1000].message.storeTimestamp;
+        const auto later = std::find_if(written_.records.begin(), written_.records.end(), [&](const auto &r) {
+            return r.message.storeTimestamp > written_.records[1000].message.storeTimestamp;
         });
-        if (later != writtenRecords_.end()) {
+        if (later != written_.records.end()) {
             log.jumpToTime(QDateTime::fromMSecsSinceEpoch(later->message.storeTimestamp));
             QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), later->offset, kWait);
         }
-        log.jumpToTime(QDateTime::fromMSecsSinceEpoch(writtenRecords_.back().message.storeTimestamp + 60000));
-        QTRY_VERIFY_WITH_TIMEOUT(model.startOffset() > writtenRecords_.back().offset && !model.isLoading(), kWait);
+        log.jumpToTime(QDateTime::fromMSecsSinceEpoch(written_.records.back().message.storeTimestamp + 60000));
+        QTRY_VERIFY_WITH_TIMEOUT(model.startOffset() > written_.records.back().offset && !model.isLoading(), kWait);
         QCOMPARE(messageRows(model), 0);
 
         // To the end: the last page of messages, the newest selected.
         log.jumpToEnd();
-        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), writtenRecords_.back().offset, kWait);
-        QCOMPARE(model.record(model.rowCount() - 1)->offset, writtenRecords_.back().offset);
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), written_.records.back().offset, kWait);
+        QCOMPARE(model.record(model.rowCount() - 1)->offset, written_.records.back().offset);
         QCOMPARE(static_cast<size_t>(model.rowCount()), RecordTableModel::kPageSize);
 
         // Locations: a commit-log file + offset, a consume-queue file + offset, another file.
         const QModelIndex secondFile = window->fileModel()->index(1, 0, window->fileModel()->indexOfPath(QStringLiteral("commitlog")));
         const StoreTreeNode *file = window->fileModel()->node(secondFile);
-        const auto inSecond = std::find_if(writtenRecords_.begin(), writtenRecords_.end(), [&](const auto &r) {
+        const auto inSecond = std::find_if(written_.records.begin(), written_.records.end(), [&](const auto &r) {
             return r.offset > file->startOffset + 100;
         });
         window->showLocation({file->relativePath, inSecond->offset - file->startOffset});
@@ -269,17 +264,17 @@ private slots:
         QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(index));
         QTRY_COMPARE_WITH_TIMEOUT(QStringLiteral("index/") + index->selectedFile(), indexFile, kWait);
         test::saveScreenshot(*window, QStringLiteral("explorer-window-index"));
-        const auto &tenth = writtenRecords_[10];
+        const auto &tenth = written_.records[10];
         emit index->locationRequested({file->relativePath.section(QLatin1Char('/'), 0, 0) + QStringLiteral("/00000000000000000000"), tenth.offset});
         QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&log));
         QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), tenth.offset, kWait);
         window.reset();
-        QCOMPARE(fingerprint(writtenRoot_), before);
+        QCOMPARE(fingerprint(written_.root), before);
     }
 
     void consumeQueueEntryOpensItsRecord()
     {
-        auto window = openWindow(writtenRoot_);
+        auto window = openWindow(written_.root);
         StoreFileModel &files = *window->fileModel();
         const QModelIndex queueIndex = files.indexOfQueue(QStringLiteral("T"), 1);
         QVERIFY(queueIndex.isValid());
@@ -311,7 +306,7 @@ private slots:
 
     void filtersScanWithProgressAndCancel()
     {
-        auto window = openWindow(writtenRoot_);
+        auto window = openWindow(written_.root);
         CommitLogView &log = *window->commitLogView();
         RecordTableModel &model = *log.model();
         QVERIFY(waitForFirstPage(*window));
@@ -336,7 +331,7 @@ private slots:
         log.applyFilter({{}, {}, QStringLiteral("k1234")});
         QVERIFY(fetchAll(model));
         QCOMPARE(model.rowCount(), 1);
-        QCOMPARE(model.record(0)->offset, writtenRecords_[1234].offset);
+        QCOMPARE(model.record(0)->offset, written_.records[1234].offset);
 
         // Cancel stops the scan where it is; Continue goes on to the end.
         model.setScanChunkBytes(512);
@@ -347,7 +342,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!model.isLoading(), kWait);
         QVERIFY(model.isPaused());
         QVERIFY(!model.isAtEnd());
-        QVERIFY(model.nextOffset() > 0 && model.nextOffset() < writtenRecords_.back().offset);
+        QVERIFY(model.nextOffset() > 0 && model.nextOffset() < written_.records.back().offset);
         QVERIFY(log.statusText().contains(QStringLiteral("stopped")));
         test::saveScreenshot(*window, QStringLiteral("explorer-filter-cancelled"));
         model.setScanChunkBytes(1024 * 1024);

@@ -38,33 +38,28 @@
 
 using namespace mqdesk;
 using namespace mqdesk::ui;
-
 using namespace mqdesk::test;
+
 class ExplorerStoresTest : public QObject
 {
     Q_OBJECT
 
 private:
-    QTemporaryDir written_; // a store MessageStore wrote: 3000 records over many files
-    QString writtenRoot_;
-    std::vector<store::CommitLogRecord> writtenRecords_;
+    WrittenStore written_;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(written_.isValid());
-        writtenRoot_ = written_.path() + QStringLiteral("/store");
-        writtenRecords_ = writeNumberedStore(writtenRoot_, 3000, 64 * 1024);
-        QCOMPARE(writtenRecords_.size(), size_t(3000));
+        QVERIFY(written_.write());
     }
 
     void damagedRecordsSayWhy()
     {
         QTemporaryDir dir;
         const QString root = dir.path() + QStringLiteral("/damaged");
-        std::filesystem::copy(writtenRoot_.toStdString(), root.toStdString(), std::filesystem::copy_options::recursive);
-        const auto &crcRecord = writtenRecords_[5];
-        const auto &brokenRecord = writtenRecords_[7];
+        std::filesystem::copy(written_.root.toStdString(), root.toStdString(), std::filesystem::copy_options::recursive);
+        const auto &crcRecord = written_.records[5];
+        const auto &brokenRecord = written_.records[7];
         {
             // A flipped body byte (BODYCRC no longer matches) and a destroyed MAGICCODE.
             QFile log(root + QStringLiteral("/commitlog/00000000000000000000"));
@@ -93,7 +88,7 @@ private slots:
         const QString status = model.index(brokenRow, RecordTableModel::StatusColumn).data().toString();
         QVERIFY2(status.startsWith(QStringLiteral("invalid: ")), qPrintable(status));
         // The records after the damage are read again from where they resume.
-        QVERIFY(model.rowOfOffset(writtenRecords_[8].offset) > brokenRow);
+        QVERIFY(model.rowOfOffset(written_.records[8].offset) > brokenRow);
 
         RecordView &view = *window->commitLogView()->recordView();
         window->commitLogView()->table()->selectRow(brokenRow);
@@ -174,10 +169,10 @@ private slots:
 
     void openedStoresAreRecent()
     {
-        ExplorerWindow *window = openStoreExplorer(writtenRoot_);
+        ExplorerWindow *window = openStoreExplorer(written_.root);
         QSignalSpy opened(window, &ExplorerWindow::opened);
         QVERIFY(opened.wait(kWait));
-        QCOMPARE(recentStores().value(0), QDir::cleanPath(writtenRoot_));
+        QCOMPARE(recentStores().value(0), QDir::cleanPath(written_.root));
         window->close(); // WA_DeleteOnClose
     }
 
