@@ -32,6 +32,7 @@ bool readCounts(remoting::JsonFieldReader &reader, std::string_view key, std::ma
 
 bool parseActivityTotals(std::string_view body, ActivityTotals &out, std::string &error)
 {
+    error.clear(); // the field reader takes a non-empty error for an earlier failure
     common::JsonValue root;
     if (!remoting::parseJsonObject(body, root, error))
         return false;

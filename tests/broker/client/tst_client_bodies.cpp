@@ -1,5 +1,7 @@
-// The client's wire pieces without a broker: object-keyed admin bodies, UNIQ_KEY, batch bodies.
+// The client's wire pieces without a broker: object-keyed admin bodies, UNIQ_KEY, batch bodies,
+// GET_ACTIVITY_TOTALS bodies.
 
+#include "broker/client/activity_totals.h"
 #include "broker/client/admin_bodies.h"
 #include "broker/client/mq_client_api.h"
 #include "broker/client/uniq_key.h"
@@ -81,6 +83,30 @@ private slots:
                  error.c_str());
         QVERIFY(wrapper.find("G1"));
         QCOMPARE(*wrapper.find("G1"), config);
+    }
+
+    void activityTotalsBodies()
+    {
+        ActivityTotals totals;
+        std::string error;
+        QVERIFY2(parseActivityTotals(R"({"bootTimestamp":1700000000000,"groups":{"G1":12,"G2":0},)"
+                                     R"("timestamp":1700000041000,"topics":{"T":982113}})",
+                                     totals, error),
+                 error.c_str());
+        QCOMPARE(totals.bootTimestamp, int64_t(1700000000000));
+        QCOMPARE(totals.timestamp, int64_t(1700000041000));
+        QCOMPARE(totals.groups.at("G1"), int64_t(12));
+        QCOMPARE(totals.groups.size(), size_t(2));
+        QCOMPARE(totals.topics.at("T"), int64_t(982113));
+
+        // Bad bodies are refused naming the member.
+        ActivityTotals bad;
+        QVERIFY(!parseActivityTotals(R"({"groups":{"G1":"twelve"}})", bad, error));
+        QVERIFY2(error.find("groups.G1") != std::string::npos, error.c_str());
+        QVERIFY(!parseActivityTotals(R"({"topics":[1,2]})", bad, error));
+        QVERIFY2(error.find("topics") != std::string::npos, error.c_str());
+        QVERIFY(!parseActivityTotals("{\"timestamp\":", bad, error));
+        QVERIFY(!error.empty());
     }
 
     void uniqKeyDecodes()
