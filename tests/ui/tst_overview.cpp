@@ -22,6 +22,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QSpinBox>
 #include <QFile>
 #include <QLabel>
@@ -214,6 +215,13 @@ private slots:
         std::string error;
         QVERIFY2(broker->start(error), error.c_str());
         QVERIFY(refreshUntil(panel, [&] { return rowOf(panel, QStringLiteral("broker-b")) >= 0; }));
+        // A figure, not a check: how long one refresh of two brokers takes over loopback.
+        QElapsedTimer refreshTimer;
+        refreshTimer.start();
+        refreshNow(panel);
+        qInfo("brokers table: one refresh of %d brokers took %lld ms (1 GET_BROKER_CLUSTER_INFO + 1 "
+              "GET_BROKER_RUNTIME_INFO per broker)",
+              panel.table()->model()->rowCount(), static_cast<long long>(refreshTimer.elapsed()));
         const int b = rowOf(panel, QStringLiteral("broker-b"));
         QCOMPARE(cell(panel, b, BrokerTableModel::FlushColumn), QStringLiteral("SYNC_FLUSH"));
         QCOMPARE(cell(panel, b, BrokerTableModel::AddressColumn), QString::fromStdString(broker->brokerAddress()));
@@ -284,10 +292,14 @@ private slots:
         if (namesrvPortTaken)
             saveScreenshot(window, QStringLiteral("overview-port-in-use"));
 
+        QElapsedTimer restartTimer;
+        restartTimer.start();
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         const QString address = namesrvPortTaken ? window.brokerHost().namesrvAddress() : window.brokerHost().brokerAddress();
         QCOMPARE(address, QStringLiteral("127.0.0.1:%1").arg(offered));
+        qInfo("port in use: click to running on port %d took %lld ms", offered,
+              static_cast<long long>(restartTimer.elapsed()));
         QVERIFY(!button->isVisible());
         QVERIFY(!statusButton->isVisible());
         const ui::RememberedPorts remembered = ui::rememberedPorts();

@@ -516,6 +516,24 @@ private slots:
         QVERIFY(!remoting::requestCodeName(RequestCode::kGetFlushSamples).empty());
     }
 
+    // mqdeskExtensionsEnable=false: the broker answers MQDesk's codes and its runtime info as a
+    // Java broker does (what the console's Java fallback is tested against).
+    void extensionsDisabledAnswerLikeJava()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) { settings.broker.mqdeskExtensionsEnable = false; });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        for (const int32_t code : {RequestCode::kGetFlushSamples, RequestCode::kGetActivityTotals}) {
+            const RemotingCommand answer = broker.call(request(code));
+            QCOMPARE(answer.code, ResponseCode::kRequestCodeNotSupported);
+            QCOMPARE(answer.remark.value_or(""), " request type " + std::to_string(code) + " not supported");
+        }
+        const auto runtime = runtimeInfoOf(broker);
+        QVERIFY(runtime.contains("putTps") && runtime.contains("remainHowManyDataToFlush"));
+        QVERIFY(!runtime.contains("flushDiskType") && !runtime.contains("transientStorePoolEnable"));
+        QCOMPARE(broker.call(request(RequestCode::kGetBrokerRuntimeInfo)).code, ResponseCode::kSuccess);
+    }
+
     void activityTotalsAnswerEveryTopicAndGroupInOneRequest()
     {
         TestBroker broker;
