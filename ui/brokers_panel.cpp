@@ -78,7 +78,8 @@ BrokersPanel::BrokersPanel(ClusterConnection &connection, QWidget *parent) : QWi
 
     auto *refreshAction = new QAction(tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
-    refreshAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // Window-wide while the Overview is shown (a hidden page's shortcut is inactive), as in the
+    // other views: F5 works wherever the focus is.
     connect(refreshAction, &QAction::triggered, this, &BrokersPanel::refresh);
     addAction(refreshAction);
     auto *copyAction = new QAction(tr("Copy"), table_);

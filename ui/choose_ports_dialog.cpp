@@ -18,7 +18,8 @@ ChoosePortsDialog::ChoosePortsDialog(const QString &host, quint16 namesrvPort, q
     const auto portBox = [this](const QString &name) {
         auto *box = new QSpinBox(this);
         box->setObjectName(name);
-        box->setRange(1, 65535);
+        box->setRange(0, 65535);
+        box->setSpecialValueText(tr("any free port")); // 0, as --namesrv-port 0 on the command line
         box->setGroupSeparatorShown(false);
         return box;
     };
@@ -77,11 +78,11 @@ void ChoosePortsDialog::check()
 {
     // Binding a local socket answers at once: checking as the user types keeps the dialog honest.
     QString problem;
-    if (namesrvPort() == brokerPort())
+    if (namesrvPort() != 0 && namesrvPort() == brokerPort())
         problem = tr("The NameServer and the broker need two different ports.");
-    else if (!portIsFree(host_, namesrvPort()))
+    else if (namesrvPort() != 0 && !portIsFree(host_, namesrvPort()))
         problem = tr("Port %1 (NameServer) is in use on %2 — choose another port.").arg(namesrvPort()).arg(host_);
-    else if (!portIsFree(host_, brokerPort()))
+    else if (brokerPort() != 0 && !portIsFree(host_, brokerPort()))
         problem = tr("Port %1 (broker) is in use on %2 — choose another port.").arg(brokerPort()).arg(host_);
     problem_->setText(problem);
     problem_->setVisible(!problem.isEmpty());

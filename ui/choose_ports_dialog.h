@@ -1,8 +1,8 @@
 #pragma once
 
 // "Choose ports…": the embedded broker's NameServer and broker ports, checked as they are typed
-// (a number in 1–65535, the two different, each free now — probed by binding); OK only when
-// both are usable.
+// (0 = any free port, else the two different and each free now — probed by binding); OK only
+// when both are usable.
 
 #include <QDialog>
 

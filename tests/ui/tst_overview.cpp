@@ -192,6 +192,12 @@ private slots:
         QVERIFY(panel.emptyStateText().isEmpty());
         saveScreenshot(window, QStringLiteral("overview-brokers"));
 
+        // F5 refreshes wherever the focus is in the window.
+        QSignalSpy refreshed(&panel, &ui::BrokersPanel::refreshed);
+        window.activateWindow();
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(refreshed.wait(20000));
+
         // Ctrl+C copies the selected row with the header; Export CSV writes the table.
         panel.table()->setFocus();
         panel.table()->selectRow(0);
@@ -257,13 +263,16 @@ private slots:
     void portInUseIsFixedInOneClick_data()
     {
         QTest::addColumn<bool>("namesrvPortTaken");
-        QTest::newRow("NameServer port") << true;
-        QTest::newRow("broker port") << false;
+        QTest::addColumn<bool>("throughDialog"); // Choose ports… instead of Use port N
+        QTest::newRow("NameServer port") << true << false;
+        QTest::newRow("broker port") << false << false;
+        QTest::newRow("NameServer port, chosen") << true << true;
     }
 
     void portInUseIsFixedInOneClick()
     {
         QFETCH(bool, namesrvPortTaken);
+        QFETCH(bool, throughDialog);
         QTcpServer holder;
         QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
         const quint16 taken = holder.serverPort();
@@ -275,7 +284,7 @@ private slots:
         const ui::PortConflict conflict = window.brokerHost().portConflict();
         QCOMPARE(conflict.namesrvTaken, namesrvPortTaken);
         QCOMPARE(conflict.brokerTaken, !namesrvPortTaken);
-        const quint16 offered = namesrvPortTaken ? conflict.freeNamesrvPort : conflict.freeBrokerPort;
+        quint16 offered = namesrvPortTaken ? conflict.freeNamesrvPort : conflict.freeBrokerPort;
         QVERIFY(offered != 0 && offered != taken);
 
         const QString role = namesrvPortTaken ? QStringLiteral("NameServer") : QStringLiteral("broker");
@@ -289,12 +298,23 @@ private slots:
         auto *statusButton = window.findChild<QToolButton *>(QStringLiteral("statusUsePortsButton"));
         QVERIFY(statusButton && statusButton->isVisible());
         QVERIFY2(window.statusText().contains(QStringLiteral("port %1 is in use").arg(taken)), qPrintable(window.statusText()));
-        if (namesrvPortTaken)
+        if (namesrvPortTaken && !throughDialog)
             saveScreenshot(window, QStringLiteral("overview-port-in-use"));
 
         QElapsedTimer restartTimer;
         restartTimer.start();
-        QTest::mouseClick(button, Qt::LeftButton);
+        if (throughDialog) {
+            QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("choosePortsButton")), Qt::LeftButton);
+            auto *dialog = window.findChild<ui::ChoosePortsDialog *>(QStringLiteral("choosePortsDialog"));
+            QVERIFY(dialog && dialog->isVisible());
+            QCOMPARE(dialog->namesrvPort(), offered); // starts from the free ports found
+            offered = ui::findFreePort(QStringLiteral("127.0.0.1"), offered, {});
+            dialog->setPorts(offered, conflict.freeBrokerPort);
+            QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+            dialog->accept();
+        } else {
+            QTest::mouseClick(button, Qt::LeftButton);
+        }
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         const QString address = namesrvPortTaken ? window.brokerHost().namesrvAddress() : window.brokerHost().brokerAddress();
         QCOMPARE(address, QStringLiteral("127.0.0.1:%1").arg(offered));
