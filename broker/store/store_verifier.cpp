@@ -245,7 +245,6 @@ VerifierRun::FileScan VerifierRun::scanFile(const FileView &file)
 
 void VerifierRun::scanCommitLog()
 {
-    log_ = reader_.commitLogSnapshot();
     report_.commitLogDataEnd = log_.minOffset();
     for (const auto &file : log_.files) {
         scans_.push_back(scanFile(*file));
@@ -331,18 +330,12 @@ void VerifierRun::simulateRecoveries()
     }
 }
 
-void VerifierRun::shareCommitLog(const VerifierRun &scanned)
-{
-    log_ = scanned.log_;
-    report_.commitLogDataEnd = scanned.report_.commitLogDataEnd;
-}
-
 VerifyReport verifyStore(const StoreReader &reader, const VerifyOptions &options)
 {
     VerifyReport report;
     report.live = reader.probeLock().live;
     report.abortPresent = reader.readAbort().present;
-    // The caller's progress runs on this thread only; the index thread just watches for a cancel.
+    // The caller's progress runs on this thread only; the other threads just watch for a cancel.
     std::atomic<bool> stop{false};
     VerifyOptions mainOptions = options;
     if (options.progress) {
@@ -353,27 +346,38 @@ VerifyReport verifyStore(const StoreReader &reader, const VerifyOptions &options
             return go;
         };
     }
+    VerifyOptions sideOptions = options;
+    sideOptions.progress = [&stop](int64_t, int64_t) { return !stop.load(); };
     VerifierRun run(reader, mainOptions, report);
     run.checkFiles();
+    run.takeSnapshot();
+    // The log scan here, the consume queues and the index on other threads: all three only read
+    // the same snapshot, and what needs the data end waits in resolvePending.
+    VerifyReport queueReport;
+    VerifyReport indexReport;
+    VerifierRun queueRun(reader, sideOptions, queueReport);
+    VerifierRun indexRun(reader, sideOptions, indexReport);
+    queueRun.shareSnapshot(run);
+    indexRun.shareSnapshot(run);
+    std::thread queueThread([&queueRun] { queueRun.checkConsumeQueues(); });
+    std::thread indexThread([&indexRun] { indexRun.checkIndex(); });
     run.scanCommitLog();
     if (!run.cancelled())
         run.simulateRecoveries();
-    if (!run.cancelled()) {
-        // Consume queues here and the index on a second core: both only read the log.
-        VerifyOptions indexOptions = options;
-        indexOptions.progress = [&stop](int64_t, int64_t) { return !stop.load(); };
-        VerifyReport indexReport;
-        VerifierRun indexRun(reader, indexOptions, indexReport);
-        indexRun.shareCommitLog(run);
-        std::thread indexThread([&indexRun] { indexRun.checkIndex(); });
-        run.checkConsumeQueues();
-        indexThread.join();
-        report.indexEntries = indexReport.indexEntries;
-        report.faults.insert(report.faults.end(), std::make_move_iterator(indexReport.faults.begin()),
-                             std::make_move_iterator(indexReport.faults.end()));
-        if (!run.cancelled())
-            run.advance(indexRun.bytesDone());
+    queueThread.join();
+    indexThread.join();
+    if (run.cancelled() || queueReport.cancelled || indexReport.cancelled) {
+        report.cancelled = true;
+    } else {
+        queueRun.resolvePending(report.commitLogDataEnd);
+        indexRun.resolvePending(report.commitLogDataEnd);
+        run.advance(queueRun.bytesDone() + indexRun.bytesDone());
     }
+    report.consumeQueueEntries = queueReport.consumeQueueEntries;
+    report.indexEntries = indexReport.indexEntries;
+    for (auto *side : {&queueReport, &indexReport})
+        report.faults.insert(report.faults.end(), std::make_move_iterator(side->faults.begin()),
+                             std::make_move_iterator(side->faults.end()));
     run.checkConfig();
     return report;
 }

@@ -103,15 +103,13 @@ void VerifierRun::checkConsumeQueues()
                 }
                 if (e.isFiller() || e.commitLogOffset < logMin)
                     continue; // a filler, or a record retention already deleted
-                if (e.commitLogOffset > report_.commitLogDataEnd - e.size) { // no overflow: size > 0
-                    fail("cq-past-end",
-                         what() + " points past the end of the commit-log data at " + number(report_.commitLogDataEnd));
-                    continue;
-                }
+                // Where the data ends is known once the log scan (running meanwhile) is done:
+                // an entry whose record does not fit is judged then (resolvePending).
                 std::string why;
                 const auto decoded = recordAt(log_, e.commitLogOffset, why);
                 if (decoded.status != DecodeStatus::Ok) {
-                    fail("cq-bad-target", what() + ": " + why);
+                    pending_.push_back({file, position, e.commitLogOffset + e.size, "cq-past-end", what(),
+                                        "cq-bad-target", what() + ": " + why});
                     continue;
                 }
                 const auto &r = decoded.record;
@@ -120,7 +118,9 @@ void VerifierRun::checkConsumeQueues()
                 if (!multiDispatched
                     && (r.topic != queue.topic || r.queueId != queue.queueId || r.queueOffset != queueOffset
                         || r.totalSize != e.size)) {
-                    fail("cq-wrong-record", what() + " points at " + describe(r) + ", not at this queue's record");
+                    pending_.push_back({file, position, e.commitLogOffset + e.size, "cq-past-end", what(),
+                                        "cq-wrong-record",
+                                        what() + " points at " + describe(r) + ", not at this queue's record"});
                     continue;
                 }
                 // Delay-queue entries carry the delivery time, ext addresses are ≤ INT32_MIN − 1.
@@ -180,15 +180,11 @@ void VerifierRun::checkIndex()
                       what() + " links to entry " + std::to_string(e.prev) + ", which is not an older entry");
             if (e.phyOffset < logMin)
                 continue; // its record was deleted by retention
-            if (e.phyOffset >= report_.commitLogDataEnd) {
-                fault(file, e.filePosition, "index-past-end",
-                      what() + " points past the end of the commit-log data at " + number(report_.commitLogDataEnd));
-                continue;
-            }
             std::string why;
             const auto decoded = recordAt(log_, e.phyOffset, why);
-            if (decoded.status != DecodeStatus::Ok) {
-                fault(file, e.filePosition, "index-bad-target", what() + ": " + why);
+            if (decoded.status != DecodeStatus::Ok) { // past the end or not a record: see resolvePending
+                pending_.push_back({file, e.filePosition, e.phyOffset + 1, "index-past-end", what(), "index-bad-target",
+                                    what() + ": " + why});
                 continue;
             }
             // The keys dispatch indexes this record under (§6.3): topic#UNIQ_KEY and topic#k.
@@ -216,6 +212,17 @@ void VerifierRun::checkIndex()
         if (cancelled())
             return;
     }
+}
+
+void VerifierRun::resolvePending(int64_t dataEnd)
+{
+    for (auto &p : pending_) {
+        if (p.targetEnd > dataEnd) // the entry's record would end past the data
+            fault(p.file, p.offset, p.pastEndKind, p.what + " points past the end of the commit-log data at " + number(dataEnd));
+        else
+            fault(p.file, p.offset, std::move(p.otherKind), std::move(p.otherMessage));
+    }
+    pending_.clear();
 }
 
 void VerifierRun::checkConfig()

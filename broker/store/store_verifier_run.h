@@ -17,18 +17,23 @@ public:
     VerifierRun(const StoreReader &reader, const VerifyOptions &options, VerifyReport &report);
 
     void checkFiles();
-    // Requires: checkFiles() ran (it finds why the commit log would not load).
+    // Requires: checkFiles() and takeSnapshot() ran (checkFiles finds why the log would not load).
     void scanCommitLog();
     // Requires: scanCommitLog() ran.
     void simulateRecoveries();
-    // Require: scanCommitLog() ran (they need the data end).
+    // Require: a snapshot (takeSnapshot or shareSnapshot); then resolvePending with the data end.
     void checkConsumeQueues();
     void checkIndex();
     void checkConfig();
 
-    // Takes the log snapshot and data end of a run whose scanCommitLog() ran, so this run can
-    // check the queues or the index (on another thread) without scanning again.
-    void shareCommitLog(const VerifierRun &scanned);
+    // The commit log's files as mapped now; scanCommitLog() and the checks read this snapshot.
+    void takeSnapshot() { log_ = reader_.commitLogSnapshot(); }
+    // Takes another run's snapshot, so this run checks the queues or the index (on another
+    // thread) while that one scans the log.
+    void shareSnapshot(const VerifierRun &other) { log_ = other.log_; }
+    // Judges the entries whose record did not check out, now that the data end is known (from
+    // the run that scanned the log): past the end, or the fault found.
+    void resolvePending(int64_t dataEnd);
 
     // Adds `bytes` to the progress; false once the caller cancelled.
     bool advance(int64_t bytes);
@@ -53,6 +58,19 @@ private:
         int64_t lastRecordEnd = 0; // position after the last decodable record
     };
 
+    // An entry whose target did not check out: `pastEndKind` if its record would end after the
+    // data (targetEnd > data end), else `otherKind` with `otherMessage`.
+    struct PendingFault
+    {
+        std::string file;
+        int64_t offset = 0;
+        int64_t targetEnd = 0;
+        std::string pastEndKind;
+        std::string what;
+        std::string otherKind;
+        std::string otherMessage;
+    };
+
     void fault(const std::string &file, int64_t offset, std::string kind, std::string message);
     void checkFamily(const std::vector<MappedFileInfo> &files, int64_t fileSize, const std::string &what,
                      bool isCommitLog);
@@ -67,6 +85,7 @@ private:
     std::vector<FileScan> scans_; // parallel to log_.files
     std::string loadError_;       // why MQDesk would not load the commit log; empty if it would
     std::map<std::string, size_t> faultsPerFile_;
+    std::vector<PendingFault> pending_;
     int64_t totalBytes_ = 0;
     int64_t doneBytes_ = 0;
     int64_t nextProgress_ = 0;

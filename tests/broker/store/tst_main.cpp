@@ -9,7 +9,8 @@ QObject *createIndexTest();
 QObject *createStoreReaderTest();
 QObject *createRecordLayoutTest();
 QObject *createStoreCorruptionTest();
+QObject *createStoreVerifierTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
-                 createRecordLayoutTest(), createStoreCorruptionTest())
+                 createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest())
