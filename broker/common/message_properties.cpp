@@ -29,13 +29,19 @@ MessageProperties MessageProperties::decode(std::string_view encoded)
 
 std::optional<std::string_view> MessageProperties::find(std::string_view encoded, std::string_view key)
 {
+    // Hot in every scan of the log (tags, keys): segments are short, so a plain loop beats a
+    // memchr call per segment, and the name is compared only where its separator fits.
     std::optional<std::string_view> found;
-    while (!encoded.empty()) {
-        const size_t end = encoded.find(kPropertySeparator);
-        const std::string_view segment = encoded.substr(0, end);
-        encoded = end == std::string_view::npos ? std::string_view() : encoded.substr(end + 1);
-        if (segment.size() > key.size() + 1 && segment.starts_with(key) && segment[key.size()] == kNameValueSeparator)
-            found = segment.substr(key.size() + 1);
+    size_t at = 0;
+    while (at < encoded.size()) {
+        size_t stop = at;
+        while (stop < encoded.size() && encoded[stop] != kPropertySeparator)
+            ++stop;
+        const std::string_view segment = encoded.substr(at, stop - at);
+        if (segment.size() > key.size() + 1 && segment[key.size()] == kNameValueSeparator
+            && (key.empty() || segment[0] == key[0]) && segment.starts_with(key))
+            found = segment.substr(key.size() + 1); // the last one wins, as Java's map put does
+        at = stop + 1;
     }
     return found;
 }
