@@ -52,6 +52,11 @@ int32_t javaStringHashCode(std::string_view utf8)
     uint32_t h = 0;
     size_t i = 0;
     while (i < utf8.size()) {
+        if (const auto c = static_cast<unsigned char>(utf8[i]); c < 0x80) { // ASCII: one UTF-16 unit
+            h = 31 * h + c;
+            ++i;
+            continue;
+        }
         const uint32_t cp = nextCodePoint(utf8, i);
         if (cp >= 0x10000) {
             const uint32_t v = cp - 0x10000;
