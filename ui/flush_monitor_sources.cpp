@@ -52,11 +52,14 @@ void FlushMonitorView::listBrokers()
         brokerBox_->clear();
         return; // the broker drawn stays (with its history) until the cluster is back
     }
+    const QString namesrv = connection_.namesrvAddress();
     connection_.run(
         this, [](client::AdminClient &admin) { return admin.clusterInfo(); },
-        [this](client::Result<remoting::ClusterInfo> info) {
-            if (!info.ok)
-                return; // the poll's banner says why
+        [this, namesrv](client::Result<remoting::ClusterInfo> info) {
+            // A late answer of the NameServer shown before (the embedded broker restarted on
+            // other ports, another cluster was picked) would pick a broker of the wrong cluster.
+            if (!info.ok || namesrv != connection_.namesrvAddress())
+                return; // a failure: the poll's banner says why
             const QSignalBlocker block(brokerBox_);
             brokerBox_->clear();
             for (const auto &[name, broker] : info.value.brokerAddrTable)

@@ -51,6 +51,43 @@ std::string humanReadableBytes(uint64_t bytes)
     return text;
 }
 
+// putMessageDistributeTime as Java 4.9 writes it: puts per range of whole milliseconds ("[<=0ms]"
+// under 1 ms, "[0~10ms]" 1–9 ms, … "[10s~]"), from the store's put-latency histogram in µs. The
+// histogram keeps each value within 1/16 of itself, so a put near a bound may land in the next
+// range up.
+std::string putDistributionText(const common::Histogram::Snapshot &latency)
+{
+    static constexpr std::pair<const char *, uint64_t> kRanges[] = {
+        {"[<=0ms]", 1'000},        {"[0~10ms]", 10'000},     {"[10~50ms]", 50'000},    {"[50~100ms]", 100'000},
+        {"[100~200ms]", 200'000},  {"[200~500ms]", 500'000}, {"[500ms~1s]", 1'000'000}, {"[1~2s]", 2'000'000},
+        {"[2~3s]", 3'000'000},     {"[3~4s]", 4'000'000},     {"[4~5s]", 5'000'000},    {"[5~10s]", 10'000'000}};
+    const uint64_t count = latency.count();
+    // The k-th smallest value (1-based), as the histogram reports it.
+    const auto valueAtRank = [&](uint64_t k) {
+        return latency.percentile((static_cast<double>(k) - 0.5) / static_cast<double>(count));
+    };
+    // How many puts took less than `bound` µs: the largest rank whose value is below it.
+    const auto countBelow = [&](uint64_t bound) {
+        uint64_t low = 0, high = count;
+        while (low < high) {
+            const uint64_t middle = low + (high - low + 1) / 2;
+            if (valueAtRank(middle) < bound)
+                low = middle;
+            else
+                high = middle - 1;
+        }
+        return low;
+    };
+    std::string text;
+    uint64_t before = 0;
+    for (const auto &[label, bound] : kRanges) {
+        const uint64_t below = countBelow(bound);
+        text += std::string(label) + ":" + std::to_string(below - before) + " ";
+        before = below;
+    }
+    return text + "[10s~]:" + std::to_string(count - before) + " ";
+}
+
 struct DiskSpace
 {
     uint64_t total = 0;
@@ -226,7 +263,9 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
     const int64_t puts = stats.putMessages();
     put("putMessageAverageSize",
         common::formatJavaDouble(puts > 0 ? static_cast<double>(stats.putBytes()) / static_cast<double>(puts) : 0.0));
-    put("putMessageEntireTimeMax", static_cast<int64_t>(metrics.putLatency().max() / 1000)); // ms, as Java
+    const common::Histogram::Snapshot putLatency = metrics.putLatency();
+    put("putMessageEntireTimeMax", static_cast<int64_t>(putLatency.max() / 1000)); // ms, as Java
+    put("putMessageDistributeTime", putDistributionText(putLatency));
 
     put("bootTimestamp", broker_.bootTimestamp());
     put("runtime", runtimeText(now - broker_.bootTimestamp()));

@@ -528,8 +528,17 @@ private slots:
             QCOMPARE(answer.code, ResponseCode::kRequestCodeNotSupported);
             QCOMPARE(answer.remark.value_or(""), " request type " + std::to_string(code) + " not supported");
         }
+        QCOMPARE(broker.call(sendV2("JavaShapedTopic", 0, "one")).code, ResponseCode::kSuccess);
         const auto runtime = runtimeInfoOf(broker);
         QVERIFY(runtime.contains("putTps") && runtime.contains("remainHowManyDataToFlush"));
+        // Java's latency buckets: 13 ranges, every put counted once.
+        const QStringList ranges = QString::fromStdString(runtime.at("putMessageDistributeTime")).split(u' ', Qt::SkipEmptyParts);
+        QCOMPARE(ranges.size(), 13);
+        QVERIFY(ranges.first().startsWith(QStringLiteral("[<=0ms]:")) && ranges.last().startsWith(QStringLiteral("[10s~]:")));
+        int puts = 0;
+        for (const QString &range : ranges)
+            puts += range.section(u':', 1).toInt();
+        QCOMPARE(puts, 1);
         QVERIFY(!runtime.contains("flushDiskType") && !runtime.contains("transientStorePoolEnable"));
         QCOMPARE(broker.call(request(RequestCode::kGetBrokerRuntimeInfo)).code, ResponseCode::kSuccess);
     }
