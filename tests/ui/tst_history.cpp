@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -317,6 +318,37 @@ private slots:
         flush->setWindowSeconds(60);
         saveScreenshot(*window, QStringLiteral("history-flush-restart"));
         window->close();
+    }
+
+    // Writes posted while the history thread is busy are still written when the store is
+    // destroyed (the app quitting), and the database closes on its own thread.
+    void writesPostedWhileBusyAreKeptAtShutdown()
+    {
+        const QString path = data_->filePath(QStringLiteral("shutdown.sqlite"));
+        HistoryStore::Options options;
+        options.path = path;
+        options.maintenanceIntervalMillis = 0;
+        auto store = std::make_unique<HistoryStore>(options);
+        store->waitForIdle();
+        std::atomic<bool> busy = false;
+        store->post([&busy](HistoryDatabase &) {
+            busy = true;
+            QThread::msleep(300);
+        });
+        QVERIFY(QTest::qWaitFor([&busy] { return busy.load(); }, kTimeout));
+        const int64_t now = store->now();
+        for (int i = 0; i < 5; ++i)
+            store->recordEvent(
+                {ui::HistoryEvent::Kind::OffsetReset, now + i, QStringLiteral("ns:9876"), QStringLiteral("group")});
+        store.reset();
+
+        HistoryStore reopened(options);
+        const auto events = fetch(reopened, [](HistoryDatabase &db) {
+            return db.events(QStringLiteral("ns:9876"), 0, std::numeric_limits<int64_t>::max());
+        });
+        QCOMPARE(std::count_if(events.begin(), events.end(),
+                               [](const auto &e) { return e.kind == ui::HistoryEvent::Kind::OffsetReset; }),
+                 5);
     }
 
     void corruptDatabaseIsMovedAsideAndReplaced()

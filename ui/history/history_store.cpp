@@ -40,9 +40,17 @@ HistoryStore::HistoryStore(Options options, QObject *parent) : QObject(parent)
 
 HistoryStore::~HistoryStore()
 {
-    // The database closes on its own thread, after the writes already posted.
-    QMetaObject::invokeMethod(worker_, [this] { db_.reset(); }, Qt::QueuedConnection);
-    thread_.quit();
+    // The database closes on its own thread, after the writes already posted. The thread quits
+    // from that same posted call: a quit() from here would end its event loop after the batch
+    // of events it is running, dropping writes posted meanwhile (and db_.reset() with them, so
+    // the connection would close on this thread).
+    QMetaObject::invokeMethod(
+        worker_,
+        [this] {
+            db_.reset();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
     thread_.wait();
 }
 
