@@ -58,7 +58,10 @@ std::optional<int64_t> durationMicros(std::string_view text)
         return std::nullopt;
     }
     const std::optional<int64_t> value = wholeInteger(text);
-    return value ? std::optional<int64_t>(*value * unit) : std::nullopt;
+    int64_t micros = 0; // a remote broker's text: a bound past int64 is unparsable, not UB
+    if (!value || __builtin_mul_overflow(*value, unit, &micros))
+        return std::nullopt;
+    return micros;
 }
 
 // "[<=0ms]" → 0, "[0~10ms]" → 10 ms, "[1~2s]" → 2 s ("[1~2s]" carries its unit on the upper
@@ -71,7 +74,10 @@ std::optional<int64_t> bucketUpperMicros(std::string_view label)
     if (inside.starts_with("<=")) {
         // Java times puts in whole milliseconds: "<=0ms" holds the puts under 1 ms.
         const std::optional<int64_t> upper = durationMicros(inside.substr(2));
-        return upper ? std::optional<int64_t>(*upper + 1000) : std::nullopt;
+        int64_t bound = 0;
+        if (!upper || __builtin_add_overflow(*upper, 1000, &bound))
+            return std::nullopt;
+        return bound;
     }
     const size_t tilde = inside.find('~');
     if (tilde == std::string_view::npos)
@@ -127,14 +133,17 @@ int64_t bucketQuantileMicros(const std::vector<LatencyBucket> &buckets, const st
                              double quantile)
 {
     int64_t total = 0;
-    for (const int64_t count : counts)
-        total += std::max<int64_t>(0, count);
+    for (const int64_t count : counts) // saturating: counts come from a remote broker
+        if (__builtin_add_overflow(total, std::max<int64_t>(0, count), &total))
+            total = std::numeric_limits<int64_t>::max();
     if (total == 0)
         return 0;
-    const auto wanted = static_cast<int64_t>(std::ceil(quantile * static_cast<double>(total)));
+    const double rank = std::ceil(quantile * static_cast<double>(total));
+    const int64_t wanted = rank >= 0x1p63 ? total : static_cast<int64_t>(rank); // 2^63 does not fit
     int64_t seen = 0;
     for (size_t i = 0; i < buckets.size() && i < counts.size(); ++i) {
-        seen += std::max<int64_t>(0, counts[i]);
+        if (__builtin_add_overflow(seen, std::max<int64_t>(0, counts[i]), &seen))
+            seen = std::numeric_limits<int64_t>::max();
         if (seen >= std::max<int64_t>(1, wanted))
             return buckets[i].upperMicros;
     }
@@ -151,7 +160,10 @@ BrokerRuntime readBrokerRuntime(const std::map<std::string, std::string> &table)
     const auto difference = [&](const char *now, const char *morning) -> std::optional<int64_t> {
         const auto a = integer(now);
         const auto b = integer(morning);
-        return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
+        int64_t today = 0;
+        if (!a || !b || __builtin_sub_overflow(*a, *b, &today))
+            return std::optional<int64_t>();
+        return std::optional<int64_t>(today);
     };
 
     BrokerRuntime runtime;

@@ -142,6 +142,16 @@ private slots:
         for (const char *bad : {"", "12", "1.2 KB", "x KiB", "-1 B"})
             QVERIFY2(!client::parseHumanBytes(bad), bad);
         QVERIFY(client::parseLatencyDistribution("[0~10ms]:x").empty());
+        // Numbers from a remote broker that do not fit in int64 µs are unparsable (no wrap, no UB).
+        QVERIFY(client::parseLatencyDistribution("[<=0ms]:1 [0~9223372036854775807s]:2").empty());
+        QVERIFY(client::parseLatencyDistribution("[<=9223372036854775ms]:1").empty());
+        QVERIFY(!client::readBrokerRuntime({{"msgPutTotalTodayNow", "9223372036854775807"},
+                                            {"msgPutTotalTodayMorning", "-9"}})
+                     .putToday);
+        const auto huge = client::parseLatencyDistribution("[<=0ms]:1 [0~10ms]:9223372036854775807");
+        QCOMPARE(huge.size(), size_t{2});
+        QCOMPARE(client::bucketQuantileMicros(huge, {huge[0].count, huge[1].count}, 0.5), int64_t{10000});
+        QCOMPARE(client::bucketQuantileMicros(huge, {huge[0].count, huge[1].count}, 1.0), int64_t{10000});
         QVERIFY(client::readBrokerRuntime({{"putTps", "fast"}}).putTps == std::nullopt);
         QCOMPARE(ui::uptimeText(3 * 86400000LL + 4 * 3600000LL), QStringLiteral("3 d 4 h"));
         QCOMPARE(ui::uptimeText(42000), QStringLiteral("42 s"));
