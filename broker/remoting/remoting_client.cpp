@@ -109,7 +109,7 @@ std::shared_ptr<Connection> RemotingClient::Impl::connect(const std::string &add
     }
 
     auto connection = std::make_shared<Connection>(io.context(), std::move(socket), address, "client",
-                                                   options.maxFrameSize);
+                                                   options.maxFrameSize, options.maxQueuedWriteBytes);
     {
         std::lock_guard lock(mutex);
         if (shutDown) {

@@ -22,6 +22,9 @@ struct RemotingClientOptions
     std::chrono::milliseconds connectTimeout{3000};
     size_t maxFrameSize = kDefaultMaxFrameSize;
     std::string name = "client"; // prefixes io thread names
+    // As RemotingServerOptions: a server that stops reading our requests gets its connection
+    // closed once this many bytes wait for it (0: no limit).
+    size_t maxQueuedWriteBytes = 64 * 1024 * 1024;
 };
 
 class RemotingClient

@@ -23,7 +23,8 @@ std::string endpointText(const asio::ip::tcp::endpoint &endpoint)
 }
 
 Connection::Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::socket socket,
-                       std::string peerAddress, std::string side, size_t maxFrameSize)
+                       std::string peerAddress, std::string side, size_t maxFrameSize,
+                       size_t maxQueuedWriteBytes)
     : io_(std::move(io))
     , socket_(std::move(socket))
     , id_(nextConnectionId.fetch_add(1))
@@ -31,12 +32,25 @@ Connection::Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::sock
     , side_(std::move(side))
     , decoder_(maxFrameSize)
     , readBuffer_(kReadChunk)
+    , maxQueuedWriteBytes_(maxQueuedWriteBytes)
+    , lastActivityTicks_(std::chrono::steady_clock::now().time_since_epoch().count())
 {
     std::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
 }
 
 Connection::~Connection() = default;
+
+void Connection::noteActivity()
+{
+    lastActivityTicks_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+}
+
+std::chrono::steady_clock::time_point Connection::lastActivity() const
+{
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(lastActivityTicks_.load(std::memory_order_relaxed)));
+}
 
 void Connection::start(RequestHandler onRequest, CloseHandler onClose)
 {
@@ -52,6 +66,7 @@ void Connection::readMore()
             self->closeNow(ec == asio::error::eof ? "peer closed" : "read failed: " + ec.message(), false);
             return;
         }
+        self->noteActivity();
         std::vector<RemotingCommand> commands;
         const bool ok = self->decoder_.feed(std::span(self->readBuffer_.data(), n), commands);
         for (RemotingCommand &command : commands) {
@@ -88,14 +103,40 @@ bool Connection::enqueue(RemotingCommand command, std::string *error)
         return false;
     }
     Outgoing outgoing{std::move(prefix.bytes), std::move(command.body)};
+    const size_t size = outgoing.size();
+    const size_t queued = queuedWriteBytes_.fetch_add(size);
+    // A single frame larger than the limit still goes out when nothing else waits.
+    if (maxQueuedWriteBytes_ > 0 && queued > 0 && queued + size > maxQueuedWriteBytes_) {
+        queuedWriteBytes_.fetch_sub(size);
+        const std::string reason = "the peer is not reading: " + std::to_string(queued)
+                                   + " bytes already queued for it (limit " + std::to_string(maxQueuedWriteBytes_)
+                                   + ")";
+        if (error)
+            *error = reason;
+        if (!overflowed_.exchange(true)) { // said once; later sends meet the same closing connection
+            spdlog::warn("remoting {} {}: closing: {}", side_, peerAddress_, reason);
+            close(reason);
+        }
+        return false;
+    }
     asio::post(socket_.get_executor(), [self = shared_from_this(), outgoing = std::move(outgoing)]() mutable {
-        if (self->closed_)
+        if (self->closed_) {
+            self->queuedWriteBytes_.fetch_sub(outgoing.size());
             return;
+        }
         self->writeQueue_.push_back(std::move(outgoing));
         if (!self->writing_)
             self->writeNext();
     });
     return true;
+}
+
+// Requires: on the strand, no write in flight.
+void Connection::clearWriteQueue()
+{
+    for (const Outgoing &outgoing : writeQueue_)
+        queuedWriteBytes_.fetch_sub(outgoing.size());
+    writeQueue_.clear();
 }
 
 // Requires: on the strand, writeQueue_ not being written.
@@ -111,11 +152,13 @@ void Connection::writeNext()
     asio::async_write(socket_, buffers, [self = shared_from_this()](std::error_code ec, size_t) {
         if (ec || self->closed_) {
             // The buffers of an aborted write stay alive until here, so free the queue now.
-            self->writeQueue_.clear();
+            self->clearWriteQueue();
             self->writing_ = false;
             self->closeNow("write failed: " + ec.message(), false);
             return;
         }
+        self->noteActivity();
+        self->queuedWriteBytes_.fetch_sub(self->writeQueue_.front().size());
         self->writeQueue_.pop_front();
         self->writeNext();
     });
@@ -245,7 +288,7 @@ void Connection::closeNow(const std::string &reason, bool fault)
     socket_.close(ignored);
     // A write in flight still references the front entry; its handler frees the queue.
     if (!writing_)
-        writeQueue_.clear();
+        clearWriteQueue();
 
     std::unordered_map<int32_t, Pending> failed;
     {

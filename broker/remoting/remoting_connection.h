@@ -6,6 +6,12 @@
 // Threading: all socket work (reads, the write queue, closing) runs on the socket's strand;
 // the public operations may be called from any thread and post onto it. The table of pending
 // invocations has its own mutex because timeouts are scanned from the owner's timer.
+//
+// Limits: a peer that stops reading makes the write queue grow; once `maxQueuedWriteBytes`
+// are queued (and not yet taken by the kernel), the next send closes the connection instead of
+// queueing without bound — the peer sees the close, as after a network fault, and reconnects.
+// The owner closes a connection idle (nothing read or written) for longer than it allows, as
+// the Java broker's IdleStateHandler does after serverChannelMaxIdleTimeSeconds.
 
 #include "broker/remoting/remoting_channel.h"
 #include "broker/remoting/remoting_codec.h"
@@ -35,8 +41,10 @@ public:
     // `socket` must be connected and use a strand executor of `io`. `io` is kept alive by the
     // connection so that a connection outliving its owner (held by a late responder) never
     // touches a destroyed io_context.
+    // `maxQueuedWriteBytes` 0: no limit.
     Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::socket socket,
-               std::string peerAddress, std::string side, size_t maxFrameSize);
+               std::string peerAddress, std::string side, size_t maxFrameSize,
+               size_t maxQueuedWriteBytes = 0);
     ~Connection() override;
 
     // Starts reading. Call once, right after construction.
@@ -55,12 +63,17 @@ public:
     // owner's periodic scan; a response arriving later is dropped as unknown.
     void expireRequests(std::chrono::steady_clock::time_point now);
     size_t pendingRequests() const;
+    // When bytes last moved either way (or the connection opened).
+    std::chrono::steady_clock::time_point lastActivity() const;
+    // Bytes queued for writing that the kernel has not taken yet.
+    size_t queuedWriteBytes() const { return queuedWriteBytes_.load(); }
 
 private:
     struct Outgoing
     {
         std::vector<uint8_t> prefix;
         std::vector<uint8_t> body;
+        size_t size() const { return prefix.size() + body.size(); }
     };
     struct Pending
     {
@@ -75,10 +88,12 @@ private:
     bool enqueue(RemotingCommand command, std::string *error);
     void readMore();
     void writeNext();
+    void clearWriteQueue();
     void handleResponse(RemotingCommand response);
     // Requires: running on the strand.
     void closeNow(const std::string &reason, bool fault);
     int32_t nextOpaque();
+    void noteActivity();
 
     // Declared first so it is destroyed last: the socket and strand need it.
     std::shared_ptr<asio::io_context> io_;
@@ -91,6 +106,10 @@ private:
     RequestHandler onRequest_;
     CloseHandler onClose_;
     std::atomic<bool> closed_{false};
+    const size_t maxQueuedWriteBytes_;
+    std::atomic<size_t> queuedWriteBytes_{0};
+    std::atomic<bool> overflowed_{false}; // the queue limit was hit: the connection is closing
+    std::atomic<int64_t> lastActivityTicks_; // steady_clock ticks
 
     // Strand only.
     std::deque<Outgoing> writeQueue_;

@@ -60,7 +60,7 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
     const asio::ip::tcp::endpoint remote = socket.remote_endpoint(ec);
     const std::string peer = ec ? std::string("unknown peer") : endpointText(remote);
     auto connection = std::make_shared<Connection>(io.context(), std::move(socket), peer, "server",
-                                                   options.maxFrameSize);
+                                                   options.maxFrameSize, options.maxQueuedWriteBytes);
     {
         std::lock_guard lock(mutex);
         if (stopping)
@@ -159,8 +159,14 @@ bool RemotingServer::start(std::string *error)
     d.accept();
     d.io.start(d.options.name, d.options.ioThreads, [&d] {
         const auto now = std::chrono::steady_clock::now();
-        for (const std::shared_ptr<Connection> &connection : d.snapshot())
+        for (const std::shared_ptr<Connection> &connection : d.snapshot()) {
             connection->expireRequests(now);
+            if (d.options.maxIdle.count() > 0 && now - connection->lastActivity() > d.options.maxIdle) {
+                spdlog::info("remoting server {}: closing connection {} from {}: idle for more than {} ms",
+                             d.options.name, connection->id(), connection->peerAddress(), d.options.maxIdle.count());
+                connection->close("idle");
+            }
+        }
     });
     spdlog::info("remoting server {}: listening on {}:{}", d.options.name, d.options.host, d.port.load());
     return true;

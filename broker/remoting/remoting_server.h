@@ -10,6 +10,7 @@
 #include "broker/remoting/remoting_channel.h"
 #include "broker/remoting/remoting_codec.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -25,6 +26,12 @@ struct RemotingServerOptions
     size_t ioThreads = 1;
     size_t maxFrameSize = kDefaultMaxFrameSize; // a larger frame closes the connection
     std::string name = "remoting"; // prefixes io thread names and log lines
+    // A connection with this many bytes queued for a peer that does not read them is closed
+    // (0: no limit). Generous: a busy consumer's pull responses stay far below it.
+    size_t maxQueuedWriteBytes = 64 * 1024 * 1024;
+    // A connection with nothing read or written for this long is closed, as the Java broker's
+    // serverChannelMaxIdleTimeSeconds (120) does; clients heartbeat every 30 s. 0: never.
+    std::chrono::milliseconds maxIdle{120'000};
 };
 
 class RemotingServer

@@ -60,11 +60,15 @@ private:
 class RawSocket
 {
 public:
-    explicit RawSocket(uint16_t port)
+    // `receiveBuffer` > 0 shrinks SO_RCVBUF (before connecting, so the window stays small): a
+    // peer that does not read then pushes back on the server quickly.
+    explicit RawSocket(uint16_t port, int receiveBuffer = 0)
     {
         fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
         timeval timeout{static_cast<time_t>(kWait.count() / 1000), 0};
         ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+        if (receiveBuffer > 0)
+            ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, sizeof receiveBuffer);
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_port = htons(port);

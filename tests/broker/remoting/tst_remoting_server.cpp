@@ -1,6 +1,7 @@
 // RemotingServer over real sockets on 127.0.0.1: echo in both encodings, oneway requests never
 // answered, unknown codes answered REQUEST_CODE_NOT_SUPPORTED (remoting spec §9), malformed
-// frames closing only their own connection, big bodies, executor overload, listeners.
+// frames closing only their own connection, big bodies, executor overload, listeners, idle
+// connections closed, and a peer that stops reading closed instead of queueing without bound.
 
 #include "test_support.h"
 
@@ -13,6 +14,7 @@
 
 #include <atomic>
 #include <future>
+#include <thread>
 
 using namespace mqdesk::remoting;
 using namespace mqdesk::test;
@@ -267,6 +269,60 @@ private slots:
         QVERIFY(closed.waitFor(1));
         QCOMPARE(closedId.load(), openedId);
         QCOMPARE(server.connectionCount(), size_t{0});
+    }
+
+    void idleConnectionIsClosed()
+    {
+        ProcessorExecutor executor("echo");
+        EventCounter opened;
+        RemotingServer server({.host = "127.0.0.1", .maxIdle = std::chrono::milliseconds(2000)});
+        server.registerProcessor(kEcho, echo, executor);
+        server.setConnectionOpenListener([&](const RequestContext &) { opened.add(); });
+        QVERIFY(server.start());
+
+        // A client that keeps talking keeps its connection past the idle limit: one open only.
+        RemotingClient client;
+        for (int i = 0; i < 50; ++i) {
+            QVERIFY(client.invokeSync(localAddress(server.localPort()), echoRequest("ping"), kWait).ok());
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        QCOMPARE(opened.count(), 1);
+
+        // A connection that says nothing is closed once idle for longer than the limit.
+        RawSocket silent(server.localPort());
+        QVERIFY(silent.connected());
+        QVERIFY(silent.waitForClose());
+        // Closing it did not disturb the others, and the idle client reconnects by itself.
+        QVERIFY(client.invokeSync(localAddress(server.localPort()), echoRequest("after"), kWait).ok());
+    }
+
+    void peerThatDoesNotReadIsClosed()
+    {
+        ProcessorExecutor executor("echo");
+        EventCounter closed;
+        RemotingServer server({.host = "127.0.0.1", .maxQueuedWriteBytes = 256 * 1024});
+        server.registerProcessor(kEcho, echo, executor);
+        server.setConnectionCloseListener([&](const RequestContext &) { closed.add(); });
+        QVERIFY(server.start());
+
+        // 16 MiB of requests whose echoes the peer never reads: far more than the kernel's
+        // buffers hold, so the server's queue reaches the limit and the connection is closed.
+        RawSocket stuck(server.localPort(), 4096);
+        QVERIFY(stuck.connected());
+        RemotingCommand request = echoRequest({});
+        request.body.assign(64 * 1024, uint8_t{'x'});
+        const std::vector<uint8_t> frame = encodeFrame(request).bytes;
+        for (int i = 0; i < 256; ++i) {
+            if (!stuck.send(frame))
+                break; // closed by the server already
+        }
+        QVERIFY(closed.waitFor(1));
+        QVERIFY(stuck.waitForClose());
+
+        // The server serves everyone else as before.
+        RemotingClient client;
+        const InvokeResult after = client.invokeSync(localAddress(server.localPort()), echoRequest("after"), kWait);
+        QVERIFY2(after.ok(), after.errorMessage.c_str());
     }
 
     void bindFailureIsReported()
