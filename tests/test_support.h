@@ -6,6 +6,8 @@
 
 #include <QTemporaryDir>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,7 +15,19 @@
 
 namespace mqdesk::test {
 
-inline std::string fixturesDir() { return MQDESK_FIXTURES_DIR; }
+// The Java-written stores (shared/fixtures/java-written). Missing ones end the suite at once with
+// a message saying how to point at them: left to std::filesystem, the first directory walk would
+// throw out of a test function, which QTest turns into an abort.
+inline std::string fixturesDir()
+{
+    const std::string dir = MQDESK_FIXTURES_DIR;
+    if (!std::filesystem::is_directory(dir)) {
+        std::fprintf(stderr, "the Java-written fixtures are not at %s: configure with "
+                             "-DMQDESK_FIXTURES_DIR=<path to shared/fixtures/java-written>\n", dir.c_str());
+        std::exit(2);
+    }
+    return dir;
+}
 
 inline std::vector<uint8_t> readFile(const std::string &path)
 {
