@@ -43,6 +43,10 @@
         <source>language</source>
         <translation>语言</translation>
     </message>
+    <message>
+        <source>Open a store directory in the store explorer at start</source>
+        <translation>启动时在存储浏览器中打开一个存储目录</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::BrokerHost</name>
@@ -65,6 +69,613 @@
     <message>
         <source>failed</source>
         <translation>失败</translation>
+    </message>
+    <message>
+        <source>Recovering consume queues</source>
+        <translation>正在恢复 ConsumeQueue</translation>
+    </message>
+    <message>
+        <source>Checking the commit log</source>
+        <translation>正在检查 CommitLog</translation>
+    </message>
+    <message>
+        <source>Rebuilding consume queues and index</source>
+        <translation>正在重建 ConsumeQueue 和索引</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::BrokerTableModel</name>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Broker</source>
+        <translation>Broker</translation>
+    </message>
+    <message>
+        <source>ID / role</source>
+        <translation>ID / 角色</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Flush mode</source>
+        <translation>刷盘方式</translation>
+    </message>
+    <message>
+        <source>Put TPS</source>
+        <translation>写入 TPS</translation>
+    </message>
+    <message>
+        <source>Get TPS</source>
+        <translation>消费 TPS</translation>
+    </message>
+    <message>
+        <source>Disk use</source>
+        <translation>磁盘使用率</translation>
+    </message>
+    <message>
+        <source>Uptime</source>
+        <translation>运行时长</translation>
+    </message>
+    <message>
+        <source>Put today</source>
+        <translation>今日写入</translation>
+    </message>
+    <message>
+        <source>Get today</source>
+        <translation>今日消费</translation>
+    </message>
+    <message>
+        <source>%1 did not answer GET_BROKER_RUNTIME_INFO: %2</source>
+        <translation>%1 未响应 GET_BROKER_RUNTIME_INFO：%2</translation>
+    </message>
+    <message>
+        <source>0 (master)</source>
+        <translation>0（主节点）</translation>
+    </message>
+    <message>
+        <source>%1 (slave)</source>
+        <translation>%1（从节点）</translation>
+    </message>
+    <message>
+        <source>not answering: %1</source>
+        <translation>无响应：%1</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1（共 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::BrokersPanel</name>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>brokers.csv</source>
+        <translation>brokers.csv</translation>
+    </message>
+    <message>
+        <source>Brokers of the cluster at %1</source>
+        <translation>NameServer %1 所在集群的 Broker</translation>
+    </message>
+    <message>
+        <source>Brokers</source>
+        <translation>Broker 列表</translation>
+    </message>
+    <message>
+        <source>The cluster could not be read just now: %1 (showing the last answer)</source>
+        <translation>刚才无法读取集群：%1（显示的是上一次的结果）</translation>
+    </message>
+    <message>
+        <source>No cluster to show: the embedded broker is not running and no saved connection is picked.</source>
+        <translation>没有可显示的集群：内嵌 Broker 未运行，也未选择已保存的连接。</translation>
+    </message>
+    <message>
+        <source>Loading the brokers of %1…</source>
+        <translation>正在加载 %1 的 Broker…</translation>
+    </message>
+    <message>
+        <source>The NameServer %1 could not be read: %2
+Check the address and that it runs, then press F5.</source>
+        <translation>无法读取 NameServer %1：%2
+请检查地址以及它是否在运行，然后按 F5。</translation>
+    </message>
+    <message>
+        <source>No broker is registered with the NameServer %1 yet. Start one with namesrvAddr=%1.</source>
+        <translation>尚无 Broker 注册到 NameServer %1。请以 namesrvAddr=%1 启动一个 Broker。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::CheckpointView</name>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Local time</source>
+        <translation>本地时间</translation>
+    </message>
+    <message>
+        <source>What it means</source>
+        <translation>含义</translation>
+    </message>
+    <message>
+        <source>checkpoint.csv</source>
+        <translation>checkpoint.csv</translation>
+    </message>
+    <message>
+        <source>Abort file and lock</source>
+        <translation>abort 文件和 lock 文件</translation>
+    </message>
+    <message>
+        <source>No checkpoint to show: %1/checkpoint: %2</source>
+        <translation>没有可显示的检查点：%1/checkpoint：%2</translation>
+    </message>
+    <message>
+        <source>Store time of the last commit-log record known to be flushed to disk.</source>
+        <translation>已确认刷到磁盘的最后一条 CommitLog 记录的存储时间。</translation>
+    </message>
+    <message>
+        <source>Store time of the last record whose consume-queue entry was flushed.</source>
+        <translation>ConsumeQueue 条目已刷盘的最后一条记录的存储时间。</translation>
+    </message>
+    <message>
+        <source>End time of the last completely filled index file that was flushed; after a crash, index files ending later are deleted and rebuilt.</source>
+        <translation>最后一个已写满并刷盘的索引文件的结束时间；崩溃后，结束时间晚于它的索引文件会被删除并重建。</translation>
+    </message>
+    <message>
+        <source>min(physic, logics) − 3 s: abnormal recovery starts from the newest commit-log file whose first record is older than this (the file before the one holding it), so nothing written after the last flush is trusted.</source>
+        <translation>min(physic, logics) − 3 秒：异常恢复从第一条记录早于该时间的最新 CommitLog 文件开始（即包含该时间点的文件的前一个文件），因此上次刷盘之后写入的内容都不会被直接信任。</translation>
+    </message>
+    <message>
+        <source>HA: the master&apos;s flushed commit-log offset as a slave last saw it (0 on a master).</source>
+        <translation>HA：从节点最近一次看到的主节点已刷盘 CommitLog 偏移量（主节点上为 0）。</translation>
+    </message>
+    <message>
+        <source>Commit-log confirm offset: set at recovery to the start of the last valid record.</source>
+        <translation>CommitLog 确认偏移量：恢复时设为最后一条有效记录的起始位置。</translation>
+    </message>
+    <message>
+        <source>abort: present — the broker did not stop cleanly; its next start runs abnormal recovery (from the checkpoint&apos;s minTimestamp)%1.</source>
+        <translation>abort：存在 —— Broker 未正常停止；下次启动将执行异常恢复（从检查点的 minTimestamp 开始）%1。</translation>
+    </message>
+    <message>
+        <source>, pid %1</source>
+        <translation>，pid %1</translation>
+    </message>
+    <message>
+        <source>abort: absent — the last stop was clean; the next start runs normal recovery.</source>
+        <translation>abort：不存在 —— 上次为正常停止；下次启动将执行正常恢复。</translation>
+    </message>
+    <message>
+        <source>lock: cannot be probed: %1</source>
+        <translation>lock：无法探测：%1</translation>
+    </message>
+    <message>
+        <source>lock: absent.</source>
+        <translation>lock：不存在。</translation>
+    </message>
+    <message>
+        <source>lock: present, not held — no broker runs on this store.</source>
+        <translation>lock：存在，但未被持有 —— 没有 Broker 在此存储上运行。</translation>
+    </message>
+    <message>
+        <source>lock: held by process %1 — a broker runs on this store; what is shown may change.</source>
+        <translation>lock：被进程 %1 持有 —— 有 Broker 正在此存储上运行；显示的内容可能会变化。</translation>
+    </message>
+    <message>
+        <source>lock: held by a running broker (its pid is not told by this kind of lock); what is shown may change.</source>
+        <translation>lock：被正在运行的 Broker 持有（这类锁无法得知其 pid）；显示的内容可能会变化。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ChoosePortsDialog</name>
+    <message>
+        <source>Choose ports</source>
+        <translation>选择端口</translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation>任意空闲端口</translation>
+    </message>
+    <message>
+        <source>Start on these ports</source>
+        <translation>使用这些端口启动</translation>
+    </message>
+    <message>
+        <source>NameServer port:</source>
+        <translation>NameServer 端口：</translation>
+    </message>
+    <message>
+        <source>Broker port:</source>
+        <translation>Broker 端口：</translation>
+    </message>
+    <message>
+        <source>Clients connect to the NameServer port; the broker port is what the NameServer hands them for sending and pulling.</source>
+        <translation>客户端连接 NameServer 端口；Broker 端口由 NameServer 告知客户端，用于发送和拉取消息。</translation>
+    </message>
+    <message>
+        <source>The NameServer and the broker need two different ports.</source>
+        <translation>NameServer 和 Broker 需要使用两个不同的端口。</translation>
+    </message>
+    <message>
+        <source>Port %1 (NameServer) is in use on %2 — choose another port.</source>
+        <translation>端口 %1（NameServer）在 %2 上已被占用 —— 请选择其他端口。</translation>
+    </message>
+    <message>
+        <source>Port %1 (broker) is in use on %2 — choose another port.</source>
+        <translation>端口 %1（Broker）在 %2 上已被占用 —— 请选择其他端口。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::CommitLogView</name>
+    <message>
+        <source>records.csv</source>
+        <translation>records.csv</translation>
+    </message>
+    <message>
+        <source>commit-log offset or offset msgId</source>
+        <translation>CommitLog 偏移量或偏移量 msgId</translation>
+    </message>
+    <message>
+        <source>Go to offset</source>
+        <translation>跳转到偏移量</translation>
+    </message>
+    <message>
+        <source>Go to time</source>
+        <translation>跳转到时间</translation>
+    </message>
+    <message>
+        <source>From the start</source>
+        <translation>从头开始</translation>
+    </message>
+    <message>
+        <source>To the end</source>
+        <translation>跳到末尾</translation>
+    </message>
+    <message>
+        <source>topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>tag (A || B)</source>
+        <translation>标签（A || B）</translation>
+    </message>
+    <message>
+        <source>key or UNIQ_KEY</source>
+        <translation>消息键或 UNIQ_KEY</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>过滤</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is neither a commit-log offset (a number of bytes, 0 or more) nor an offset message id (32 or 56 hex digits).</source>
+        <translation>“%1”既不是 CommitLog 偏移量（字节数，不小于 0），也不是偏移量消息 ID（32 或 56 位十六进制数字）。</translation>
+    </message>
+    <message>
+        <source>Looking for the first record stored at or after %1…</source>
+        <translation>正在查找存储时间不早于 %1 的第一条记录…</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>准备中…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 scanned</source>
+        <translation>已扫描 %1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matching record(s) from offset %1</source>
+        <translation>
+            <numerusform>从偏移量 %1 起 %n 条匹配的记录</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s) from offset %1</source>
+        <translation>
+            <numerusform>从偏移量 %1 起 %n 条记录</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>search stopped at offset %1</source>
+        <translation>搜索停止于偏移量 %1</translation>
+    </message>
+    <message>
+        <source>end of the data at offset %1</source>
+        <translation>数据在偏移量 %1 处结束</translation>
+    </message>
+    <message>
+        <source>scroll for more</source>
+        <translation>滚动以加载更多</translation>
+    </message>
+    <message>
+        <source>No record matches the filter after offset %1.</source>
+        <translation>偏移量 %1 之后没有匹配过滤条件的记录。</translation>
+    </message>
+    <message>
+        <source>No records after offset %1.</source>
+        <translation>偏移量 %1 之后没有记录。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ConfigFilesView</name>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>config-files.csv</source>
+        <translation>config-files.csv</translation>
+    </message>
+    <message>
+        <source>config.csv</source>
+        <translation>config.csv</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Raw text</source>
+        <translation>原始文本</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>does not parse</source>
+        <translation>无法解析</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>text only</source>
+        <translation>仅文本</translation>
+    </message>
+    <message>
+        <source>No config files: %1/config holds none.</source>
+        <translation>没有配置文件：%1/config 中没有任何配置文件。</translation>
+    </message>
+    <message>
+        <source>No config file selected.</source>
+        <translation>未选择配置文件。</translation>
+    </message>
+    <message>
+        <source>%1 holds no JSON or properties to tabulate: see Raw text.</source>
+        <translation>%1 中没有可列成表格的 JSON 或 properties 内容：请查看“原始文本”。</translation>
+    </message>
+    <message>
+        <source>%1 does not parse: %2
+The raw text shows where.</source>
+        <translation>%1 无法解析：%2
+原始文本中标出了出错位置。</translation>
+    </message>
+    <message numerus="yes">
+        <source>(binary file, %n byte(s))</source>
+        <translation>
+            <numerusform>（二进制文件，%n 字节）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ConfigTables</name>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Read queues</source>
+        <translation>读队列数</translation>
+    </message>
+    <message>
+        <source>Write queues</source>
+        <translation>写队列数</translation>
+    </message>
+    <message>
+        <source>Perm</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <source>Filter type</source>
+        <translation>过滤类型</translation>
+    </message>
+    <message>
+        <source>Sys flag</source>
+        <translation>系统标志</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>消费者组</translation>
+    </message>
+    <message>
+        <source>Consume enabled</source>
+        <translation>允许消费</translation>
+    </message>
+    <message>
+        <source>From min</source>
+        <translation>从最小位点消费</translation>
+    </message>
+    <message>
+        <source>Broadcast</source>
+        <translation>广播</translation>
+    </message>
+    <message>
+        <source>Orderly</source>
+        <translation>顺序消费</translation>
+    </message>
+    <message>
+        <source>Retry queues</source>
+        <translation>重试队列数</translation>
+    </message>
+    <message>
+        <source>Max retries</source>
+        <translation>最大重试次数</translation>
+    </message>
+    <message>
+        <source>Broker id</source>
+        <translation>Broker ID</translation>
+    </message>
+    <message>
+        <source>When slow, broker</source>
+        <translation>消费缓慢时切换到的 Broker</translation>
+    </message>
+    <message>
+        <source>Notify id changes</source>
+        <translation>通知消费者 ID 变化</translation>
+    </message>
+    <message>
+        <source>Retry policy</source>
+        <translation>重试策略</translation>
+    </message>
+    <message>
+        <source>Subscriptions</source>
+        <translation>订阅关系</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Committed offset</source>
+        <translation>已提交位点</translation>
+    </message>
+    <message>
+        <source>Max offset</source>
+        <translation>最大位点</translation>
+    </message>
+    <message>
+        <source>Lag</source>
+        <translation>堆积</translation>
+    </message>
+    <message>
+        <source>no consume queue</source>
+        <translation>无 ConsumeQueue</translation>
+    </message>
+    <message>
+        <source>consumequeue/%1/%2 does not exist in this store: the max offset and the lag cannot be told</source>
+        <translation>此存储中不存在 consumequeue/%1/%2：无法得知最大位点和堆积</translation>
+    </message>
+    <message>
+        <source>Delay level</source>
+        <translation>延迟级别</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>位点</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>(document)</source>
+        <translation>（文档）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n member(s)</source>
+        <translation>
+            <numerusform>%n 个成员</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Data version: counter %1, written %2</source>
+        <translation>数据版本：计数 %1，写入于 %2</translation>
     </message>
 </context>
 <context>
@@ -213,6 +824,72 @@
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::ConsumeQueueModel</name>
+    <message>
+        <source>filler (before the queue&apos;s first entry)</source>
+        <translation>填充（位于队列第一个条目之前）</translation>
+    </message>
+    <message>
+        <source>invalid: the commit-log offset %1 is negative</source>
+        <translation>无效：CommitLog 偏移量 %1 为负数</translation>
+    </message>
+    <message>
+        <source>invalid: the size %1 is not positive</source>
+        <translation>无效：大小 %1 不是正数</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>valid</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>Queue offset</source>
+        <translation>队列位点</translation>
+    </message>
+    <message>
+        <source>Commit-log offset</source>
+        <translation>CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Tags code</source>
+        <translation>Tags 哈希码</translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>位置</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ConsumeQueueView</name>
+    <message>
+        <source>consume-queue.csv</source>
+        <translation>consume-queue.csv</translation>
+    </message>
+    <message>
+        <source>Consume queue %1 / %2 from queue offset %3 — Enter or double-click an entry to open its record</source>
+        <translation>ConsumeQueue %1 / %2，从队列位点 %3 起 —— 按 Enter 或双击条目可打开其记录</translation>
+    </message>
+    <message>
+        <source>Queue offset %1 points at no record: %2.</source>
+        <translation>队列位点 %1 未指向任何记录：%2。</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::CreateGroupDialog</name>
     <message>
         <source>Create consumer group</source>
@@ -241,6 +918,90 @@
     <message>
         <source>&amp;Max retries:</source>
         <translation>最大重试次数(&amp;M)：</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ExplorerTable</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::ExplorerWindow</name>
+    <message>
+        <source>%1 — MQDesk Store Explorer</source>
+        <translation>%1 — MQDesk 存储浏览器</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open the store %1: %2</source>
+        <translation>无法打开存储 %1：%2</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Find Records…</source>
+        <translation>查找记录(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Verify Store</source>
+        <translation>校验存储(&amp;V)</translation>
+    </message>
+    <message>
+        <source>live — a broker holds this store&apos;s lock; the view follows it every 2 s</source>
+        <translation>实时 —— 有 Broker 持有此存储的锁；视图每 2 秒跟进一次</translation>
+    </message>
+    <message>
+        <source>%1 (live) — MQDesk Store Explorer</source>
+        <translation>%1（实时）— MQDesk 存储浏览器</translation>
+    </message>
+    <message>
+        <source>Kind: %1</source>
+        <translation>类型：%1</translation>
+    </message>
+    <message>
+        <source>Size: %1 (%2 bytes)</source>
+        <translation>大小：%1（%2 字节）</translation>
+    </message>
+    <message>
+        <source>Entries: %1</source>
+        <translation>条目数：%1</translation>
+    </message>
+    <message>
+        <source>Commit-log range: %1 – %2</source>
+        <translation>CommitLog 范围：%1 – %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not in this store (any more).</source>
+        <translation>%1 不在此存储中（或已不存在）。</translation>
     </message>
 </context>
 <context>
@@ -346,10 +1107,6 @@
         <translation>未刷盘数据</translation>
     </message>
     <message>
-        <source>This broker does not offer flush samples (GET_FLUSH_SAMPLES): it is not an MQDesk broker.</source>
-        <translation>此 Broker 不提供刷盘采样（GET_FLUSH_SAMPLES）：它不是 MQDesk Broker。</translation>
-    </message>
-    <message>
         <source>Reading flush samples failed: %1</source>
         <translation>读取刷盘采样失败：%1</translation>
     </message>
@@ -442,6 +1199,58 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
 刷盘 p50 / p99 / 最大值：%3 / %4 / %5 µs
 写入到确认 p50 / p99 / 最大值：%6 / %7 / %8 µs
 写入 TPS：%9 条/秒 · 刷盘字节数：%10 · 未刷盘数据：%11</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 #%2 (%3)</source>
+        <translation>%1 #%2（%3）</translation>
+    </message>
+    <message>
+        <source>Reading GET_BROKER_RUNTIME_INFO from %1 failed: %2</source>
+        <translation>从 %1 读取 GET_BROKER_RUNTIME_INFO 失败：%2</translation>
+    </message>
+    <message>
+        <source>after a restart</source>
+        <translation>重启后</translation>
+    </message>
+    <message>
+        <source>%1 does not answer GET_FLUSH_SAMPLES (a Java broker): drawn from GET_BROKER_RUNTIME_INFO once a second. Not reported: %2. Put-to-ack p50/p99 are bucket bounds of putMessageDistributeTime; put-to-ack max is putMessageEntireTimeMax since the broker started.</source>
+        <translation>%1 不响应 GET_FLUSH_SAMPLES（Java Broker）：改为每秒读取一次 GET_BROKER_RUNTIME_INFO 来绘制。未提供：%2。写入到确认 p50/p99 取自 putMessageDistributeTime 的分桶边界；写入到确认最大值是 Broker 启动以来的 putMessageEntireTimeMax。</translation>
+    </message>
+    <message>
+        <source>Broker reports: %1 (%2 after a restart)</source>
+        <translation>Broker 报告：%1（重启后为 %2）</translation>
+    </message>
+    <message>
+        <source>Saving flushDiskType in %1&apos;s configuration…</source>
+        <translation>正在将 flushDiskType 保存到 %1 的配置中…</translation>
+    </message>
+    <message>
+        <source>%1 is configured for %2 now. A Java broker applies the flush mode only after a restart: until then it keeps flushing as %3.</source>
+        <translation>%1 现已配置为 %2。Java Broker 需重启后才会应用刷盘方式：在此之前仍按 %3 刷盘。</translation>
+    </message>
+    <message>
+        <source>Saving the flush mode failed: %1</source>
+        <translation>保存刷盘方式失败：%1</translation>
+    </message>
+    <message>
+        <source>The broker of the shown cluster whose flushing is drawn</source>
+        <translation>当前集群中要绘制其刷盘情况的 Broker</translation>
+    </message>
+    <message>
+        <source>Broker:</source>
+        <translation>Broker：</translation>
+    </message>
+    <message>
+        <source>put-to-ack max</source>
+        <translation>写入到确认最大值</translation>
+    </message>
+    <message>
+        <source>app started</source>
+        <translation>应用已启动</translation>
     </message>
 </context>
 <context>
@@ -754,6 +1563,562 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>Creating %1 failed: %2</source>
         <translation>创建 %1 失败：%2</translation>
     </message>
+    <message>
+        <source>consumer-groups.csv</source>
+        <translation>consumer-groups.csv</translation>
+    </message>
+    <message>
+        <source>consumer-group-queues.csv</source>
+        <translation>consumer-group-queues.csv</translation>
+    </message>
+    <message>
+        <source>Queues and clients</source>
+        <translation>队列和客户端</translation>
+    </message>
+    <message>
+        <source>Lag over time</source>
+        <translation>堆积趋势</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::HealthReportView</name>
+    <message>
+        <source>Verify reads every commit-log record, consume-queue entry, index entry and config file of the store (read-only) and lists what is wrong, and where.</source>
+        <translation>校验会读取存储中的每条 CommitLog 记录、ConsumeQueue 条目、索引条目和配置文件（只读），并列出哪里有什么问题。</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移量</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>store-faults.csv</source>
+        <translation>store-faults.csv</translation>
+    </message>
+    <message>
+        <source>Verify cancelled.</source>
+        <translation>校验已取消。</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>Check every file of the store (read-only; nothing is changed)</source>
+        <translation>检查存储的每个文件（只读，不做任何修改）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>Verifying…</source>
+        <translation>正在校验…</translation>
+    </message>
+    <message>
+        <source>The store may have changed since the last verify: run Verify again.</source>
+        <translation>自上次校验以来存储可能已发生变化：请再次运行“校验”。</translation>
+    </message>
+    <message>
+        <source>%1 of %2, %3 MB/s</source>
+        <translation>%1 / %2，%3 MB/s</translation>
+    </message>
+    <message>
+        <source>Verified in %2 s: %1 of commit log (%3 MB/s).</source>
+        <translation>校验用时 %2 秒：CommitLog %1（%3 MB/s）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Healthy:&lt;/b&gt; no faults found.</source>
+        <translation>&lt;b&gt;健康：&lt;/b&gt;未发现问题。</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n fault(s) found&lt;/b&gt; — double-click one to see it in its file.</source>
+        <translation>
+            <numerusform>&lt;b&gt;发现 %n 个问题&lt;/b&gt; —— 双击某一项可在其所在文件中查看。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Records: %1 in %2 of commit log scanned (data ends at offset %3).</source>
+        <translation>记录：已扫描 CommitLog %2，共 %1 条（数据结束于偏移量 %3）。</translation>
+    </message>
+    <message>
+        <source>Consume-queue entries: %1; index entries: %2.</source>
+        <translation>ConsumeQueue 条目：%1；索引条目：%2。</translation>
+    </message>
+    <message>
+        <source>Abort file: present — the next start runs abnormal recovery.</source>
+        <translation>abort 文件：存在 —— 下次启动将执行异常恢复。</translation>
+    </message>
+    <message>
+        <source>Abort file: absent — the next start runs normal recovery.</source>
+        <translation>abort 文件：不存在 —— 下次启动将执行正常恢复。</translation>
+    </message>
+    <message>
+        <source>Live: a broker holds the lock; the tail may change while it is scanned.</source>
+        <translation>实时：有 Broker 持有锁；扫描期间末尾数据可能发生变化。</translation>
+    </message>
+    <message>
+        <source>Normal recovery: %1</source>
+        <translation>正常恢复：%1</translation>
+    </message>
+    <message>
+        <source>Abnormal recovery: %1</source>
+        <translation>异常恢复：%1</translation>
+    </message>
+    <message>
+        <source>would not open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>stops at offset %1 (%2 @%3), %4</source>
+        <translation>停止于偏移量 %1（%2 @%3），%4</translation>
+    </message>
+    <message>
+        <source>; &lt;b&gt;would truncate %1 bytes, lose %2 record(s) and delete %3 file(s)&lt;/b&gt;</source>
+        <translation>；&lt;b&gt;将截断 %1 字节，丢失 %2 条记录并删除 %3 个文件&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>; nothing would be lost (the %1 bytes after it hold no record and would be zeroed)</source>
+        <translation>；不会丢失任何数据（其后的 %1 字节不含记录，将被清零）</translation>
+    </message>
+    <message>
+        <source>; nothing would be cut</source>
+        <translation>；不会截断任何内容</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::HistoryStore</name>
+    <message>
+        <source>The history database %1 could not be read (%2) nor moved aside; this session records into %3.</source>
+        <translation>无法读取历史数据库 %1（%2），也无法将其移开；本次会话记录到 %3。</translation>
+    </message>
+    <message>
+        <source>The history database %1 could not be read (%2): it was moved aside as %3 and a new one started.</source>
+        <translation>无法读取历史数据库 %1（%2）：已将其移为 %3，并新建了一个数据库。</translation>
+    </message>
+    <message>
+        <source>The history database %1 is locked by another process (%2): this session records into %3.</source>
+        <translation>历史数据库 %1 被另一个进程锁定（%2）：本次会话记录到 %3。</translation>
+    </message>
+    <message>
+        <source>No history database could be opened at %1 (%2): history is kept in memory until the app quits.</source>
+        <translation>无法在 %1 打开历史数据库（%2）：历史数据仅保存在内存中，直到应用退出。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::IndexEntryModel</name>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Key hash</source>
+        <translation>键哈希</translation>
+    </message>
+    <message>
+        <source>Commit-log offset</source>
+        <translation>CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>Stored at</source>
+        <translation>存储时间</translation>
+    </message>
+    <message>
+        <source>Prev</source>
+        <translation>上一条目</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::IndexFileView</name>
+    <message>
+        <source>Index file</source>
+        <translation>索引文件</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Index count</source>
+        <translation>索引数</translation>
+    </message>
+    <message>
+        <source>Begin</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>index-files.csv</source>
+        <translation>index-files.csv</translation>
+    </message>
+    <message>
+        <source>index-entries.csv</source>
+        <translation>index-entries.csv</translation>
+    </message>
+    <message>
+        <source>Slot occupancy</source>
+        <translation>槽位占用</translation>
+    </message>
+    <message>
+        <source>Entries</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Key lookup</source>
+        <translation>按键查找</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>文件头</translation>
+    </message>
+    <message>
+        <source>Begin store time</source>
+        <translation>起始存储时间</translation>
+    </message>
+    <message>
+        <source>End store time</source>
+        <translation>结束存储时间</translation>
+    </message>
+    <message>
+        <source>Begin commit-log offset</source>
+        <translation>起始 CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>End commit-log offset</source>
+        <translation>结束 CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>Hash slot count</source>
+        <translation>哈希槽数</translation>
+    </message>
+    <message>
+        <source>Slot capacity (inferred)</source>
+        <translation>槽位容量（推断）</translation>
+    </message>
+    <message>
+        <source>Entry capacity (inferred)</source>
+        <translation>条目容量（推断）</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Key (a KEYS token or a UNIQ_KEY)</source>
+        <translation>键（KEYS 中的一项或 UNIQ_KEY）</translation>
+    </message>
+    <message>
+        <source>Look up</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>The lookup walks topic#key&apos;s hash chain in every index file, newest first, as the broker does.</source>
+        <translation>查找会像 Broker 一样，从最新的索引文件开始，在每个索引文件中遍历 topic#key 的哈希链。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Key hash</source>
+        <translation>键哈希</translation>
+    </message>
+    <message>
+        <source>Commit-log offset</source>
+        <translation>CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>Stored at</source>
+        <translation>存储时间</translation>
+    </message>
+    <message>
+        <source>Prev</source>
+        <translation>上一条目</translation>
+    </message>
+    <message>
+        <source>Hash match</source>
+        <translation>哈希匹配</translation>
+    </message>
+    <message>
+        <source>Record has key</source>
+        <translation>记录含该键</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>index-lookup.csv</source>
+        <translation>index-lookup.csv</translation>
+    </message>
+    <message>
+        <source>No index files: %1/index holds none (the broker writes them only when messageIndexEnable is on and a message carries keys).</source>
+        <translation>没有索引文件：%1/index 中没有任何索引文件（仅当 messageIndexEnable 开启且消息带有 Keys 时，Broker 才会写入索引文件）。</translation>
+    </message>
+    <message>
+        <source>No chart: %1</source>
+        <translation>无图表：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n slot(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个槽位…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 slots occupied (%3%), in %4 buckets of about %5 slots.</source>
+        <translation>%2 个槽位中已占用 %1 个（%3%），分为 %4 组，每组约 %5 个槽位。</translation>
+    </message>
+    <message>
+        <source>%1 (entries 1–%2)</source>
+        <translation>%1（条目 1–%2）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>ok (%1 bytes)</source>
+        <translation>正常（%1 字节）</translation>
+    </message>
+    <message>
+        <source>Enter a topic and a key: the index stores topic#key.</source>
+        <translation>请输入主题和键：索引中存储的是 topic#key。</translation>
+    </message>
+    <message>
+        <source>Looking up %1#%2…</source>
+        <translation>正在查找 %1#%2…</translation>
+    </message>
+    <message>
+        <source>No commit-log file holds offset %1: the record is gone (deleted by retention or never written).</source>
+        <translation>没有 CommitLog 文件包含偏移量 %1：该记录已不存在（已因过期被删除，或从未写入）。</translation>
+    </message>
+    <message>
+        <source>slot %1</source>
+        <translation>槽位 %1</translation>
+    </message>
+    <message>
+        <source>the slot is empty</source>
+        <translation>该槽位为空</translation>
+    </message>
+    <message>
+        <source>the slot points at entry %1, the newest of its chain</source>
+        <translation>该槽位指向条目 %1，即其链上最新的条目</translation>
+    </message>
+    <message>
+        <source>no record there</source>
+        <translation>该处没有记录</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>another key with the same slot</source>
+        <translation>同一槽位上的另一个键</translation>
+    </message>
+    <message>
+        <source>stop</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>No index files to look in.</source>
+        <translation>没有可供查找的索引文件。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (hash %2): %n record(s) carry the key, in %3 index file(s). Double-click a step to see its record.</source>
+        <translation>
+            <numerusform>%1（哈希 %2）：%3 个索引文件中共有 %n 条记录带有该键。双击某一步可查看其记录。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::IndexOccupancyChart</name>
+    <message>
+        <source>Hash slot (slot number)</source>
+        <translation>哈希槽（槽位编号）</translation>
+    </message>
+    <message>
+        <source>Occupied slots per bucket</source>
+        <translation>每组已占用的槽位数</translation>
+    </message>
+    <message>
+        <source>Slots %1–%2: %3 of %4 occupied (%5%)</source>
+        <translation>槽位 %1–%2：%4 个中已占用 %3 个（%5%）</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::LagChart</name>
+    <message>
+        <source>15 min</source>
+        <translation>15 分钟</translation>
+    </message>
+    <message>
+        <source>1 h</source>
+        <translation>1 小时</translation>
+    </message>
+    <message>
+        <source>24 h (per minute)</source>
+        <translation>24 小时（按分钟）</translation>
+    </message>
+    <message>
+        <source>7 days (per minute)</source>
+        <translation>7 天（按分钟）</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>lag</source>
+        <translation>堆积</translation>
+    </message>
+    <message>
+        <source>minute maximum</source>
+        <translation>每分钟最大值</translation>
+    </message>
+    <message>
+        <source>Time (local)</source>
+        <translation>时间（本地）</translation>
+    </message>
+    <message>
+        <source>Lag (messages)</source>
+        <translation>堆积（条）</translation>
+    </message>
+    <message>
+        <source>Select a group to see its lag over time.</source>
+        <translation>选择一个消费者组以查看其堆积趋势。</translation>
+    </message>
+    <message>
+        <source>Loading the lag history of %1…</source>
+        <translation>正在加载 %1 的堆积历史…</translation>
+    </message>
+    <message>
+        <source>%1: no lag recorded in this window yet.</source>
+        <translation>%1：此时间窗口内尚未记录堆积。</translation>
+    </message>
+    <message>
+        <source>%1: lag of its committed queues (messages)</source>
+        <translation>%1：其已提交位点的队列的堆积（条）</translation>
+    </message>
+    <message>
+        <source>offsets reset</source>
+        <translation>位点已重置</translation>
+    </message>
+    <message>
+        <source>app started</source>
+        <translation>应用已启动</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>%1
+lag: average %2, maximum %3 messages</source>
+        <translation>%1
+堆积：平均 %2 条，最大 %3 条</translation>
+    </message>
+    <message>
+        <source>%1
+lag: %2 messages</source>
+        <translation>%1
+堆积：%2 条</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>%1-lag.png</source>
+        <translation>%1-lag.png</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export lag samples</source>
+        <translation>导出堆积采样数据</translation>
+    </message>
+    <message>
+        <source>%1-lag.csv</source>
+        <translation>%1-lag.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::Language</name>
@@ -825,10 +2190,6 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>The broker could not start: %1</source>
-        <translation>Broker 无法启动：%1</translation>
-    </message>
-    <message>
         <source>Broker %1</source>
         <translation>Broker %1</translation>
     </message>
@@ -843,6 +2204,18 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
     <message>
         <source>Views show %1 (%2)</source>
         <translation>视图显示 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %p%</source>
+        <translation>%1：%p%</translation>
+    </message>
+    <message>
+        <source>port %1 is in use — choose another port</source>
+        <translation>端口 %1 已被占用 —— 请选择其他端口</translation>
+    </message>
+    <message>
+        <source>could not start: %1</source>
+        <translation>无法启动：%1</translation>
     </message>
 </context>
 <context>
@@ -1267,6 +2640,10 @@ Widen the time range, check the topic, or browse the queues.</source>
         <source>Sent to %1: message ID %2, queue %3, queue offset %4.</source>
         <translation>已发送到 %1：消息 ID %2，队列 %3，队列位点 %4。</translation>
     </message>
+    <message>
+        <source>messages.csv</source>
+        <translation>messages.csv</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::OverviewView</name>
@@ -1293,14 +2670,138 @@ Broker：%2（%3，集群 %4）
 刷盘方式：%6</translation>
     </message>
     <message>
-        <source>The broker could not start: %1
-Choose other ports or another store folder, then use Broker ▸ Start.</source>
-        <translation>Broker 无法启动：%1
-请选择其他端口或其他存储目录，然后使用“Broker ▸ 启动”。</translation>
-    </message>
-    <message>
         <source>Store: %1</source>
         <translation>存储：%1</translation>
+    </message>
+    <message>
+        <source>Choose ports…</source>
+        <translation>选择端口…</translation>
+    </message>
+    <message>
+        <source>Use ports %1 and %2</source>
+        <translation>使用端口 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>Use port %1</source>
+        <translation>使用端口 %1</translation>
+    </message>
+    <message>
+        <source>The broker could not start: %1</source>
+        <translation>Broker 无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Port %1 (NameServer) is in use by another program; port %2 is free.</source>
+        <translation>端口 %1（NameServer）已被其他程序占用；端口 %2 空闲。</translation>
+    </message>
+    <message>
+        <source>Port %1 (broker) is in use by another program; port %2 is free.</source>
+        <translation>端口 %1（Broker）已被其他程序占用；端口 %2 空闲。</translation>
+    </message>
+    <message>
+        <source>Use the free port below (remembered for the next start), or choose other ports.</source>
+        <translation>使用下面的空闲端口（下次启动时会记住），或选择其他端口。</translation>
+    </message>
+    <message>
+        <source>Choose other ports or another store folder, then use Broker ▸ Start.</source>
+        <translation>请选择其他端口或其他存储目录，然后使用“Broker ▸ 启动”。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::RecordTableModel</name>
+    <message>
+        <source>end-of-file blank</source>
+        <translation>文件末尾空白</translation>
+    </message>
+    <message>
+        <source>invalid: %1</source>
+        <translation>无效：%1</translation>
+    </message>
+    <message>
+        <source>CRC mismatch</source>
+        <translation>CRC 不匹配</translation>
+    </message>
+    <message>
+        <source>wrong position: PHYSICALOFFSET is %1</source>
+        <translation>位置错误：PHYSICALOFFSET 为 %1</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移量</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Queue offset</source>
+        <translation>队列位点</translation>
+    </message>
+    <message>
+        <source>Store time</source>
+        <translation>存储时间</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签（Tags）</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键（Keys）</translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation>消息体</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::RecordView</name>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Select a record to see its fields and bytes.</source>
+        <translation>选择一条记录以查看其字段和字节。</translation>
+    </message>
+    <message>
+        <source>Reading the record at offset %1…</source>
+        <translation>正在读取偏移量 %1 处的记录…</translation>
+    </message>
+    <message>
+        <source>Record at offset %1: %2 bytes</source>
+        <translation>偏移量 %1 处的记录：%2 字节</translation>
+    </message>
+    <message>
+        <source> — the end-of-file record; the rest of the file is unused.</source>
+        <translation> —— 文件末尾记录；文件其余部分未使用。</translation>
+    </message>
+    <message>
+        <source> — the layout stops: %1</source>
+        <translation> —— 布局在此中断：%1</translation>
     </message>
 </context>
 <context>
@@ -1328,6 +2829,33 @@ Choose other ports or another store folder, then use Broker ▸ Start.</source>
     <message>
         <source>Move the committed offsets of every queue the group consumes to:</source>
         <translation>将该消费者组所消费的每个队列的已提交位点移到：</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::RuntimeSampler</name>
+    <message>
+        <source>flush latency (p50/p99/max)</source>
+        <translation>刷盘延迟（p50/p99/最大值）</translation>
+    </message>
+    <message>
+        <source>flush timeouts</source>
+        <translation>刷盘超时</translation>
+    </message>
+    <message>
+        <source>put-to-ack p50/p99 (no putMessageDistributeTime)</source>
+        <translation>写入到确认 p50/p99（无 putMessageDistributeTime）</translation>
+    </message>
+    <message>
+        <source>put-to-ack max (no putMessageEntireTimeMax)</source>
+        <translation>写入到确认最大值（无 putMessageEntireTimeMax）</translation>
+    </message>
+    <message>
+        <source>data at risk (no remainHowManyDataToFlush)</source>
+        <translation>未刷盘数据（无 remainHowManyDataToFlush）</translation>
+    </message>
+    <message>
+        <source>bytes flushed</source>
+        <translation>刷盘字节数</translation>
     </message>
 </context>
 <context>
@@ -1399,6 +2927,56 @@ Choose other ports or another store folder, then use Broker ▸ Start.</source>
     <message>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::StoreFileModel</name>
+    <message>
+        <source>other files</source>
+        <translation>其他文件</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Fill</source>
+        <translation>填充率</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TableText</name>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
     </message>
 </context>
 <context>
@@ -1755,6 +3333,10 @@ Check that the broker is running, then press F5.</source>
     <message>
         <source>The broker owns system topics.</source>
         <translation>系统主题归 Broker 所有。</translation>
+    </message>
+    <message>
+        <source>topics.csv</source>
+        <translation>topics.csv</translation>
     </message>
 </context>
 </TS>
