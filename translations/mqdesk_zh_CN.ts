@@ -1704,6 +1704,18 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>; nothing would be cut</source>
         <translation>；不会截断任何内容</translation>
     </message>
+    <message>
+        <source>end of data</source>
+        <translation>数据结束</translation>
+    </message>
+    <message>
+        <source>end of data (end-of-file record of the last file)</source>
+        <translation>数据结束（最后一个文件的文件末尾记录）</translation>
+    </message>
+    <message>
+        <source>no commit-log files</source>
+        <translation>没有 CommitLog 文件</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::HistoryStore</name>

@@ -2,164 +2,100 @@
 // source text that translations/mqdesk_zh_CN.ts lacks or leaves unfinished, so a new tr()
 // string without its translation fails here; (b) the real MainWindow, with the embedded
 // translation loaded and a real embedded broker on a temporary store, shows no English source
-// string in its labels, buttons, headers, menus, tabs, lists or toolbars on any page.
+// string in its labels, buttons, headers, menus, tabs, lists or toolbars on any page (also the
+// Overview's brokers table rows, a group's lag chart tab and the flush monitor's broker picker);
+// (c) so does the store explorer on each of its pages (records + hex, consume queue, index,
+// checkpoint, config, health report) over a store written here with a Java broker's config.
 // Screenshots of each page in Chinese are saved in the build tree (screenshots/zh-*.png).
 
+#include "explorer_test_util.h"
+#include "translation_test_util.h"
 #include "ui_test_util.h"
+#include "broker/client/producer.h"
+#include "broker/client/pull_consumer.h"
 #include "ui/broker_host.h"
+#include "ui/broker_table_model.h"
+#include "ui/brokers_panel.h"
+#include "ui/explorer/checkpoint_view.h"
+#include "ui/explorer/config_files_view.h"
+#include "ui/explorer/consume_queue_model.h"
+#include "ui/explorer/consume_queue_view.h"
+#include "ui/explorer/health_report_view.h"
+#include "ui/explorer/index_file_view.h"
+#include "ui/flush_monitor_view.h"
+#include "ui/group_table_model.h"
+#include "ui/groups_view.h"
+#include "ui/lag_chart.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
+#include "ui/overview_view.h"
 
-#include <QAbstractButton>
-#include <QAction>
 #include <QApplication>
-#include <QComboBox>
 #include <QDir>
 #include <QFile>
-#include <QGroupBox>
-#include <QHeaderView>
-#include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
-#include <QMenu>
-#include <QMenuBar>
 #include <QProcess>
-#include <QRegularExpression>
-#include <QSet>
+#include <QSignalSpy>
 #include <QStackedWidget>
-#include <QTabBar>
+#include <QTabWidget>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QToolBar>
-#include <QXmlStreamReader>
-
-#include <map>
 
 using namespace mqdesk;
 using mqdesk::ui::BrokerHost;
 using mqdesk::ui::MainWindow;
 
+using mqdesk::test::changedSources;
+using mqdesk::test::englishIn;
+using mqdesk::test::Message;
 using mqdesk::test::optionsFor;
+using mqdesk::test::readTs;
 using mqdesk::test::saveScreenshot;
+using mqdesk::test::visibleTexts;
 
 namespace {
 
-struct Message {
-    QString context;
-    QString source;
-    QString translation; // the first form for plurals
-    bool finished = false;
-};
+constexpr int kTimeout = 30000; // ms: generous for a loaded machine, never a measured figure
 
-// The messages of a .ts file by context, source and comment.
-std::map<QString, Message> readTs(const QString &path, QString &error)
+template <typename View>
+View *viewOf(MainWindow &window)
 {
-    std::map<QString, Message> messages;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error = path + QStringLiteral(": ") + file.errorString();
-        return messages;
-    }
-    QXmlStreamReader xml(&file);
-    QString context;
-    Message message;
-    QString comment;
-    bool inMessage = false;
-    bool allFormsFilled = true;
-    bool numerus = false;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (xml.isStartElement()) {
-            const auto name = xml.name();
-            if (name == QStringLiteral("name") && !inMessage) {
-                context = xml.readElementText();
-            } else if (name == QStringLiteral("message")) {
-                inMessage = true;
-                message = Message{context, {}, {}, false};
-                numerus = xml.attributes().value(QStringLiteral("numerus")) == QStringLiteral("yes");
-                comment.clear();
-                allFormsFilled = true;
-            } else if (name == QStringLiteral("source")) {
-                message.source = xml.readElementText();
-            } else if (name == QStringLiteral("comment")) {
-                comment = xml.readElementText();
-            } else if (name == QStringLiteral("translation")) {
-                const QString type = xml.attributes().value(QStringLiteral("type")).toString();
-                message.finished = type.isEmpty();
-                if (!numerus)
-                    message.translation = xml.readElementText();
-            } else if (name == QStringLiteral("numerusform")) {
-                const QString form = xml.readElementText();
-                allFormsFilled = allFormsFilled && !form.isEmpty();
-                if (message.translation.isEmpty())
-                    message.translation = form;
-            }
-        } else if (xml.isEndElement() && xml.name() == QStringLiteral("message")) {
-            message.finished = message.finished && allFormsFilled && !message.translation.isEmpty();
-            messages[message.context + QChar(0x1f) + message.source + QChar(0x1f) + comment] = message;
-            inMessage = false;
-        }
-    }
-    if (xml.hasError())
-        error = path + QStringLiteral(": ") + xml.errorString();
-    return messages;
+    return window.pages()->findChild<View *>();
 }
 
-QString withoutMnemonic(QString text)
+// Sends `count` messages to ZhTopic and leaves the pull group GID_ZH with offset 0 committed on
+// every queue: a group with lag for the Consumer groups page and its lag chart.
+bool makeGroupWithLag(const QString &namesrv, int count)
 {
-    // "&File" and the Chinese "文件(&F)" style; "&&" is a literal ampersand.
-    text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
-    static const QRegularExpression chineseStyle(QStringLiteral("\\(&[^)]\\)"));
-    text.remove(chineseStyle);
-    text.remove(QLatin1Char('&'));
-    text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
-    return text;
-}
-
-// Every text the window shows to the user in the widgets on screen, plus its menus.
-QStringList visibleTexts(MainWindow &window)
-{
-    QStringList texts{window.windowTitle()};
-    const auto addActions = [&texts](const QList<QAction *> &actions, const auto &self) -> void {
-        for (QAction *action : actions) {
-            texts << action->text() << action->toolTip();
-            if (QMenu *menu = action->menu())
-                self(menu->actions(), self);
-        }
-    };
-    addActions(window.menuBar()->actions(), addActions);
-    for (QWidget *widget : window.findChildren<QWidget *>()) {
-        if (!widget->isVisible())
-            continue;
-        if (auto *label = qobject_cast<QLabel *>(widget))
-            texts << label->text();
-        else if (auto *button = qobject_cast<QAbstractButton *>(widget))
-            texts << button->text() << button->toolTip();
-        else if (auto *group = qobject_cast<QGroupBox *>(widget))
-            texts << group->title();
-        else if (auto *edit = qobject_cast<QLineEdit *>(widget))
-            texts << edit->placeholderText() << edit->toolTip();
-        else if (auto *combo = qobject_cast<QComboBox *>(widget)) {
-            for (int i = 0; i < combo->count(); ++i)
-                texts << combo->itemText(i);
-            texts << combo->toolTip();
-        } else if (auto *tabs = qobject_cast<QTabBar *>(widget)) {
-            for (int i = 0; i < tabs->count(); ++i)
-                texts << tabs->tabText(i);
-        } else if (auto *header = qobject_cast<QHeaderView *>(widget)) {
-            if (QAbstractItemModel *model = header->model()) {
-                const int count = header->orientation() == Qt::Horizontal ? model->columnCount() : 0;
-                for (int i = 0; i < count; ++i)
-                    texts << model->headerData(i, Qt::Horizontal, Qt::DisplayRole).toString();
-            }
-        } else if (auto *list = qobject_cast<QListWidget *>(widget)) {
-            for (int i = 0; i < list->count(); ++i)
-                texts << list->item(i)->text();
-        } else if (auto *toolBar = qobject_cast<QToolBar *>(widget)) {
-            addActions(toolBar->actions(), addActions);
-        }
+    client::ClientConfig config;
+    config.namesrvAddr = namesrv.toStdString();
+    config.instanceName = "translations-test";
+    client::ProducerOptions producerOptions;
+    producerOptions.group = "PG_ZH";
+    client::Producer producer(config, producerOptions);
+    if (!producer.start().ok)
+        return false;
+    for (int i = 0; i < count; ++i) {
+        client::Message message;
+        message.topic = "ZhTopic";
+        message.setBody("zh " + std::to_string(i));
+        if (!producer.send(message).ok)
+            return false;
     }
-    return texts;
+    client::PullConsumerOptions consumerOptions;
+    consumerOptions.group = "GID_ZH";
+    client::PullConsumer consumer(config, consumerOptions);
+    if (!consumer.subscribe("ZhTopic").ok || !consumer.start().ok)
+        return false;
+    const auto queues = consumer.fetchSubscribeMessageQueues("ZhTopic");
+    if (!queues.ok)
+        return false;
+    for (const auto &queue : queues.value)
+        if (!consumer.updateConsumeOffset(queue, 0).ok)
+            return false;
+    consumer.shutdown();
+    return true;
 }
 
 } // namespace
@@ -171,10 +107,42 @@ class TranslationsTest : public QObject
 private slots:
     void everySourceTextIsTranslated();
     void mainWindowShowsChinese();
+    void explorerShowsChinese();
 
 private:
+    // Fails (QVERIFY2) when `window` shows an English source text; `what` names the page.
+    bool noEnglishIn(QMainWindow &window, const QString &what, const QStringList &more = {});
+    bool loadTranslations();
+
     std::map<QString, Message> translations_;
+    QSet<QString> english_;
 };
+
+bool TranslationsTest::loadTranslations()
+{
+    if (!english_.isEmpty())
+        return true;
+    [&] {
+        QVERIFY2(ui::installTranslators(*qApp, ui::kChinese), "the embedded :/i18n/mqdesk_zh_CN.qm did not load");
+        if (translations_.empty()) {
+            QString error;
+            translations_ = readTs(QStringLiteral(MQDESK_SOURCE_DIR "/translations/mqdesk_zh_CN.ts"), error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+        }
+        // The English texts that the translation changes: none may be left on screen.
+        english_ = changedSources(translations_);
+    }();
+    return !english_.isEmpty() && !QTest::currentTestFailed();
+}
+
+bool TranslationsTest::noEnglishIn(QMainWindow &window, const QString &what, const QStringList &more)
+{
+    const QStringList left = englishIn(visibleTexts(window) + more, english_);
+    [&] {
+        QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("%1 still shows English: %2").arg(what, left.join(QStringLiteral(" | ")))));
+    }();
+    return left.isEmpty();
+}
 
 void TranslationsTest::everySourceTextIsTranslated()
 {
@@ -227,29 +195,19 @@ void TranslationsTest::everySourceTextIsTranslated()
 
 void TranslationsTest::mainWindowShowsChinese()
 {
-    QVERIFY2(ui::installTranslators(*qApp, ui::kChinese), "the embedded :/i18n/mqdesk_zh_CN.qm did not load");
-    if (translations_.empty()) {
-        QString error;
-        translations_ = readTs(QStringLiteral(MQDESK_SOURCE_DIR "/translations/mqdesk_zh_CN.ts"), error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-    }
-    // The English texts that the translation changes: none may be left on screen.
-    // (A source kept as it is somewhere, such as "Broker" or "SYNC_FLUSH", is not English.)
-    QSet<QString> english;
-    QSet<QString> kept;
-    for (const auto &[key, message] : translations_) {
-        english.insert(withoutMnemonic(message.source));
-        kept.insert(withoutMnemonic(message.translation));
-    }
-    english.subtract(kept);
-
+    QVERIFY(loadTranslations());
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     MainWindow window(optionsFor(dir.filePath(QStringLiteral("store"))));
     window.resize(1280, 800);
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+    QVERIFY(makeGroupWithLag(window.brokerHost().namesrvAddress(), 20));
 
+    auto *overview = viewOf<ui::OverviewView>(window);
+    auto *groups = viewOf<ui::GroupsView>(window);
+    auto *flush = viewOf<ui::FlushMonitorView>(window);
+    QVERIFY(overview && groups && flush);
     const struct {
         const char *screenshot;
         int waitMs;
@@ -259,20 +217,125 @@ void TranslationsTest::mainWindowShowsChinese()
     for (int index = 0; index < window.pages()->count(); ++index) {
         window.showView(index);
         QTest::qWait(pages[index].waitMs);
-        QStringList left;
-        for (const QString &text : visibleTexts(window))
-            if (!text.isEmpty() && english.contains(withoutMnemonic(text)))
-                left << text;
-        left.removeDuplicates();
-        QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("page %1 still shows English: %2")
-                                                .arg(index)
-                                                .arg(left.join(QStringLiteral(" | ")))));
+        QStringList more;
+        if (window.pages()->currentWidget() == overview) {
+            // The brokers table: its row (role, uptime, disk use) as well as its headers.
+            ui::BrokerTableModel &brokers = *overview->brokers()->model();
+            QTRY_VERIFY_WITH_TIMEOUT(brokers.rowCount() > 0, kTimeout);
+            more = test::cellTexts(brokers, brokers.rowCount());
+        } else if (window.pages()->currentWidget() == flush) {
+            QTRY_VERIFY_WITH_TIMEOUT(!flush->brokerAddress().isEmpty(), kTimeout); // the broker picker filled
+        }
+        QVERIFY(noEnglishIn(window, QStringLiteral("page %1").arg(index), more));
         // A translated page shows Chinese: the navigation and the page's own texts.
         const QString all = visibleTexts(window).join(QLatin1Char('\n'));
         QVERIFY2(all.contains(QStringLiteral("概览")) && all.contains(QStringLiteral("刷盘监控")), qPrintable(all));
         saveScreenshot(window, QString::fromLatin1(pages[index].screenshot));
     }
+
+    // The Consumer groups page with a group selected: its queues, then its lag chart tab.
+    window.showView(window.pages()->indexOf(groups));
+    for (int attempt = 0; attempt < 20 && groups->groupModel()->rowOf("GID_ZH") < 0; ++attempt) {
+        QSignalSpy listed(groups, &ui::GroupsView::groupsLoaded);
+        groups->refresh();
+        QVERIFY(listed.wait(kTimeout));
+    }
+    QVERIFY(groups->groupModel()->rowOf("GID_ZH") >= 0);
+    QSignalSpy detail(groups, &ui::GroupsView::detailLoaded);
+    groups->selectGroup(QStringLiteral("GID_ZH"));
+    QVERIFY(detail.wait(kTimeout));
+    QVERIFY(noEnglishIn(window, QStringLiteral("the selected group"), test::cellTexts(*groups->groupModel(), 50)));
+    saveScreenshot(window, QStringLiteral("zh-groups-detail"));
+    ui::LagChart *chart = groups->lagChart();
+    QVERIFY(chart);
+    groups->detailTabs()->setCurrentWidget(chart);
+    QTRY_VERIFY_WITH_TIMEOUT(!chart->isLoading() && !chart->points().empty(), kTimeout);
+    QVERIFY(noEnglishIn(window, QStringLiteral("the lag chart"), {chart->statusText()}));
+    saveScreenshot(window, QStringLiteral("zh-groups-lag-chart"));
     window.close();
+}
+
+void TranslationsTest::explorerShowsChinese()
+{
+    QVERIFY(loadTranslations());
+    // A store MessageStore writes (records, consume queues, index, checkpoint) with the config
+    // files of a Java broker (study-2019) copied in.
+    test::WrittenStore written;
+    QVERIFY(written.write());
+    const QString javaConfig = QStringLiteral(MQDESK_FIXTURES_DIR "/study-2019/config");
+    QVERIFY(QDir().mkpath(written.root + QStringLiteral("/config")));
+    for (const QString &name : QDir(javaConfig).entryList(QDir::Files))
+        QVERIFY(QFile::copy(javaConfig + QLatin1Char('/') + name, written.root + QStringLiteral("/config/") + name));
+
+    auto window = test::openWindow(written.root);
+    QVERIFY(window && window->isOpen());
+    window->resize(1280, 800);
+    ui::StoreFileModel &files = *window->fileModel();
+
+    // Records + the selected record's fields and hex.
+    QVERIFY(test::waitForFirstPage(*window));
+    window->commitLogView()->table()->selectRow(1);
+    QVERIFY(test::waitForRecordView(*window->commitLogView()->recordView()));
+    QVERIFY(noEnglishIn(*window, QStringLiteral("the explorer's records"),
+                        test::cellTexts(*window->commitLogView()->model(), 20)));
+    saveScreenshot(*window, QStringLiteral("zh-explorer-records"));
+
+    // A consume queue.
+    window->fileTree()->setCurrentIndex(files.indexOfQueue(QStringLiteral("T"), 1));
+    ui::ConsumeQueueView &queue = *window->consumeQueueView();
+    QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+    QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 0, test::kWait);
+    QVERIFY(noEnglishIn(*window, QStringLiteral("the explorer's consume queue"), test::cellTexts(*queue.model(), 20)));
+    saveScreenshot(*window, QStringLiteral("zh-explorer-consume-queue"));
+
+    // An index file: its entries, slot occupancy and a key lookup.
+    const QString indexFile = files.node(files.index(0, 0, files.indexOfPath(QStringLiteral("index"))))->relativePath;
+    window->showLocation({indexFile, 0});
+    ui::IndexFileView *index = window->indexView();
+    QVERIFY(index);
+    QTRY_COMPARE_WITH_TIMEOUT(QStringLiteral("index/") + index->selectedFile(), indexFile, test::kWait);
+    QTRY_VERIFY_WITH_TIMEOUT(!index->isLoading(), test::kWait);
+    for (int tab = 0; tab < index->tabs()->count(); ++tab) {
+        index->tabs()->setCurrentIndex(tab);
+        QWidget *page = index->tabs()->currentWidget();
+        const QString name = page->isAncestorOf(index->chainTable())   ? QStringLiteral("lookup")
+                             : page->isAncestorOf(index->entryTable()) ? QStringLiteral("entries")
+                                                                       : QStringLiteral("occupancy");
+        if (page->isAncestorOf(index->chainTable())) {
+            QSignalSpy found(index, &ui::IndexFileView::lookupFinished);
+            index->lookUp(QStringLiteral("T"), QStringLiteral("k7"));
+            QVERIFY(found.wait(test::kWait));
+            QVERIFY(noEnglishIn(*window, QStringLiteral("the index lookup"),
+                                test::cellTexts(*index->chainModel(), 20) << index->lookupSummary()));
+        } else {
+            QTest::qWait(300); // the occupancy chart is drawn off the GUI thread
+            QVERIFY(noEnglishIn(*window, QStringLiteral("the index ") + name));
+        }
+        saveScreenshot(*window, QStringLiteral("zh-explorer-index-") + name);
+    }
+
+    // The checkpoint with the abort file and lock.
+    window->showLocation({QStringLiteral("checkpoint"), 0});
+    QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->checkpointView()));
+    QTRY_VERIFY_WITH_TIMEOUT(!window->checkpointView()->isLoading(), test::kWait);
+    QVERIFY(noEnglishIn(*window, QStringLiteral("the explorer's checkpoint")));
+    saveScreenshot(*window, QStringLiteral("zh-explorer-checkpoint"));
+
+    // The config files: the Java broker's subscription groups as a table.
+    window->fileTree()->setCurrentIndex(files.indexOfPath(QStringLiteral("config/subscriptionGroup.json")));
+    QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->configView()));
+    QTRY_COMPARE_WITH_TIMEOUT(window->configView()->selectedFile(), QStringLiteral("subscriptionGroup.json"), test::kWait);
+    QVERIFY(noEnglishIn(*window, QStringLiteral("the explorer's config")));
+    saveScreenshot(*window, QStringLiteral("zh-explorer-config"));
+
+    // Tools ▸ Verify Store: the health report.
+    window->verifyStore();
+    QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(window->healthView()));
+    QTRY_VERIFY_WITH_TIMEOUT(!window->healthView()->isRunning(), test::kWait);
+    QVERIFY(noEnglishIn(*window, QStringLiteral("the explorer's health report"),
+                        {window->healthView()->summaryText(), window->healthView()->bannerText()}));
+    saveScreenshot(*window, QStringLiteral("zh-explorer-health"));
+    window.reset();
 }
 
 QTEST_MAIN(TranslationsTest)

@@ -193,11 +193,20 @@ QString HealthReportView::recoveryText(const store::RecoverySimulation &r) const
 {
     if (!r.wouldOpen)
         return tr("would not open: %1").arg(qtText(r.openError).toHtmlEscaped());
+    // The engine's fixed reasons for a clean end are worded here (a fault found there stays as
+    // the engine names it, like the fault table's messages).
+    QString reason = qtText(r.stopReason);
+    if (r.stopReason == "end of data")
+        reason = tr("end of data");
+    else if (r.stopReason == "end of data (end-of-file record of the last file)")
+        reason = tr("end of data (end-of-file record of the last file)");
+    else if (r.stopReason == "no commit-log files")
+        reason = tr("no commit-log files");
     QString text = tr("stops at offset %1 (%2 @%3), %4")
                        .arg(r.stopOffset)
                        .arg(qtText(r.stopFile).toHtmlEscaped())
                        .arg(r.stopFilePosition)
-                       .arg(qtText(r.stopReason).toHtmlEscaped());
+                       .arg(reason.toHtmlEscaped());
     if (r.recordsLost > 0 || r.filesDeleted > 0 || !r.cleanEnd)
         text += tr("; <b>would truncate %1 bytes, lose %2 record(s) and delete %3 file(s)</b>")
                     .arg(r.truncatedBytes)
