@@ -360,9 +360,6 @@ private:
     // The mapping of a summarised index file, nullptr unless its layout is known and still fits.
     FileViewPtr mapIndexFile(const IndexFileSummary &summary) const;
     std::optional<CommitLogRecord> decodeAt(const CommitLogSnapshot &log, int64_t offset) const;
-    // The newest commit-log offset in `file` that a consume queue's last entry names, or -1
-    // (store_reader_tail.cpp): where a walk to the file's data end may start.
-    int64_t dispatchedTail(const FileView &file) const;
     // Where to start scanning for the `limit` messages before `endOffset` (store_reader_tail.cpp).
     int64_t tailScanStart(const CommitLogSnapshot &log, int64_t endOffset, size_t limit) const;
 

@@ -149,10 +149,9 @@ std::optional<int64_t> StoreReader::dataEndOf(const FileView &file) const
             && endCacheLastRecord_ < file.size())
             position = endCacheLastRecord_;
     }
-    if (position == 0) { // the newest record the consume queues name: most of the file is skipped
-        if (const int64_t tail = dispatchedTail(file); tail >= file.startOffset())
-            position = tail - file.startOffset(); // inside the file, as dispatchedTail promises
-    }
+    // No shortcut to the newest record the consume queues name: the data ends at the first
+    // record that does not decode, and only a walk from the file's start (or from a record an
+    // earlier walk reached) finds it; queues go on naming the valid records after a broken one.
     if (position > 0 && (examine(file, position).kind != Step::Record || !peekAt(file, position)))
         position = 0;
     int64_t lastRecord = -1;

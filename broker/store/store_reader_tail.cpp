@@ -41,22 +41,6 @@ int64_t StoreReader::tailScanStart(const CommitLogSnapshot &log, int64_t endOffs
     return file ? file->startOffset() : log.minOffset();
 }
 
-int64_t StoreReader::dispatchedTail(const FileView &file) const
-{
-    int64_t newest = -1;
-    for (const auto &queue : consumeQueues()) {
-        if (queue.maxOffset <= queue.minOffset)
-            continue;
-        for (const auto &read : readConsumeQueue(queue.topic, queue.queueId, queue.maxOffset - 1, 1).entries) {
-            const int64_t offset = read.entry.commitLogOffset;
-            if (read.valid && !read.entry.isFiller() && offset >= file.startOffset()
-                && offset < file.startOffset() + file.size())
-                newest = std::max(newest, offset);
-        }
-    }
-    return newest;
-}
-
 RecordPage StoreReader::readRecordsBefore(int64_t endOffset, size_t limit) const
 {
     RecordPage page;

@@ -291,6 +291,20 @@ private slots:
                  report.normalRecovery.previousEnd - victim.wroteOffset);
     }
 
+    // The data end stops at the first record that does not decode, as a scan from the file's
+    // start finds it, whether or not the consume queues name records after it.
+    void dataEndStopsAtABrokenRecordDespiteTheQueues()
+    {
+        QTemporaryDir dir;
+        const std::string root = copyBase(dir);
+        const auto &victim = puts_[kMessages - 5]; // in the last file, dispatched records follow
+        const std::string name = offsetToFileName(victim.wroteOffset / kLogFileSize * kLogFileSize);
+        patch(root + "/commitlog/" + name, victim.wroteOffset % kLogFileSize + 4, {0xDE, 0xAD, 0xBE, 0xEF});
+        auto reader = openReader(root);
+        QCOMPARE(reader->commitLogDataEnd(), victim.wroteOffset);
+        QCOMPARE(reader->offsetByTime(puts_.back().storeTimestamp + 3600000), victim.wroteOffset);
+    }
+
     void brokenMagicIsSkippedToTheNextRecord()
     {
         QTemporaryDir dir;
