@@ -38,7 +38,7 @@ std::vector<client::FlushSample> FlushSeries::take(const client::FlushSamples &a
         // taken twice (a same-boot answer holds only newer sequences).
         if (!restarted && sample.sequence <= requestedSince)
             continue;
-        if (sample.timestamp < lastTimestamp || sample.timestamp <= seededUntil_)
+        if (sample.timestamp < lastTimestamp || (sample.timestamp <= seededUntil_ && holds(sample)))
             continue;
         const QString mode = modeName(sample.flushDiskType, sample.transientStorePoolEnable);
         const double time = static_cast<double>(sample.timestamp) / 1000.0;
@@ -63,7 +63,13 @@ void FlushSeries::seed(const std::vector<client::FlushSample> &stored, double ap
     newMarkers_.clear();
     if (stored.empty())
         return;
-    samples_.insert(samples_.begin(), stored.begin(), stored.end());
+    std::vector<client::FlushSample> fresh;
+    for (const client::FlushSample &sample : stored)
+        if (!holds(sample))
+            fresh.push_back(sample);
+    samples_.insert(samples_.begin(), fresh.begin(), fresh.end());
+    std::stable_sort(samples_.begin(), samples_.end(),
+                     [](const client::FlushSample &a, const client::FlushSample &b) { return a.timestamp < b.timestamp; });
     while (samples_.size() > maxSamples_)
         samples_.pop_front();
     seededUntil_ = std::max(seededUntil_, stored.back().timestamp);
@@ -71,6 +77,16 @@ void FlushSeries::seed(const std::vector<client::FlushSample> &stored, double ap
     lastSampleMode_ = modeName(last.flushDiskType, last.transientStorePoolEnable);
     newMarkers_.push_back({Marker::Kind::AppStart, appStartSeconds, lastSampleMode_});
     markers_.insert(markers_.end(), newMarkers_.begin(), newMarkers_.end());
+}
+
+bool FlushSeries::holds(const client::FlushSample &sample) const
+{
+    return std::any_of(samples_.begin(), samples_.end(), [&sample](const client::FlushSample &held) {
+        // The fields the history keeps (ui/history/history_queries.cpp), so a stored sample and
+        // its live original compare equal.
+        return held.timestamp == sample.timestamp && held.putTps == sample.putTps
+               && held.bytesFlushed == sample.bytesFlushed && held.dataAtRiskBytes == sample.dataAtRiskBytes;
+    });
 }
 
 bool FlushSeries::writeCsv(const QString &path, QString *error) const

@@ -40,9 +40,11 @@ public:
     std::vector<client::FlushSample> take(const client::FlushSamples &answer, int64_t requestedSince,
                                           bool *needsFullReload = nullptr);
 
-    // Puts samples stored by an earlier run (oldest first, all older than any the broker will
-    // send) in front, with an AppStart marker at `appStartSeconds` when there are any. Answers
-    // taken later skip what is already held.
+    // Merges samples stored by an earlier run (oldest first) with those held, in time order, with
+    // an AppStart marker at `appStartSeconds` when there are any. A sample is held once: a stored
+    // one the live stream already delivered is not added, and answers taken later skip the stored
+    // ones they repeat. "The same sample" is the same second with the same put TPS, bytes flushed and data at risk: a
+    // broker restarted within the second its predecessor last reported keeps its own sample.
     void seed(const std::vector<client::FlushSample> &stored, double appStartSeconds);
 
     const std::deque<client::FlushSample> &samples() const { return samples_; }
@@ -63,7 +65,8 @@ private:
     size_t maxSamples_;
     int64_t nextSequence_ = 0;
     int64_t bootTimestamp_ = 0;
-    int64_t seededUntil_ = 0; // ms: samples at or before this came from the history
+    int64_t seededUntil_ = 0; // ms: samples at or before this may repeat a stored one
+    bool holds(const client::FlushSample &sample) const;
     QString currentMode_;
     QString lastSampleMode_;
     std::deque<client::FlushSample> samples_;
