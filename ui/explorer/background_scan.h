@@ -81,7 +81,8 @@ public:
         });
     }
 
-    // Asks the running work to stop; its result is dropped. finished(true) follows.
+    // Asks the running work to stop; its result is dropped. finished(true) follows, unless a
+    // start() replaced the scan first (a replaced scan reports nothing).
     void cancel()
     {
         std::lock_guard lock(mutex_);
