@@ -42,6 +42,8 @@ struct CommitLog::Encoded
     std::vector<uint8_t> &bytes;
     std::string &queueKey;
     std::vector<int32_t> recordSizes;
+    std::string_view topic;
+    int32_t queueId = 0;
     int32_t sysFlag = 0;
     int32_t count = 0;
     bool waitStoreMsgOk = true;
@@ -175,7 +177,7 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     thread_local std::vector<uint8_t> buffer;
     thread_local std::string queueKey;
     buffer.clear();
-    Encoded encoded{buffer, queueKey, {}, 0, 0, true};
+    Encoded encoded{buffer, queueKey, {}, {}, 0, 0, 0, true};
     PutMessageResult result;
 
     const auto fail = [&](PutMessageStatus status, std::string error) {
@@ -185,6 +187,12 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     };
     if (messages.empty())
         return fail(PutMessageStatus::MessageIllegal, "a batch needs at least one message");
+    if (queue_.flushFailed()) {
+        // Like Java's RunningFlags: a store that cannot make its log durable stops taking puts.
+        return fail(PutMessageStatus::ServiceNotAvailable,
+                    "the commit log could not be flushed, so puts are refused until the store is reopened: "
+                        + queue_.flushFailure());
+    }
     const BrokerMessage &first = messages.front();
     for (const BrokerMessage &message : messages) {
         if (message.topic != first.topic || message.queueId != first.queueId)
@@ -212,6 +220,8 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
         if (!message.waitStoreMsgOk || message.properties.get(common::property::kWaitStoreMsgOk) == "false")
             encoded.waitStoreMsgOk = false;
     }
+    encoded.topic = first.topic;
+    encoded.queueId = first.queueId;
     encoded.sysFlag = first.sysFlag;
     encoded.count = static_cast<int32_t>(messages.size());
     queueKey = topicQueueKey(first.topic, first.queueId);
@@ -268,6 +278,12 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
     const auto it = queueOffsets_.find(encoded.queueKey);
     const int64_t baseQueueOffset = it == queueOffsets_.end() ? 0 : it->second;
     const bool assigns = common::sysflag::hasQueueEntry(encoded.sysFlag);
+    if (assigns && queueReserver_
+        && !queueReserver_(encoded.topic, encoded.queueId, baseQueueOffset, encoded.count, result.error)) {
+        // Refused before a byte is appended: the queue offsets stay unassigned (see reserveFor).
+        result.status = PutMessageStatus::CreateMappedFileFailed;
+        return;
+    }
     const int64_t wrote = file->wrotePosition();
     const int64_t physicalOffset = file->fileFromOffset() + wrote;
 

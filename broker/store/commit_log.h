@@ -14,6 +14,7 @@
 #include "broker/common/message.h"
 #include "broker/common/record_codec.h"
 #include "broker/store/flush_metrics.h"
+#include "broker/store/log_throttle.h"
 #include "broker/store/mapped_file_queue.h"
 #include "broker/store/put_message_result.h"
 #include "broker/store/recovery_progress.h"
@@ -79,6 +80,14 @@ public:
     // Stops accepting puts, completes waiting puts, commits and flushes everything.
     void shutdown();
 
+    // Called under the put lock once a put's queue offsets are known, before anything is
+    // appended: false (with `error`) refuses the put with CREATE_MAPPED_FILE_FAILED. The store
+    // makes sure the consume-queue files for those offsets exist (ConsumeQueue::reserveFor).
+    // Set before start().
+    using QueueReserver = std::function<bool(std::string_view topic, int32_t queueId, int64_t firstQueueOffset,
+                                             int32_t count, std::string &error)>;
+    void setQueueReserver(QueueReserver reserver) { queueReserver_ = std::move(reserver); }
+
     void asyncPutMessage(const common::BrokerMessage &message, PutCallback done);
     // A batch: messages of one topic and queue, stored contiguously with consecutive queue
     // offsets and one store timestamp, all in one file.
@@ -130,6 +139,10 @@ public:
     void wakeFlushService();
     // What the last failed flush or commit said (file and cause), empty if none failed.
     std::string lastFlushError() const;
+    // Non-empty once a flush of the log failed: why, naming file, bytes and errno. From then on
+    // every put is refused (SERVICE_NOT_AVAILABLE with this text) until the store is reopened,
+    // and the flushed position never moves again (MappedFileQueue::flush).
+    std::string writeFault() const { return queue_.flushFailed() ? queue_.flushFailure() : std::string(); }
 
 private:
     struct TopicQueueKey;
@@ -149,12 +162,14 @@ private:
     common::EncodeOptions encodeOptions_;
     std::unique_ptr<TransientStorePool> pool_; // created once, never replaced while running
     std::unique_ptr<AllocateMappedFileService> allocator_;
+    QueueReserver queueReserver_; // set before start(), called under putMutex_
 
     std::atomic<FlushDiskType> flushDiskType_;
     std::atomic<bool> poolEnabled_{false};
     std::atomic<bool> running_{false};
     std::atomic<int> putsInFlight_{0}; // puts between their running_ check and their answer
 
+    LogThrottle flushFailureLog_;
     mutable std::mutex flushErrorMutex_;
     std::string lastFlushError_; // guarded by flushErrorMutex_
 

@@ -22,16 +22,13 @@ MappedFileQueue::SyncResult CommitLog::flushOnce(int leastPages, FlushKind kind,
     const int64_t start = steadyMicros();
     auto result = queue_.flush(leastPages);
     if (result.failed) {
-        spdlog::error("commit log: flush failed: {}", result.error);
+        if (const auto held = flushFailureLog_.admit())
+            spdlog::error("commit log: flush failed: {}{}", result.error, LogThrottle::heldNote(*held));
         std::lock_guard lock(flushErrorMutex_);
         lastFlushError_ = result.error;
         return result;
     }
     if (result.bytes > 0) {
-        {
-            std::lock_guard lock(flushErrorMutex_);
-            lastFlushError_.clear(); // the disk works again
-        }
         FlushEvent event;
         event.endTimeMillis = wallMillis();
         event.durationMicros = static_cast<uint32_t>(steadyMicros() - start);
@@ -47,7 +44,8 @@ MappedFileQueue::SyncResult CommitLog::commitOnce(int leastPages)
 {
     auto result = queue_.commit(leastPages);
     if (result.failed) {
-        spdlog::error("commit log: commit failed: {}", result.error);
+        if (const auto held = flushFailureLog_.admit())
+            spdlog::error("commit log: commit failed: {}{}", result.error, LogThrottle::heldNote(*held));
         std::lock_guard lock(flushErrorMutex_);
         lastFlushError_ = result.error;
         return result;

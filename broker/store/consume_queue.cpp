@@ -66,6 +66,10 @@ bool ConsumeQueue::recover(std::string &error)
     maxPhysicOffset_.store(maxPhysic);
     if (!queue_.truncateDirtyFiles(validEnd, error))
         return false;
+    // A file with no entry at the end is one a put reserved before a crash: drop it, so the
+    // writer starts the queue (fillers first) or the next file itself.
+    if (const auto last = queue_.lastFile(); last && last->readPosition() == 0 && !queue_.deleteLastFile(error))
+        return false;
     if (auto first = queue_.firstFile()) {
         // Until correctMinOffset() knows the commit log, the first valid entry is the minimum.
         int64_t position = 0;
@@ -119,13 +123,56 @@ bool ConsumeQueue::truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &er
     return true;
 }
 
-bool ConsumeQueue::fillPreBlank(MappedFile &file, int64_t untilPosition, std::string &error)
+void ConsumeQueue::fillBlank(MappedFile &file, int64_t untilPosition)
 {
-    (void)error;
-    for (int64_t position = 0; position < untilPosition; position += kEntrySize)
+    // Fillers read as "no message here" (§5.1): readers step over them.
+    for (int64_t position = file.wrotePosition(); position < untilPosition; position += kEntrySize)
         writeEntry(file.appendTarget() + position, 0, 0x7FFFFFFF, 0);
-    file.advanceWrote(untilPosition, 0);
+    file.advanceWrote(untilPosition - file.wrotePosition(), file.lastStoreTimestamp());
+}
+
+bool ConsumeQueue::reserveFor(int64_t firstQueueOffset, int32_t count, std::string &error)
+{
+    const int64_t fileSize = queue_.fileSize();
+    const int64_t needEnd = (firstQueueOffset + count) * kEntrySize;
+    if (needEnd <= provisionedEnd_.load(std::memory_order_acquire))
+        return true;
+    std::lock_guard lock(reserveMutex_);
+    const auto last = queue_.lastFile();
+    int64_t covered = reserved_.empty() ? (last ? last->fileFromOffset() + fileSize : -1)
+                                        : reserved_.back()->fileFromOffset() + fileSize;
+    if (covered < 0)
+        covered = firstQueueOffset * kEntrySize / fileSize * fileSize; // the writer's first file starts here
+    if (needEnd - covered > 2 * fileSize)
+        return true; // the queue lags its offsets far behind (a damaged store): the writer copes
+    while (covered < needEnd) {
+        auto file = MappedFile::open(queue_.directory() + "/" + offsetToFileName(covered), covered, fileSize,
+                                     true, error);
+        if (!file)
+            return false;
+        reserved_.push_back(std::move(file));
+        covered += fileSize;
+    }
+    provisionedEnd_.store(covered, std::memory_order_release);
     return true;
+}
+
+std::shared_ptr<MappedFile> ConsumeQueue::nextFile(int64_t startOffset, std::string &error)
+{
+    // Under reserveMutex_ throughout, so reserveFor() never sees the list and the reservations
+    // between a file leaving one and joining the other (it would try to make that file again).
+    std::lock_guard lock(reserveMutex_);
+    while (!reserved_.empty() && reserved_.front()->fileFromOffset() < startOffset)
+        reserved_.pop_front(); // made for offsets the queue no longer needs (recovery drops it)
+    if (!reserved_.empty() && reserved_.front()->fileFromOffset() == startOffset) {
+        auto file = queue_.addFile(std::move(reserved_.front()));
+        reserved_.pop_front();
+        return file;
+    }
+    auto file = queue_.createFile(startOffset, error);
+    if (file && provisionedEnd_.load(std::memory_order_relaxed) < startOffset + queue_.fileSize())
+        provisionedEnd_.store(startOffset + queue_.fileSize(), std::memory_order_release);
+    return file;
 }
 
 bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsCode, int64_t queueOffset,
@@ -135,31 +182,43 @@ bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsC
         return true; // already dispatched (recovery re-dispatch)
     const int64_t expected = queueOffset * kEntrySize;
     const int64_t fileSize = queue_.fileSize();
-    auto file = queue_.lastFile();
-    if (!file) {
-        // The first file ever of this queue: entries before the first one are fillers, and the
-        // queue starts at that entry (§5.1).
-        file = queue_.createFile(expected / fileSize * fileSize, error);
-        if (!file || !fillPreBlank(*file, expected % fileSize, error))
-            return false;
-        minLogicOffset_.store(expected);
-    } else if (file->isFull()) {
-        file = queue_.createFile(file->fileFromOffset() + fileSize, error);
-        if (!file)
-            return false;
+    for (;;) {
+        auto file = queue_.lastFile();
+        if (!file) {
+            // The first file ever of this queue: entries before the first one are fillers, and the
+            // queue starts at that entry (§5.1).
+            file = nextFile(expected / fileSize * fileSize, error);
+            if (!file)
+                return false;
+            fillBlank(*file, expected % fileSize);
+            minLogicOffset_.store(expected);
+        } else if (file->isFull()) {
+            file = nextFile(file->fileFromOffset() + fileSize, error);
+            if (!file)
+                return false;
+        }
+        const int64_t current = file->fileFromOffset() + file->wrotePosition();
+        if (expected < current)
+            return true; // an entry for this offset is already there
+        if (expected > current) {
+            // Queue offsets with no record: the dispatcher stepped over an undecodable record,
+            // or the log lost one. Fillers keep every later entry at its own queue offset.
+            if (expected - current > fileSize) {
+                error = "queue offset " + std::to_string(queueOffset) + " lies far beyond the queue's end "
+                        + std::to_string(current / kEntrySize) + "; entry not written";
+                spdlog::error("consume queue {}/{}: {}", topic_, queueId_, error);
+                return true; // retrying cannot help
+            }
+            spdlog::warn("consume queue {}/{}: queue offsets {} to {} have no record; fillers written",
+                         topic_, queueId_, current / kEntrySize, queueOffset - 1);
+            fillBlank(*file, std::min(expected - file->fileFromOffset(), fileSize));
+            continue;
+        }
+        writeEntry(file->appendTarget() + file->wrotePosition(), commitLogOffset, size, tagsCode);
+        file->advanceWrote(kEntrySize, storeTimestamp);
+        maxPhysicOffset_.store(commitLogOffset + size, std::memory_order_release);
+        return true;
     }
-    const int64_t current = file->fileFromOffset() + file->wrotePosition();
-    if (expected < current)
-        return true; // an entry for this offset is already there
-    if (expected > current) {
-        spdlog::error("consume queue {}/{}: entry for queue offset {} would leave a gap after {}; "
-                      "appending it anyway (logic queue order may be wrong)",
-                      topic_, queueId_, queueOffset, current / kEntrySize);
-    }
-    writeEntry(file->appendTarget() + file->wrotePosition(), commitLogOffset, size, tagsCode);
-    file->advanceWrote(kEntrySize, storeTimestamp);
-    maxPhysicOffset_.store(commitLogOffset + size, std::memory_order_release);
-    return true;
 }
 
 int64_t ConsumeQueue::lastStoreTimestamp() const

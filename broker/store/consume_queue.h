@@ -5,11 +5,20 @@
 // entry of queue offset q sits at logical byte q × 20.
 //
 // Threading: one writer (the dispatch thread, or recovery before it starts); readers on any
-// thread see entries below each file's read position.
+// thread see entries below each file's read position. reserveFor() is called by put threads
+// (serialised by the commit log's put lock) and only makes files the writer takes later.
+//
+// Why reserve: queue offsets are assigned at put time. If the file an entry needs could only be
+// made by the dispatcher, a full disk would be found after the put was acknowledged, and the
+// entry would be lost or land at the wrong queue offset. So the put first makes sure the file
+// exists (reserved aside, outside the queue's list, so readers never see an empty file as
+// entries) and is refused when it cannot.
 
 #include "broker/store/mapped_file_queue.h"
 
 #include <atomic>
+#include <deque>
+#include <mutex>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,8 +55,15 @@ public:
     // Drops every entry pointing at or beyond `commitLogEnd` (after the commit log was cut).
     bool truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &error);
 
+    // Makes sure files exist for the entries of queue offsets [firstQueueOffset,
+    // firstQueueOffset + count): false with `error` naming the file when one cannot be created.
+    // Requires: the commit log's put lock (one caller at a time).
+    bool reserveFor(int64_t firstQueueOffset, int32_t count, std::string &error);
+
     // Appends the entry of queue offset `queueOffset` (dispatch). Entries already dispatched
-    // are skipped; returns false with `error` set only when a file cannot be created or written.
+    // are skipped; a gap left by a record the dispatcher stepped over is filled with fillers so
+    // later entries keep their queue offsets. Returns false with `error` set only when a file
+    // cannot be created (retry later).
     bool putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsCode, int64_t queueOffset,
                   int64_t storeTimestamp, std::string &error);
 
@@ -72,13 +88,21 @@ public:
 
 private:
     static ConsumeQueueEntry readEntry(const uint8_t *at);
-    bool fillPreBlank(MappedFile &file, int64_t untilPosition, std::string &error);
+    void fillBlank(MappedFile &file, int64_t untilPosition);
+    // The file starting at `startOffset` for the writer: the reserved one, or one made now.
+    std::shared_ptr<MappedFile> nextFile(int64_t startOffset, std::string &error);
 
     std::string topic_;
     int32_t queueId_;
     MappedFileQueue queue_;
     std::atomic<int64_t> minLogicOffset_{0};
     std::atomic<int64_t> maxPhysicOffset_{-1};
+    // Files made by reserveFor() for the writer, oldest first; guarded by reserveMutex_.
+    std::mutex reserveMutex_;
+    std::deque<std::unique_ptr<MappedFile>> reserved_;
+    // A lower bound of the logical end the queue's files (listed or reserved) cover: the
+    // put path's fast check.
+    std::atomic<int64_t> provisionedEnd_{0};
 };
 
 } // namespace mqdesk::store

@@ -1,6 +1,7 @@
 #include "broker/store/consume_queue_store.h"
 
 #include "broker/store/commit_log.h"
+#include "broker/store/store_paths.h"
 
 #include <spdlog/spdlog.h>
 
@@ -98,7 +99,8 @@ void ConsumeQueueStore::correctMinOffsets(int64_t commitLogMinOffset)
     forEach([commitLogMinOffset](ConsumeQueue &queue) { queue.correctMinOffset(commitLogMinOffset); });
 }
 
-std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, int32_t queueId, bool create)
+std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, int32_t queueId, bool create,
+                                                      std::string *error)
 {
     {
         std::shared_lock lock(mutex_);
@@ -109,14 +111,30 @@ std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, 
     }
     if (!create)
         return nullptr;
+    // The store's own wall: the topic becomes a directory name, so it must be one safe path
+    // component inside consumequeue/ whatever the request boundary let through.
+    std::string topicDirectory;
+    std::string failure;
+    if (!joinInside(root_, topic, "topic", topicDirectory, failure)) {
+        if (error)
+            *error = failure;
+        return nullptr;
+    }
     std::unique_lock lock(mutex_);
-    auto &slot = queues_[topic][queueId];
+    auto &byId = queues_[topic];
+    auto &slot = byId[queueId];
     if (!slot) {
-        const std::string directory = root_ + "/" + topic + "/" + std::to_string(queueId);
-        slot = std::make_shared<ConsumeQueue>(topic, queueId, directory, fileSize_);
-        std::string error;
-        if (!slot->load(error)) // creates the directory
-            spdlog::error("consume queue {}/{}: {}", topic, queueId, error);
+        auto queue = std::make_shared<ConsumeQueue>(topic, queueId, topicDirectory + "/" + std::to_string(queueId),
+                                                    fileSize_);
+        if (!queue->load(failure)) { // creates the directory
+            byId.erase(queueId);
+            if (byId.empty())
+                queues_.erase(topic);
+            if (error)
+                *error = "consume queue " + topic + "/" + std::to_string(queueId) + ": " + failure;
+            return nullptr;
+        }
+        slot = std::move(queue);
     }
     return slot;
 }
@@ -164,11 +182,13 @@ int64_t ConsumeQueueStore::lastStoreTimestamp() const
 int64_t ConsumeQueueStore::flushAll(int leastPages)
 {
     int64_t bytes = 0;
-    forEach([&bytes, leastPages](ConsumeQueue &queue) {
+    forEach([this, &bytes, leastPages](ConsumeQueue &queue) {
         for (;;) {
             const auto result = queue.flush(leastPages);
             if (result.failed) {
-                spdlog::error("consume queue {}/{}: {}", queue.topic(), queue.queueId(), result.error);
+                if (const auto held = flushFailureLog_.admit())
+                    spdlog::error("consume queue {}/{}: {}{}", queue.topic(), queue.queueId(), result.error,
+                                  LogThrottle::heldNote(*held));
                 break;
             }
             if (result.bytes == 0)

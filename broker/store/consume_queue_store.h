@@ -4,6 +4,7 @@
 // Queues are created by the dispatch thread on first use and looked up from any thread.
 
 #include "broker/store/consume_queue.h"
+#include "broker/store/log_throttle.h"
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
@@ -30,8 +31,11 @@ public:
     bool truncateDirty(int64_t commitLogEnd, std::string &error);
     void correctMinOffsets(int64_t commitLogMinOffset);
 
-    // The queue, created (with its directory) when `create` is set.
-    std::shared_ptr<ConsumeQueue> find(const std::string &topic, int32_t queueId, bool create = false);
+    // The queue, created (with its directory) when `create` is set. Creation fails (nullptr,
+    // `error` naming topic and path) for a topic that is not one safe path component
+    // (store_paths.h) or whose directory cannot be made.
+    std::shared_ptr<ConsumeQueue> find(const std::string &topic, int32_t queueId, bool create,
+                                       std::string *error = nullptr);
     std::shared_ptr<ConsumeQueue> find(const std::string &topic, int32_t queueId) const;
     void forEach(const std::function<void(ConsumeQueue &)> &visit) const;
     // Next queue offset of every topic-queue, keyed "topic-queueId" like the commit log's table.
@@ -46,6 +50,7 @@ public:
 private:
     std::string root_;
     int64_t fileSize_;
+    LogThrottle flushFailureLog_;
     mutable std::shared_mutex mutex_;
     std::map<std::string, std::map<int32_t, std::shared_ptr<ConsumeQueue>>> queues_; // guarded by mutex_
 };

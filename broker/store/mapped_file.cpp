@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -22,7 +23,27 @@ std::string systemError(const std::string &what, const std::string &path)
     return what + " " + path + ": " + std::strerror(errno);
 }
 
+std::atomic<int> failingDataSyncs{0};
+std::atomic<int> failingDataSyncErrno{EIO};
+
+// fdatasync, or the injected failure (failNextDataSyncsForTesting). Sets errno on failure.
+int syncData(int fd)
+{
+    if (failingDataSyncs.load(std::memory_order_relaxed) > 0
+        && failingDataSyncs.fetch_sub(1, std::memory_order_relaxed) > 0) {
+        errno = failingDataSyncErrno.load(std::memory_order_relaxed);
+        return -1;
+    }
+    return ::fdatasync(fd);
+}
+
 } // namespace
+
+void failNextDataSyncsForTesting(int count, int error)
+{
+    failingDataSyncErrno.store(error, std::memory_order_relaxed);
+    failingDataSyncs.store(count, std::memory_order_relaxed);
+}
 
 std::string offsetToFileName(int64_t offset)
 {
@@ -235,9 +256,11 @@ int64_t MappedFile::flush(int leastPages, std::string &error)
     // fdatasync whether the bytes came through the mapping or through pwrite: on Linux it
     // writes back the file's dirty page-cache pages either way (what RocketMQ's
     // MappedByteBuffer.force() and FileChannel.force(false) each do for their path).
-    const int rc = ::fdatasync(fd_);
-    if (rc != 0) {
-        error = systemError("cannot flush", path_);
+    if (syncData(fd_) != 0) {
+        const int code = errno;
+        error = "fdatasync of " + path_ + " failed for bytes " + std::to_string(flushed) + " to "
+                + std::to_string(target) + " of the file: " + std::strerror(code) + " (errno "
+                + std::to_string(code) + ")";
         return -1;
     }
     flushed_.store(target, std::memory_order_release);
@@ -272,7 +295,7 @@ bool MappedFile::zeroFrom(int64_t position, std::string &error)
         }
         std::memset(mapped_ + pageEnd, 0, static_cast<size_t>(fileSize_ - pageEnd));
     }
-    if (::fdatasync(fd_) != 0) {
+    if (syncData(fd_) != 0) {
         error = systemError("cannot flush", path_);
         return false;
     }

@@ -98,6 +98,11 @@ private:
     std::atomic<int64_t> storeTimestamp_{0};
 };
 
+// Fault injection for tests, in the spirit of LevelDB's fault-injecting Env: the next `count`
+// data syncs (fdatasync) of any mapped file in the process fail with `error` (errno) instead
+// of reaching the disk. Costs one relaxed atomic load per sync when unused.
+void failNextDataSyncsForTesting(int count, int error = 5 /* EIO */);
+
 // The 20-digit zero-padded decimal name of the file starting at `offset`.
 std::string offsetToFileName(int64_t offset);
 

@@ -163,6 +163,14 @@ MappedFileQueue::SyncResult MappedFileQueue::flush(int leastPages)
 {
     std::lock_guard lock(flushMutex_);
     SyncResult result;
+    if (flushFailed()) {
+        // Never retried into success (fsyncgate): after a failed fdatasync the kernel may have
+        // dropped the dirty pages and cleared the error, so a later "successful" sync proves
+        // nothing about the bytes the failed one covered.
+        result.failed = true;
+        result.error = flushFailure();
+        return result;
+    }
     const int64_t where = flushedWhere();
     auto file = findFileByOffset(where);
     if (!file) {
@@ -170,16 +178,18 @@ MappedFileQueue::SyncResult MappedFileQueue::flush(int leastPages)
         return result;
     }
     if (flushFault_) {
-        if (std::string fault = flushFault_(); !fault.empty()) {
-            result.failed = true;
+        if (std::string fault = flushFault_(); !fault.empty())
             result.error = file->path() + ": " + fault;
-            return result;
-        }
     }
     const int64_t timestamp = file->lastStoreTimestamp();
-    const int64_t position = file->flush(leastPages, result.error);
+    const int64_t position = result.error.empty() ? file->flush(leastPages, result.error) : -1;
     if (position < 0) {
         result.failed = true;
+        result.error += "; nothing past offset " + std::to_string(where)
+                        + " is known to be on disk, and no later flush is trusted until the store is reopened";
+        std::lock_guard failureLock(failureMutex_);
+        failure_ = result.error;
+        failed_.store(true, std::memory_order_release);
         return result;
     }
     const int64_t newWhere = file->fileFromOffset() + position;
@@ -240,6 +250,12 @@ bool MappedFileQueue::deleteLastFile(std::string &error)
     if (committedWhere() > end)
         committedWhere_.store(end, std::memory_order_release);
     return true;
+}
+
+std::string MappedFileQueue::flushFailure() const
+{
+    std::lock_guard lock(failureMutex_);
+    return failure_;
 }
 
 void MappedFileQueue::setFlushFaultForTesting(FlushFault fault)

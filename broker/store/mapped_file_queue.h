@@ -62,8 +62,14 @@ public:
         bool failed = false;
         std::string error;
     };
-    // Flushes the file holding flushedWhere() (one file per call, like RocketMQ).
+    // Flushes the file holding flushedWhere() (one file per call, like RocketMQ). After one
+    // failure every later call fails with the same error and flushedWhere() never moves again
+    // (the fsyncgate lesson): only reopening the store, whose recovery re-reads the files,
+    // clears it.
     SyncResult flush(int leastPages);
+    bool flushFailed() const { return failed_.load(std::memory_order_acquire); }
+    // The failed flush's error (file, bytes, errno), empty if none failed.
+    std::string flushFailure() const;
     // Commits the file holding committedWhere() from its transient buffer.
     SyncResult commit(int leastPages);
 
@@ -91,6 +97,9 @@ private:
     std::vector<std::shared_ptr<MappedFile>> files_; // guarded by filesMutex_
     std::mutex flushMutex_;
     FlushFault flushFault_; // guarded by flushMutex_
+    mutable std::mutex failureMutex_;
+    std::string failure_; // guarded by failureMutex_
+    std::atomic<bool> failed_{false};
     std::mutex commitMutex_;
     std::atomic<int64_t> flushedWhere_{0};
     std::atomic<int64_t> committedWhere_{0};

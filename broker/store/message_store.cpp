@@ -7,6 +7,7 @@
 #include "broker/store/reput_message_service.h"
 #include "broker/store/store_checkpoint.h"
 #include "broker/store/store_files.h"
+#include "broker/store/store_paths.h"
 #include "broker/store/store_services.h"
 
 #include <spdlog/spdlog.h>
@@ -108,25 +109,44 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
     consumeQueues_->correctMinOffsets(commitLog_->minOffset());
 
     std::vector<ReputMessageService::Dispatcher> dispatchers;
-    dispatchers.emplace_back([this](const DispatchRequest &request) {
+    dispatchers.emplace_back([this](const DispatchRequest &request, std::string &failure) {
         if (!common::sysflag::hasQueueEntry(request.sysFlag))
-            return;
-        std::string failure;
-        auto queue = consumeQueues_->find(request.topic, request.queueId, true);
-        if (!queue->putEntry(request.commitLogOffset, request.msgSize, request.tagsCode,
-                             request.consumeQueueOffset, request.storeTimestamp, failure)) {
-            spdlog::error("dispatch: consume queue {}/{}: {}", request.topic, request.queueId, failure);
-            return;
+            return true;
+        auto queue = consumeQueues_->find(request.topic, request.queueId, true, &failure);
+        if (!queue) {
+            if (!unsafePathComponentReason(request.topic).empty()) {
+                // A record no put of ours can make (a store written elsewhere): it can never have
+                // a queue, so report it and go on instead of retrying.
+                if (const auto held = unsafeTopicLog_.admit())
+                    spdlog::error("dispatch: record at commit-log offset {}: {}; it gets no consume-queue entry{}",
+                                  request.commitLogOffset, failure, LogThrottle::heldNote(*held));
+                return true;
+            }
+            return false;
         }
+        if (!queue->putEntry(request.commitLogOffset, request.msgSize, request.tagsCode,
+                             request.consumeQueueOffset, request.storeTimestamp, failure))
+            return false;
         if (arrivingListener_)
             arrivingListener_(request);
+        return true;
     });
     if (config_.messageIndexEnable)
-        dispatchers.emplace_back([this](const DispatchRequest &request) {
+        dispatchers.emplace_back([this](const DispatchRequest &request, std::string &) {
+            // The index is a lookup aid that retention may drop anyway: a record it cannot take
+            // is reported and the queues keep flowing.
             std::string failure;
-            if (!index_->buildIndex(request, failure))
-                spdlog::error("dispatch: index: {}", failure);
+            if (!index_->buildIndex(request, failure)) {
+                if (const auto held = indexFailureLog_.admit())
+                    spdlog::error("dispatch: index: {}{}", failure, LogThrottle::heldNote(*held));
+            }
+            return true;
         });
+    commitLog_->setQueueReserver([this](std::string_view topic, int32_t queueId, int64_t firstQueueOffset,
+                                        int32_t count, std::string &failure) {
+        const auto queue = consumeQueues_->find(std::string(topic), queueId, true, &failure);
+        return queue && queue->reserveFor(firstQueueOffset, count, failure);
+    });
     reput_ = std::make_unique<ReputMessageService>(*commitLog_, std::move(dispatchers), delayLevelMillis_);
 
     // After a clean stop every queue holds everything, so dispatch resumes where the queues end;
@@ -199,14 +219,37 @@ std::optional<common::BrokerMessage> MessageStore::delayedForm(const common::Bro
     return delayed;
 }
 
-PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
+std::optional<PutMessageResult> MessageStore::refusal(std::string_view topic) const
 {
+    PutMessageResult refused;
+    if (const std::string reason = unsafePathComponentReason(topic); !reason.empty()) {
+        // The store's own wall (store_paths.h): a topic that could not name its consume-queue
+        // folder is refused before anything is appended.
+        std::string path;
+        joinInside(config_.rootDir() + "/consumequeue", topic, "topic", path, refused.error);
+        refused.status = PutMessageStatus::MessageIllegal;
+        return refused;
+    }
     if (cleaner_ && cleaner_->diskFull()) {
-        PutMessageResult refused;
         refused.status = PutMessageStatus::ServiceNotAvailable;
         refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
         return refused;
     }
+    if (reput_ && reput_->writeFailing()) {
+        // Java's makeLogicsQueueError: while the dispatcher cannot write a queue entry, new
+        // queue offsets could not be honoured either.
+        refused.status = PutMessageStatus::ServiceNotAvailable;
+        refused.error = "the dispatcher cannot write consume-queue entries (see the log; a full disk?); "
+                        "puts are refused until it can";
+        return refused;
+    }
+    return std::nullopt;
+}
+
+PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
+{
+    if (auto refused = refusal(message.topic))
+        return std::move(*refused);
     const auto delayed = delayedForm(message);
     auto result = commitLog_->putMessage(delayed ? *delayed : message);
     reput_->wakeup();
@@ -215,11 +258,8 @@ PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
 
 void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCallback done)
 {
-    if (cleaner_ && cleaner_->diskFull()) {
-        PutMessageResult refused;
-        refused.status = PutMessageStatus::ServiceNotAvailable;
-        refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
-        done(refused);
+    if (auto refused = refusal(message.topic)) {
+        done(*refused);
         return;
     }
     const auto delayed = delayedForm(message);
@@ -229,11 +269,8 @@ void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCall
 
 void MessageStore::asyncPutMessages(std::span<const common::BrokerMessage> messages, PutCallback done)
 {
-    if (cleaner_ && cleaner_->diskFull()) {
-        PutMessageResult refused;
-        refused.status = PutMessageStatus::ServiceNotAvailable;
-        refused.error = "the disk is above diskSpaceWarningLevelRatio; puts are refused until retention frees space";
-        done(refused);
+    if (auto refused = refusal(messages.empty() ? std::string_view("-") : std::string_view(messages.front().topic))) {
+        done(*refused);
         return;
     }
     commitLog_->asyncPutMessages(messages, std::move(done));
@@ -274,6 +311,11 @@ void MessageStore::setMessageArrivingListener(MessageArrivingListener listener)
 int64_t MessageStore::dispatchBehindBytes() const
 {
     return reput_ ? reput_->dispatchBehindBytes() : 0;
+}
+
+uint64_t MessageStore::dispatchSkippedRecords() const
+{
+    return reput_ ? reput_->skippedRecords() : 0;
 }
 
 void MessageStore::waitForDispatch()

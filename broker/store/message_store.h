@@ -14,6 +14,7 @@
 #include "broker/store/commit_log.h"
 #include "broker/store/dispatch_request.h"
 #include "broker/store/flush_metrics.h"
+#include "broker/store/log_throttle.h"
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
@@ -101,7 +102,11 @@ public:
     StoreCheckpoint &checkpoint() { return *checkpoint_; }
     const RecoveryReport &recoveryReport() const { return recovery_; }
 
-    // Puts are refused (SERVICE_NOT_AVAILABLE) while the disk is above diskSpaceWarningLevelRatio.
+    // Puts are refused: MESSAGE_ILLEGAL for a topic that is not one safe path component
+    // (store_paths.h); SERVICE_NOT_AVAILABLE while the disk is above diskSpaceWarningLevelRatio,
+    // while the dispatcher cannot write queue entries, and for good once a commit-log flush
+    // failed (writeFault()); CREATE_MAPPED_FILE_FAILED when a commit-log or consume-queue file
+    // the put needs cannot be created (a full disk). Each with an error saying why.
     PutMessageResult putMessage(const common::BrokerMessage &message);
     void asyncPutMessage(const common::BrokerMessage &message, PutCallback done);
     // A batch of one topic and queue (SEND_BATCH_MESSAGE), stored contiguously.
@@ -137,6 +142,11 @@ public:
     // Messages in [from, to) of a queue that are still held.
     int64_t messageCountInQueue(const std::string &topic, int32_t queueId, int64_t from, int64_t to) const;
     int64_t dispatchBehindBytes() const;
+    // Records the dispatcher stepped over because they could not be decoded (each logged).
+    uint64_t dispatchSkippedRecords() const;
+    // Why the store refuses every put until reopened (a failed commit-log flush: file, bytes,
+    // errno), empty while it is healthy.
+    std::string writeFault() const { return commitLog_ ? commitLog_->writeFault() : std::string(); }
     // Told of every message dispatched into a consume queue (topic, queue id, queue offset,
     // tags code, store time): how held pulls learn that their queue has something new.
     // Called on the dispatch thread; must not block. Set before or after open().
@@ -163,6 +173,8 @@ private:
     // The SCHEDULE_TOPIC_XXXX form of a message that asks for a delay; nullopt for every other.
     std::optional<common::BrokerMessage> delayedForm(const common::BrokerMessage &message) const;
     void startServices();
+    // Why a put for `topic` must be refused before it reaches the log, if it must.
+    std::optional<PutMessageResult> refusal(std::string_view topic) const;
 
     MessageStoreConfig config_;
     FlushMetrics metrics_;
@@ -180,6 +192,8 @@ private:
     bool running_ = false;
     MessageArrivingListener arrivingListener_; // read by the dispatch thread after open()
     RecoveryProgressCallback recoveryProgress_; // used by open() only
+    LogThrottle unsafeTopicLog_;    // dispatch thread
+    LogThrottle indexFailureLog_;   // dispatch thread
 };
 
 } // namespace mqdesk::store

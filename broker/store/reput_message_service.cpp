@@ -1,5 +1,6 @@
 #include "broker/store/reput_message_service.h"
 
+#include "broker/common/bytes.h"
 #include "broker/common/java_hash.h"
 #include "broker/common/message_properties.h"
 #include "broker/common/record_codec.h"
@@ -76,6 +77,54 @@ int64_t ReputMessageService::tagsCodeFor(std::string_view topic, std::string_vie
     return common::tagsCodeOf(common::MessageProperties::find(properties, common::property::kTags).value_or(""));
 }
 
+namespace {
+
+// The smallest record the codec accepts: the fixed fields with IPv4 hosts and empty body,
+// topic and properties. A TOTALSIZE below it cannot be a record's, so it is not stepped by.
+constexpr int32_t kSmallestRecord = 84 + 4 + 1 + 2;
+constexpr int64_t kOffsetMagic = 4;
+constexpr int64_t kOffsetPhysicalOffset = 28;
+
+} // namespace
+
+int64_t ReputMessageService::stepOver(const MappedFile &file, int64_t offset, int64_t limit, const std::string &why)
+{
+    const int64_t position = offset - file.fileFromOffset();
+    const uint8_t *data = file.data();
+    const int32_t totalSize = limit - position >= 4 ? common::readInt32(data + position) : 0;
+    int64_t next = 0;
+    std::string how;
+    if (totalSize >= kSmallestRecord && totalSize <= limit - position) {
+        next = offset + totalSize;
+        how = "by its TOTALSIZE";
+    } else {
+        // The size cannot be trusted: look for the next record start in the written data, a
+        // message magic whose PHYSICALOFFSET names its own position and which decodes.
+        next = file.fileFromOffset() + (limit >= file.fileSize() ? file.fileSize() : limit);
+        how = limit >= file.fileSize() ? "to the next file" : "to the end of the written data";
+        for (int64_t p = position + 1; p + kOffsetPhysicalOffset + 8 <= limit; ++p) {
+            const int32_t magic = common::readInt32(data + p + kOffsetMagic);
+            if ((magic != common::kMagicV1 && magic != common::kMagicV2)
+                || common::readInt64(data + p + kOffsetPhysicalOffset) != file.fileFromOffset() + p)
+                continue;
+            const auto candidate = common::decodeRecord(
+                std::span<const uint8_t>(data + p, static_cast<size_t>(limit - p)), {true});
+            if (candidate.status == common::DecodeStatus::Ok) {
+                next = file.fileFromOffset() + p;
+                how = "to the next record start found";
+                break;
+            }
+        }
+    }
+    skippedRecords_.fetch_add(1, std::memory_order_relaxed);
+    if (const auto held = skipLog_.admit()) {
+        spdlog::error("dispatch: cannot index the record at commit-log offset {} ({} byte {}): {}; "
+                      "stepped over {} bytes {} (offset {}); that record has no consume-queue or index entry{}",
+                      offset, file.path(), position, why, next - offset, how, next, LogThrottle::heldNote(*held));
+    }
+    return next;
+}
+
 int ReputMessageService::doReput(const std::function<void(int64_t offset)> &progress)
 {
     int dispatched = 0;
@@ -84,6 +133,7 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
     if (offset < commitLog_.minOffset())
         offset = commitLog_.minOffset(); // retention removed what was never dispatched
     DispatchRequest request;
+    std::string failure;
     while (offset < end) {
         const auto file = commitLog_.mappedFileQueue().findFileByOffset(offset);
         if (!file)
@@ -104,9 +154,11 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
             continue;
         }
         if (decoded.status != common::DecodeStatus::Ok) {
-            spdlog::error("dispatch: unreadable record at commit-log offset {} in {}: {}; waiting",
-                          offset, file->path(), decoded.error);
-            break;
+            // Bytes below the written end never change, so waiting would wait forever (and
+            // stop every topic): report the record and go on.
+            offset = stepOver(*file, offset, limit, decoded.error);
+            reputFromOffset_.store(offset, std::memory_order_release);
+            continue;
         }
         const common::RecordView &record = decoded.record;
         request.topic.assign(record.topic);
@@ -121,8 +173,24 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
             common::MessageProperties::find(record.properties, common::property::kUniqClientMessageId).value_or(""));
         request.sysFlag = record.sysFlag;
         request.preparedTransactionOffset = record.preparedTransactionOffset;
-        for (const auto &dispatcher : dispatchers_)
-            dispatcher(request);
+        for (const auto &dispatcher : dispatchers_) {
+            if (!dispatcher(request, failure)) {
+                // A write fault (full disk): this record is dispatched again on the next turn;
+                // the store refuses puts until then (MessageStore checks writeFailing()).
+                writeFailing_.store(true, std::memory_order_release);
+                if (const auto held = writeFailureLog_.admit())
+                    spdlog::error("dispatch: cannot write the entries of the record at commit-log offset {} "
+                                  "(topic {}, queue {}, queue offset {}): {}; retrying, puts are refused meanwhile{}",
+                                  offset, request.topic, request.queueId, request.consumeQueueOffset, failure,
+                                  LogThrottle::heldNote(*held));
+                reputFromOffset_.store(offset, std::memory_order_release);
+                return dispatched;
+            }
+        }
+        if (writeFailing_.load(std::memory_order_relaxed)) {
+            writeFailing_.store(false, std::memory_order_release);
+            spdlog::info("dispatch: entries are written again from commit-log offset {}", offset);
+        }
         offset += decoded.size;
         reputFromOffset_.store(offset, std::memory_order_release);
         ++dispatched;

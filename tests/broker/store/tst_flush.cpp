@@ -96,19 +96,43 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(store->commitLog().unflushedBytes(), int64_t{0}, 10000);
     }
 
-    void failingDiskIsReportedAndSurvived()
+    void failedFlushIsNeverRetriedIntoSuccess()
     {
         QTemporaryDir dir;
         auto config = test::smallStoreConfig(dir.path(), 1 << 20, FlushDiskType::SyncFlush);
         config.syncFlushTimeout = 2000;
+        std::vector<int64_t> acknowledged;
+        {
+            auto store = test::openStore(config);
+            const auto before = store->putMessage(test::makeMessage("EIO", 0, "on disk"));
+            QCOMPARE(before.status, PutMessageStatus::PutOk);
+            acknowledged.push_back(before.wroteOffset);
+            const int64_t flushedBefore = store->commitLog().flushedWhere();
+            failNextDataSyncsForTesting(1); // the next fdatasync fails with EIO, later ones would succeed
+            const auto failed = store->putMessage(test::makeMessage("EIO", 0, "x"));
+            QCOMPARE(failed.status, PutMessageStatus::FlushDiskTimeout);
+            // The put's error names the file, the bytes and errno.
+            QVERIFY2(failed.error.find("00000000000000000000 failed for bytes") != std::string::npos, failed.error.c_str());
+            QVERIFY2(failed.error.find("errno 5") != std::string::npos, failed.error.c_str());
+            // From now on: no put is acknowledged, the reason is visible, nothing is reported flushed.
+            const auto refused = store->putMessage(test::makeMessage("EIO", 0, "y"));
+            QCOMPARE(refused.status, PutMessageStatus::ServiceNotAvailable);
+            QVERIFY2(refused.error.find("errno 5") != std::string::npos, refused.error.c_str());
+            QVERIFY(!store->writeFault().empty());
+            std::this_thread::sleep_for(50ms); // the group-commit thread keeps trying in SYNC_FLUSH
+            QCOMPARE(store->commitLog().flushedWhere(), flushedBefore);
+            store->setFlushDiskType(FlushDiskType::AsyncFlush);
+            QCOMPARE(store->putMessage(test::makeMessage("EIO", 0, "z")).status, PutMessageStatus::ServiceNotAvailable);
+            QCOMPARE(store->commitLog().flushedWhere(), flushedBefore);
+        }
+        // Reopened (abnormally: the shutdown could not flush), the store works again and keeps
+        // what it acknowledged.
         auto store = test::openStore(config);
-        store->commitLog().mappedFileQueue().setFlushFaultForTesting([] { return std::string("Input/output error"); });
-        const auto failed = store->putMessage(test::makeMessage("EIO", 0, "x"));
-        QCOMPARE(failed.status, PutMessageStatus::FlushDiskTimeout);
-        // The put's error names the file and the cause.
-        QVERIFY2(failed.error.find("00000000000000000000: Input/output error") != std::string::npos, failed.error.c_str());
-        store->commitLog().mappedFileQueue().setFlushFaultForTesting({});
-        QCOMPARE(store->putMessage(test::makeMessage("EIO", 0, "y")).status, PutMessageStatus::PutOk);
+        QVERIFY(store->recoveryReport().abnormal);
+        QVERIFY(store->writeFault().empty());
+        for (const int64_t offset : acknowledged)
+            QVERIFY(store->lookMessageByOffset(offset));
+        QCOMPARE(store->putMessage(test::makeMessage("EIO", 0, "after")).status, PutMessageStatus::PutOk);
     }
 
     void asyncFlushOnTimerAndThoroughly()

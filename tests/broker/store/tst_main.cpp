@@ -10,7 +10,9 @@ QObject *createStoreReaderTest();
 QObject *createRecordLayoutTest();
 QObject *createStoreCorruptionTest();
 QObject *createStoreVerifierTest();
+QObject *createStoreFaultsTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
-                 createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest())
+                 createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
+                 createStoreFaultsTest())

@@ -156,7 +156,34 @@ private slots:
         QVERIFY(result.error.find("00000000000000000000: Input/output error") != std::string::npos);
         QCOMPARE(queue.flushedWhere(), int64_t{0});
         queue.setFlushFaultForTesting({});
+        // Never retried into success: the failed flush's bytes stay unflushed for good.
+        const auto again = queue.flush(0);
+        QVERIFY(again.failed);
+        QVERIFY2(again.error.find("no later flush is trusted") != std::string::npos, again.error.c_str());
+        QCOMPARE(queue.flushedWhere(), int64_t{0});
+        QVERIFY(queue.flushFailed());
+    }
+
+    void failedDataSyncIsStickyAndNamesErrno()
+    {
+        QTemporaryDir dir;
+        MappedFileQueue queue(dir.path().toStdString(), 65536);
+        std::string error;
+        QVERIFY(queue.load(error));
+        auto file = queue.createFile(0, error);
+        file->advanceWrote(10, 1);
         QCOMPARE(queue.flush(0).bytes, int64_t{10});
+        file->advanceWrote(20, 2);
+        failNextDataSyncsForTesting(1); // the real fdatasync path, failing with EIO once
+        const auto result = queue.flush(0);
+        QVERIFY(result.failed);
+        QVERIFY2(result.error.find("00000000000000000000 failed for bytes 10 to 30") != std::string::npos,
+                 result.error.c_str());
+        QVERIFY2(result.error.find("errno 5") != std::string::npos, result.error.c_str());
+        // The disk "works" again (the injected fault is used up), yet nothing is reported flushed.
+        QVERIFY(queue.flush(0).failed);
+        QCOMPARE(queue.flushedWhere(), int64_t{10});
+        QCOMPARE(queue.flushFailure(), result.error);
     }
 
     void truncatesAndZeroesTheTail()
