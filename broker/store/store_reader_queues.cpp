@@ -1,6 +1,7 @@
 // StoreReader: consume queues (store-format §5) and index files (§6).
 
 #include "broker/common/bytes.h"
+#include "broker/store/store_paths.h"
 #include "broker/store/store_reader.h"
 #include "broker/store/store_reader_util.h"
 
@@ -145,7 +146,13 @@ ConsumeQueuePage StoreReader::readConsumeQueue(const std::string &topic, int32_t
                                                size_t limit) const
 {
     ConsumeQueuePage page;
-    const std::string directory = root_ + "/consumequeue/" + topic + "/" + std::to_string(queueId);
+    std::string topicDirectory;
+    std::string refused;
+    if (!joinInside(root_ + "/consumequeue", topic, "topic", topicDirectory, refused)) {
+        page.atEnd = true; // no queue of the store can have that name; never read outside it
+        return page;
+    }
+    const std::string directory = topicDirectory + "/" + std::to_string(queueId);
     const std::vector<FileViewPtr> files = mapFamily(listFamily(directory, 0));
     int64_t logical = std::clamp<int64_t>(fromQueueOffset, 0, kMaxStoreOffset / kEntrySize) * kEntrySize;
     while (page.entries.size() < limit) {

@@ -11,8 +11,9 @@ QObject *createRecordLayoutTest();
 QObject *createStoreCorruptionTest();
 QObject *createStoreVerifierTest();
 QObject *createStoreFaultsTest();
+QObject *createDiskFaultsTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
-                 createStoreFaultsTest())
+                 createStoreFaultsTest(), createDiskFaultsTest())
