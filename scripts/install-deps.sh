@@ -22,6 +22,8 @@ packages=(
   qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
+  # the fuzz preset: clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, test.sh)
+  clang-14 libclang-rt-14-dev
   # tests/install checks the installed desktop entry with desktop-file-validate
   desktop-file-utils
 )

@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
-# Builds and runs every MQDesk test through CTest: the Release build's whole suite, then the
-# engine suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
-# Installs missing Debian packages first. Extra arguments go to both ctest runs.
+# Builds and runs every MQDesk test through CTest, in four phases, each timed:
+#   1. the Release build's whole suite;
+#   2. the engine suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. the engine suites under ThreadSanitizer;
+#   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz").
+# The sanitizer and fuzz presets build only the engine and what they run (no Qt UI).
+# Installs missing Debian packages first. Extra arguments go to every ctest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 
 jobs=$(nproc)
+phases=()
+phase_start=0
+begin_phase() { echo "== $1"; phase_name=$1; phase_start=$(date +%s); }
+end_phase() { phases+=("$(printf '%5d s  %s' $(($(date +%s) - phase_start)) "$phase_name")"); }
+report_phases() {
+  echo "== Time per phase"
+  printf '%s\n' "${phases[@]}"
+}
+trap report_phases EXIT
 
-echo "== Release build and full test suite"
+begin_phase "Release build and full test suite"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
 # The conformance tests need ali-ons from npm, as pinned by tests/conformance/package-lock.json.
@@ -23,10 +36,24 @@ if [[ ! -e $conformance/node_modules/.package-lock.json ||
   fi
 fi
 ctest --preset release -j 1 "$@"
+end_phase
 
-echo "== Engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+begin_phase "Engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j 1 "$@"
+end_phase
+
+begin_phase "Engine tests under ThreadSanitizer"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs"
+ctest --preset tsan -j 1 "$@"
+end_phase
+
+begin_phase "Fuzz targets, a few seconds each over their seed corpora"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+ctest --preset fuzz -j 1 "$@"
+end_phase

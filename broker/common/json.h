@@ -40,8 +40,9 @@ public:
     JsonObject &operator=(JsonObject &&other) noexcept;
     ~JsonObject();
 
-    size_t size() const { return members_.size(); }
-    bool empty() const { return members_.empty(); }
+    // Defined below JsonMember: clang instantiates C++20's constexpr vector members eagerly.
+    size_t size() const;
+    bool empty() const;
     const std::vector<JsonMember> &members() const { return members_; }
     std::vector<JsonMember>::const_iterator begin() const;
     std::vector<JsonMember>::const_iterator end() const;
@@ -131,6 +132,9 @@ struct JsonMember
 
     bool operator==(const JsonMember &other) const = default;
 };
+
+inline size_t JsonObject::size() const { return members_.size(); }
+inline bool JsonObject::empty() const { return members_.empty(); }
 
 struct JsonParseResult
 {

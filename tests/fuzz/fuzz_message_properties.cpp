@@ -1,0 +1,24 @@
+// libFuzzer target: message properties decoding (broker/common/message_properties.h), the
+// name\x01value\x02 string a producer sends. decode and find must agree on every key, and
+// decode(encode(decode(x))) == decode(x).
+
+#include "broker/common/message_properties.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+using namespace mqdesk::common;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const std::string_view encoded(reinterpret_cast<const char *>(data), size);
+    const MessageProperties decoded = MessageProperties::decode(encoded);
+    for (const auto &key : decoded.keys()) {
+        if (MessageProperties::find(encoded, key) != decoded.get(key))
+            std::abort();
+    }
+    if (MessageProperties::decode(decoded.encode()) != decoded)
+        std::abort();
+    return 0;
+}
