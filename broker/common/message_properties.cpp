@@ -1,6 +1,7 @@
 #include "broker/common/message_properties.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace mqdesk::common {
 
@@ -22,9 +23,49 @@ MessageProperties MessageProperties::decode(std::string_view encoded)
         const size_t split = segment.find(kNameValueSeparator);
         if (split == std::string_view::npos || split == 0 || split + 1 == segment.size())
             continue;
-        result.set(segment.substr(0, split), segment.substr(split + 1));
+        result.entries_.emplace_back(segment.substr(0, split), segment.substr(split + 1));
     }
+    result.removeRepeatedKeys();
     return result;
+}
+
+void MessageProperties::removeRepeatedKeys()
+{
+    // A repeated key keeps its first position and its last value, as a Java map's put does.
+    // Messages carry a handful of properties, where a pairwise scan is cheapest; a client can
+    // send thousands, where only a hash keeps the work linear.
+    constexpr size_t kPairwiseLimit = 16;
+    std::vector<Entry> unique;
+    unique.reserve(entries_.size());
+    if (entries_.size() <= kPairwiseLimit) {
+        for (Entry &entry : entries_) {
+            const auto it = std::find_if(unique.begin(), unique.end(),
+                                         [&entry](const Entry &e) { return e.first == entry.first; });
+            if (it == unique.end())
+                unique.push_back(std::move(entry));
+            else
+                it->second = std::move(entry.second);
+        }
+    } else {
+        std::unordered_map<std::string_view, size_t> positions;
+        positions.reserve(entries_.size());
+        for (Entry &entry : entries_) {
+            const auto [it, inserted] = positions.try_emplace(entry.first, unique.size());
+            if (inserted)
+                unique.push_back(std::move(entry));
+            else
+                unique[it->second].second = std::move(entry.second);
+        }
+    }
+    entries_ = std::move(unique);
+}
+
+void MessageProperties::merge(const MessageProperties &other)
+{
+    if (other.empty())
+        return;
+    entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+    removeRepeatedKeys();
 }
 
 std::optional<std::string_view> MessageProperties::find(std::string_view encoded, std::string_view key)

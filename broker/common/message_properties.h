@@ -41,7 +41,8 @@ public:
     MessageProperties(std::initializer_list<Entry> entries);
 
     // Parses the stored form with RocketMQ's rules: segments shorter than 3 bytes or without a
-    // non-empty key and value are ignored; a repeated key keeps its last value.
+    // non-empty key and value are ignored; a repeated key keeps its last value. Linear in the
+    // input: any bytes a client sends are read in one pass.
     static MessageProperties decode(std::string_view encoded);
     // The value of `key` in an encoded property string, without decoding the rest (the last
     // occurrence wins, as in decode()).
@@ -51,6 +52,8 @@ public:
     std::optional<std::string_view> get(std::string_view key) const;
     // Replaces the value of an existing key in place, otherwise appends.
     void set(std::string_view key, std::string_view value);
+    // set() for every entry of `other`, in its order, in time linear in both sizes.
+    void merge(const MessageProperties &other);
     bool remove(std::string_view key);
 
     bool empty() const { return entries_.empty(); }
@@ -64,6 +67,8 @@ public:
     bool operator==(const MessageProperties &other) const = default;
 
 private:
+    void removeRepeatedKeys();
+
     std::vector<Entry> entries_;
 };
 

@@ -30,25 +30,6 @@ size_t storeTimestampOffset(int32_t sysFlag)
     return kOffsetBornHost + hostLength(sysFlag & sysflag::kBornHostV6);
 }
 
-// Whether `text` holds a NUL byte: a word at a time, inline — topics and property strings are
-// short, and a memchr call per field costs more than the scan itself.
-bool containsNul(std::string_view text)
-{
-    const char *p = text.data();
-    size_t n = text.size();
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t word;
-        std::memcpy(&word, p, 8);
-        if (((word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull) != 0)
-            return true;
-    }
-    for (; n > 0; ++p, --n) {
-        if (*p == '\0')
-            return true;
-    }
-    return false;
-}
-
 std::string describeBytes(std::string_view what, int64_t need, int64_t have)
 {
     return std::string(what) + " needs " + std::to_string(need) + " bytes but only "
@@ -283,15 +264,11 @@ DecodeResult decodeRecord(std::span<const uint8_t> data, const DecodeOptions &op
     r.properties = std::string_view(reinterpret_cast<const char *>(p + pos),
                                     static_cast<size_t>(propertiesLength));
 
-    // A record torn by a crash can keep valid lengths and body CRC while its tail (topic,
-    // properties) reads as zeros: a topic never holds NUL, and properties end with the 0x02
-    // RocketMQ writes after every pair and hold no NUL either.
-    if (containsNul(r.topic))
-        return invalid("topic contains NUL bytes (a torn record?)");
-    if (!r.properties.empty()
-        && (r.properties.back() != kPropertySeparator || containsNul(r.properties)))
-        return invalid("properties do not end with the 0x02 separator or contain NUL bytes (a torn record?)");
-
+    // Topic and properties are not judged: a record is valid when its magic, lengths and body
+    // CRC are (and, for callers, its position), exactly what Java's checkMessageAndReturnSize
+    // checks. Property values may hold any byte a client sent, NUL included, and a batch's inner
+    // properties need not end with 0x02; rejecting either would cut acknowledged messages at
+    // recovery and stop the dispatcher on them.
     const int32_t expected = recordLength(version, r.sysFlag, bodyLength, topicLength,
                                           propertiesLength);
     if (expected != r.totalSize)

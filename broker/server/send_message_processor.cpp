@@ -3,8 +3,10 @@
 #include "broker/common/bytes.h"
 #include "broker/common/clock.h"
 #include "broker/common/host_address.h"
+#include "broker/common/message_batch.h"
 #include "broker/common/message.h"
 #include "broker/common/message_id.h"
+#include "broker/common/record_codec.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
@@ -47,9 +49,9 @@ bool readSendHeader(const RemotingCommand &request, SendHeader &header, std::str
     const bool v2 = request.code != RequestCode::kSendMessage;
     const auto key = [v2](const char *shortKey, const char *longKey) { return v2 ? shortKey : longKey; };
     HeaderReader reader(request.extFields);
-    header.producerGroup = reader.requireString(key("a", "producerGroup"));
-    header.topic = reader.requireString(key("b", "topic"));
-    header.defaultTopic = reader.requireString(key("c", "defaultTopic"));
+    header.producerGroup = reader.requireGroup(key("a", "producerGroup"));
+    header.topic = reader.requireTopic(key("b", "topic"));
+    header.defaultTopic = reader.requireTopic(key("c", "defaultTopic"));
     header.defaultTopicQueueNums = reader.requireInt32(key("d", "defaultTopicQueueNums"));
     header.queueId = reader.requireInt32(key("e", "queueId"));
     header.sysFlag = reader.requireInt32(key("f", "sysFlag"));
@@ -62,48 +64,6 @@ bool readSendHeader(const RemotingCommand &request, SendHeader &header, std::str
     header.batch = reader.optBool(key("m", "batch"), false) || request.code == RequestCode::kSendBatchMessage;
     error = reader.error();
     return reader.ok();
-}
-
-// SEND_BATCH_MESSAGE's body (MessageDecoder.encodeMessages): per message totalSize, magic,
-// bodyCRC, flag, bodyLen, body, propsLen (int16), props. Error names the message and field.
-bool decodeBatch(const std::vector<uint8_t> &body, std::vector<common::BrokerMessage> &out, std::string &error)
-{
-    size_t at = 0;
-    while (at < body.size()) {
-        const std::string where = "batch message " + std::to_string(out.size()) + " at byte " + std::to_string(at);
-        if (body.size() - at < 20) {
-            error = where + ": truncated header";
-            return false;
-        }
-        const int32_t totalSize = common::readInt32(body.data() + at);
-        if (totalSize < 22 || static_cast<size_t>(totalSize) > body.size() - at) {
-            error = where + ": bad totalSize " + std::to_string(totalSize);
-            return false;
-        }
-        const uint8_t *p = body.data() + at;
-        common::BrokerMessage message;
-        message.flag = common::readInt32(p + 12);
-        const int32_t bodyLength = common::readInt32(p + 16);
-        if (bodyLength < 0 || 20 + bodyLength + 2 > totalSize) {
-            error = where + ": bad bodyLen " + std::to_string(bodyLength);
-            return false;
-        }
-        message.body.assign(p + 20, p + 20 + bodyLength);
-        const int16_t propertiesLength = common::readInt16(p + 20 + bodyLength);
-        if (propertiesLength < 0 || 22 + bodyLength + propertiesLength != totalSize) {
-            error = where + ": bad propsLen " + std::to_string(propertiesLength);
-            return false;
-        }
-        message.properties = common::MessageProperties::decode(
-            std::string_view(reinterpret_cast<const char *>(p + 22 + bodyLength), static_cast<size_t>(propertiesLength)));
-        out.push_back(std::move(message));
-        at += static_cast<size_t>(totalSize);
-    }
-    if (out.empty()) {
-        error = "empty batch";
-        return false;
-    }
-    return true;
 }
 
 int32_t responseCodeOf(store::PutMessageStatus status)
@@ -171,8 +131,11 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     const BrokerConfig &config = broker_.brokerConfig();
     if ((config.brokerPermission & 2) == 0)
         return fail(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress() + "] sending message is forbidden");
-    if (!validateTopicName(header.topic, error))
-        return fail(ResponseCode::kSystemError, error);
+    // Java refuses properties its int16 PROPERTIESLEN cannot hold (the store checks the final
+    // string again, after the broker added its own).
+    if (header.properties.size() > static_cast<size_t>(common::kMaxPropertiesLength))
+        return fail(ResponseCode::kMessageIllegal, "the message properties length " + std::to_string(header.properties.size())
+                                                       + " exceeds the limit " + std::to_string(common::kMaxPropertiesLength));
     if (isSendForbiddenTopic(header.topic))
         return fail(ResponseCode::kNoPermission, "Sending message to topic[" + header.topic + "] is forbidden.");
 
@@ -214,7 +177,7 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
 
     std::vector<common::BrokerMessage> messages;
     if (header.batch) {
-        if (!decodeBatch(request.body, messages, error))
+        if (!common::decodeMessageBatch(request.body, messages, error))
             return fail(ResponseCode::kMessageIllegal, "bad SEND_BATCH_MESSAGE body: " + error);
     } else {
         messages.emplace_back();
@@ -235,8 +198,7 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         if (bornHost)
             message.bornHost = *bornHost;
         message.reconsumeTimes = header.reconsumeTimes;
-        for (const auto &[name, value] : batchProperties) // batch-level properties follow each message's own
-            message.properties.set(name, value);
+        message.properties.merge(batchProperties); // batch-level properties follow each message's own
         // WAIT only tells the store whether to wait for the flush; 4.9 stores it no more (9 bytes
         // a message).
         if (const auto wait = message.properties.get(common::property::kWaitStoreMsgOk)) {
