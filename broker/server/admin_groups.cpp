@@ -8,6 +8,7 @@
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/json_fields.h"
+#include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
@@ -91,8 +92,12 @@ RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroup(const RemotingC
     if (!remoting::parseJsonObject(admin::bodyText(request), root, error)
         || !store::SubscriptionGroupConfig::fromJson(root, "", config, error))
         return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupConfig body: " + error);
-    if (config.groupName.empty())
-        return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupConfig body: groupName is blank");
+    if (std::string invalid = remoting::groupNameError(config.groupName, "groupName"); !invalid.empty())
+        return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupConfig body: " + invalid);
+    if (config.retryQueueNums < 0 || config.retryQueueNums > kMaxQueueNums)
+        return failure(request, ResponseCode::kSystemError,
+                       "bad SubscriptionGroupConfig body: retryQueueNums " + std::to_string(config.retryQueueNums)
+                           + " is outside 0.." + std::to_string(kMaxQueueNums));
     broker_.subscriptionGroups().updateSubscriptionGroupConfig(config);
     if (!broker_.subscriptionGroups().persist(error))
         return failure(request, ResponseCode::kSystemError, "cannot save subscription group " + config.groupName + ": " + error);
@@ -103,7 +108,7 @@ RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroup(const RemotingC
 RemotingCommand AdminProcessor::deleteSubscriptionGroup(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("groupName");
+    const std::string group = reader.requireGroup("groupName");
     const bool removeOffset = reader.optBool("removeOffset", false);
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
@@ -123,7 +128,7 @@ RemotingCommand AdminProcessor::deleteSubscriptionGroup(const RemotingCommand &r
 RemotingCommand AdminProcessor::getConsumerConnections(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("consumerGroup");
+    const std::string group = reader.requireGroup("consumerGroup");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
     const auto info = broker_.consumers().group(group);
@@ -143,7 +148,7 @@ RemotingCommand AdminProcessor::getConsumerConnections(const RemotingCommand &re
 RemotingCommand AdminProcessor::getProducerConnections(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("producerGroup");
+    const std::string group = reader.requireGroup("producerGroup");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
     const std::vector<ClientChannelInfo> channels = broker_.producers().channels(group);
@@ -158,7 +163,7 @@ RemotingCommand AdminProcessor::getProducerConnections(const RemotingCommand &re
 RemotingCommand AdminProcessor::queryTopicConsumeByWho(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string topic = reader.requireString("topic");
+    const std::string topic = reader.requireTopic("topic");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
     std::set<std::string> groups = broker_.offsets().whichGroupByTopic(topic);

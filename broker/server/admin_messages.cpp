@@ -31,7 +31,7 @@ constexpr int32_t kMaxMessagesPerQuery = 64;
 RemotingCommand AdminProcessor::queryMessage(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string topic = reader.requireString("topic");
+    const std::string topic = reader.requireTopic("topic");
     const std::string key = reader.requireString("key");
     int32_t maxNum = reader.requireInt32("maxNum");
     const int64_t begin = reader.requireInt64("beginTimestamp");

@@ -69,8 +69,8 @@ RemotingCommand AdminProcessor::getAllDelayOffset(const RemotingCommand &request
 RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string topic = reader.requireString("topic");
-    const std::string group = reader.requireString("group");
+    const std::string topic = reader.requireTopic("topic");
+    const std::string group = reader.requireGroup("group");
     const int64_t timestamp = reader.requireInt64("timestamp");
     const bool isForce = reader.requireBool("isForce");
     if (!reader.ok())
@@ -123,9 +123,9 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
 RemotingCommand AdminProcessor::cloneGroupOffset(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string source = reader.requireString("srcGroup");
-    const std::string destination = reader.requireString("destGroup");
-    const std::string onlyTopic = reader.optString("topic");
+    const std::string source = reader.requireGroup("srcGroup");
+    const std::string destination = reader.requireGroup("destGroup");
+    const std::string onlyTopic = reader.optTopic("topic");
     const bool offline = reader.optBool("offline", false);
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());

@@ -91,7 +91,7 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
 {
     HeaderReader reader(request.extFields);
     store::TopicConfig config;
-    config.topicName = reader.requireString("topic");
+    config.topicName = reader.requireTopic("topic");
     config.readQueueNums = reader.requireInt32("readQueueNums");
     config.writeQueueNums = reader.requireInt32("writeQueueNums");
     config.perm = reader.requireInt32("perm");
@@ -108,8 +108,6 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
         return failure(request, ResponseCode::kSystemError,
                        "the topic[" + topic + "] is conflict with system reserved words.");
     std::string error;
-    if (!validateTopicName(topic, error))
-        return failure(request, ResponseCode::kSystemError, error);
     if (isSystemTopic(topic, broker_.brokerConfig()))
         return failure(request, ResponseCode::kSystemError, "The topic[" + topic + "] is conflict with system topic.");
     if (config.topicFilterType != store::TopicConfig::kSingleTag && config.topicFilterType != store::TopicConfig::kMultiTag)
@@ -119,6 +117,13 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
     // Zero stays legal: shrinking a topic sets writeQueueNums first.
     if (config.readQueueNums < 0 || config.writeQueueNums < 0)
         return failure(request, ResponseCode::kSystemError, "queue counts of topic[" + topic + "] must not be negative");
+    // Each queue is a folder of files and an entry in every offset table: a bound keeps one
+    // request from creating millions of them.
+    if (config.readQueueNums > kMaxQueueNums || config.writeQueueNums > kMaxQueueNums)
+        return failure(request, ResponseCode::kSystemError,
+                       "queue counts of topic[" + topic + "] (readQueueNums " + std::to_string(config.readQueueNums)
+                           + ", writeQueueNums " + std::to_string(config.writeQueueNums) + ") exceed the limit of "
+                           + std::to_string(kMaxQueueNums));
 
     // An overwrite keeps the attributes (queue.type, …) that 4.x tools cannot send.
     if (const auto existing = broker_.topics().find(topic))
@@ -133,7 +138,7 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
 RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string topic = reader.requireString("topic");
+    const std::string topic = reader.requireTopic("topic");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
     if (topic.empty())

@@ -159,7 +159,7 @@ int64_t AdminProcessor::storeTimeAt(const std::string &topic, int32_t queueId, i
 RemotingCommand AdminProcessor::getTopicStats(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string topic = reader.requireString("topic");
+    const std::string topic = reader.requireTopic("topic");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
     const auto config = broker_.topics().find(topic);
@@ -183,8 +183,8 @@ RemotingCommand AdminProcessor::getTopicStats(const RemotingCommand &request)
 RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("consumerGroup");
-    const std::string onlyTopic = reader.optString("topic");
+    const std::string group = reader.requireGroup("consumerGroup");
+    const std::string onlyTopic = reader.optTopic("topic");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
 

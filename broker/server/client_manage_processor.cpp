@@ -3,6 +3,7 @@
 #include "broker/common/clock.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
@@ -39,6 +40,30 @@ bool isInMemory(store::MessageStore &store, int64_t commitLogOffset)
     return store.commitLog().maxOffset() - commitLogOffset <= memoryBytes * 40 / 100;
 }
 
+// The first group or topic name in a heartbeat that RocketMQ would not allow, as a remark naming
+// its place in the body; empty when all are legal.
+std::string invalidNameIn(const remoting::HeartbeatData &heartbeat)
+{
+    for (size_t i = 0; i < heartbeat.producerDataSet.size(); ++i) {
+        const std::string field = "producerDataSet[" + std::to_string(i) + "].groupName";
+        if (std::string error = remoting::groupNameError(heartbeat.producerDataSet[i].groupName, field); !error.empty())
+            return error;
+    }
+    for (size_t i = 0; i < heartbeat.consumerDataSet.size(); ++i) {
+        const remoting::ConsumerData &consumer = heartbeat.consumerDataSet[i];
+        const std::string field = "consumerDataSet[" + std::to_string(i) + "]";
+        if (std::string error = remoting::groupNameError(consumer.groupName, field + ".groupName"); !error.empty())
+            return error;
+        for (size_t j = 0; j < consumer.subscriptionDataSet.size(); ++j) {
+            const std::string topicField = field + ".subscriptionDataSet[" + std::to_string(j) + "].topic";
+            std::string error = remoting::consumedTopicNameError(consumer.subscriptionDataSet[j].topic, topicField);
+            if (!error.empty())
+                return error;
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, RemotingCommand request,
@@ -51,6 +76,10 @@ void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, R
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, "bad HEART_BEAT body: " + error));
         return;
     }
+    if (std::string invalid = invalidNameIn(heartbeat); !invalid.empty()) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, "bad HEART_BEAT body: " + invalid));
+        return;
+    }
     ClientChannelInfo client;
     client.channel = context;
     client.clientId = heartbeat.clientId;
@@ -58,23 +87,38 @@ void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, R
     client.version = request.version;
     client.lastUpdateMillis = common::wallMillis();
 
+    // New groups and their retry topics are collected and each config file written once: a
+    // heartbeat naming thousands of groups must not rewrite subscriptionGroup.json and
+    // topics.json thousands of times.
+    std::vector<store::TopicConfig> retryTopics;
+    bool groupsCreated = false;
+    std::vector<std::string> changedGroups;
     for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
         auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(consumer.groupName);
         if (!group && broker_.brokerConfig().autoCreateSubscriptionGroup) {
             store::SubscriptionGroupConfig created;
             created.groupName = consumer.groupName;
             broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
-            if (!broker_.subscriptionGroups().persist(error))
-                spdlog::error("heartbeat: cannot persist subscription group {}: {}", consumer.groupName, error);
+            groupsCreated = true;
             group = created;
         }
-        if (group && group->retryQueueNums > 0)
-            broker_.topics().createTopicIfAbsent(kRetryGroupTopicPrefix + consumer.groupName, group->retryQueueNums,
-                                                 store::perm::kRead | store::perm::kWrite);
+        if (group && group->retryQueueNums > 0) {
+            store::TopicConfig retry;
+            retry.topicName = kRetryGroupTopicPrefix + consumer.groupName;
+            retry.readQueueNums = retry.writeQueueNums = std::min(group->retryQueueNums, kMaxQueueNums);
+            retry.perm = store::perm::kRead | store::perm::kWrite;
+            retryTopics.push_back(std::move(retry));
+        }
         const bool changed = broker_.consumers().registerConsumer(consumer, client, client.lastUpdateMillis);
         if (changed && (!group || group->notifyConsumerIdsChangedEnable))
-            broker_.notifyConsumerIdsChanged(consumer.groupName);
+            changedGroups.push_back(consumer.groupName);
     }
+    if (groupsCreated && !broker_.subscriptionGroups().persist(error))
+        spdlog::error("heartbeat: cannot persist the subscription groups of client {}: {}", heartbeat.clientId, error);
+    if (!retryTopics.empty() && !broker_.topics().createTopicsIfAbsent(retryTopics))
+        spdlog::error("heartbeat: cannot persist the retry topics of client {}", heartbeat.clientId);
+    for (const std::string &group : changedGroups)
+        broker_.notifyConsumerIdsChanged(group);
     for (const remoting::ProducerData &producer : heartbeat.producerDataSet)
         broker_.producers().registerProducer(producer.groupName, client);
     respond(success(request));
@@ -85,8 +129,8 @@ void ClientManageProcessor::unregisterClient(const remoting::RequestContext &con
 {
     HeaderReader reader(request.extFields);
     reader.requireString("clientID");
-    const std::string producerGroup = reader.optString("producerGroup");
-    const std::string consumerGroup = reader.optString("consumerGroup");
+    const std::string producerGroup = reader.optGroup("producerGroup");
+    const std::string consumerGroup = reader.optGroup("consumerGroup");
     if (!reader.ok()) {
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
         return;
@@ -102,7 +146,7 @@ void ClientManageProcessor::consumerListByGroup(const remoting::RequestContext &
                                                 remoting::Responder respond)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("consumerGroup");
+    const std::string group = reader.requireGroup("consumerGroup");
     if (!reader.ok()) {
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
         return;
@@ -122,8 +166,8 @@ void ClientManageProcessor::queryConsumerOffset(const remoting::RequestContext &
                                                 remoting::Responder respond)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("consumerGroup");
-    const std::string topic = reader.requireString("topic");
+    const std::string group = reader.requireGroup("consumerGroup");
+    const std::string topic = reader.requireTopic("topic");
     const int32_t queueId = reader.requireInt32("queueId");
     const bool setZeroIfNotFound = reader.optBool("setZeroIfNotFound", true);
     if (!reader.ok()) {
@@ -155,8 +199,8 @@ void ClientManageProcessor::updateConsumerOffset(const remoting::RequestContext 
                                                  remoting::Responder respond)
 {
     HeaderReader reader(request.extFields);
-    const std::string group = reader.requireString("consumerGroup");
-    const std::string topic = reader.requireString("topic");
+    const std::string group = reader.requireGroup("consumerGroup");
+    const std::string topic = reader.requireTopic("topic");
     const int32_t queueId = reader.requireInt32("queueId");
     const int64_t offset = reader.requireInt64("commitOffset");
     if (!reader.ok()) {
@@ -173,7 +217,7 @@ void ClientManageProcessor::queueOffsetQuery(const remoting::RequestContext &, R
                                              remoting::Responder respond)
 {
     HeaderReader reader(request.extFields);
-    const std::string topic = reader.requireString("topic");
+    const std::string topic = reader.requireTopic("topic");
     const int32_t queueId = reader.requireInt32("queueId");
     const int64_t timestamp = request.code == RequestCode::kSearchOffsetByTimestamp ? reader.requireInt64("timestamp") : 0;
     if (!reader.ok()) {

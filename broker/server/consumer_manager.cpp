@@ -1,5 +1,7 @@
 #include "broker/server/consumer_manager.h"
 
+#include "broker/common/log_rate_limiter.h"
+
 #include <spdlog/spdlog.h>
 
 namespace mqdesk::server {
@@ -25,8 +27,12 @@ bool ConsumerManager::registerConsumer(const remoting::ConsumerData &consumer, c
             spdlog::warn("consumer group {}: connection {} changed its client id to {}", consumer.groupName,
                          client.channel.peerAddress(), client.clientId);
     } else {
-        spdlog::info("consumer group {}: client {} joined from {}", consumer.groupName, client.clientId,
-                     client.channel.peerAddress());
+        // A heartbeat may name thousands of groups: the joins are logged, but not all of them.
+        static common::LogRateLimiter joins(std::chrono::seconds(10), 20);
+        if (const auto suppressed = joins.admit())
+            spdlog::info("consumer group {}: client {} joined from {}{}", consumer.groupName, client.clientId,
+                         client.channel.peerAddress(),
+                         *suppressed ? " (" + std::to_string(*suppressed) + " joins before it not logged)" : "");
     }
 
     std::map<std::string, SubscriptionData> updated;
@@ -73,8 +79,11 @@ std::vector<std::string> ConsumerManager::scanNotActive(int64_t nowMillis, int64
         for (auto channel = it->second.channels.begin(); channel != it->second.channels.end();) {
             const bool silent = nowMillis - channel->second.lastUpdateMillis > timeoutMillis;
             if (silent || !channel->second.channel.isOpen()) {
-                spdlog::info("consumer group {}: dropping client {} ({})", it->first, channel->second.clientId,
-                             silent ? "no heartbeat" : "connection closed");
+                static common::LogRateLimiter drops(std::chrono::seconds(10), 20);
+                if (const auto suppressed = drops.admit())
+                    spdlog::info("consumer group {}: dropping client {} ({}){}", it->first, channel->second.clientId,
+                                 silent ? "no heartbeat" : "connection closed",
+                                 *suppressed ? " (" + std::to_string(*suppressed) + " drops before it not logged)" : "");
                 channel = it->second.channels.erase(channel);
                 removed = true;
             } else {

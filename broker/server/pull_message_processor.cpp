@@ -53,8 +53,8 @@ struct PullHeader
 bool readPullHeader(const RemotingCommand &request, PullHeader &header, std::string &error)
 {
     HeaderReader reader(request.extFields);
-    header.consumerGroup = reader.requireString("consumerGroup");
-    header.topic = reader.requireString("topic");
+    header.consumerGroup = reader.requireGroup("consumerGroup");
+    header.topic = reader.requireTopic("topic");
     header.queueId = reader.requireInt32("queueId");
     header.queueOffset = reader.requireInt64("queueOffset");
     header.maxMsgNums = reader.requireInt32("maxMsgNums");

@@ -1,11 +1,13 @@
 #include "broker/server/rebalance_lock_manager.h"
 
+#include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 namespace mqdesk::server {
 
@@ -23,6 +25,9 @@ int64_t steadyMillis()
     return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
+// A consumer locks the queues it was assigned: at most its topics' queues on this broker.
+constexpr size_t kMaxQueuesPerLockBatch = 16384;
+
 bool parseBody(const RemotingCommand &request, LockBatchRequestBody &body, std::string &error)
 {
     const std::string_view text(reinterpret_cast<const char *>(request.body.data()), request.body.size());
@@ -30,7 +35,19 @@ bool parseBody(const RemotingCommand &request, LockBatchRequestBody &body, std::
         error = "missing body";
         return false;
     }
-    return LockBatchRequestBody::fromJson(text, body, error);
+    if (!LockBatchRequestBody::fromJson(text, body, error))
+        return false;
+    // Every queue named becomes a lock-table entry until it expires: names are checked and the
+    // batch bounded so that no request grows the table without limit.
+    if (body.mqSet.size() > kMaxQueuesPerLockBatch) {
+        error = "mqSet names " + std::to_string(body.mqSet.size()) + " queues, more than "
+                + std::to_string(kMaxQueuesPerLockBatch);
+        return false;
+    }
+    error = remoting::groupNameError(body.consumerGroup, "consumerGroup");
+    for (size_t i = 0; error.empty() && i < body.mqSet.size(); ++i)
+        error = remoting::consumedTopicNameError(body.mqSet[i].topic, "mqSet[" + std::to_string(i) + "].topic");
+    return error.empty();
 }
 
 } // namespace
@@ -40,10 +57,11 @@ std::vector<MessageQueueData> RebalanceLockManager::tryLockBatch(const std::stri
                                                                  const std::string &clientId, int64_t nowMillis)
 {
     std::vector<MessageQueueData> granted;
+    std::set<MessageQueueData> seen; // a queue named twice is granted once
     std::lock_guard lock(mutex_);
     auto &table = groups_[group];
     for (const MessageQueueData &queue : queues) {
-        if (std::find(granted.begin(), granted.end(), queue) != granted.end())
+        if (!seen.insert(queue).second)
             continue;
         auto [it, inserted] = table.try_emplace(queue, LockEntry{clientId, nowMillis});
         LockEntry &entry = it->second;

@@ -66,7 +66,7 @@ void SendMsgBackProcessor::process(const remoting::RequestContext &, RemotingCom
     };
     HeaderReader reader(request.extFields);
     const int64_t offset = reader.requireInt64("offset");
-    const std::string group = reader.requireString("group");
+    const std::string group = reader.requireGroup("group");
     int32_t delayLevel = reader.requireInt32("delayLevel");
     const std::optional<int64_t> headerMax = reader.findInt64("maxReconsumeTimes");
     if (!reader.ok())

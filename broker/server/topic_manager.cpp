@@ -1,5 +1,6 @@
 #include "broker/server/topic_manager.h"
 
+#include "broker/remoting/protocol/resource_names.h"
 #include "broker/server/broker_config.h"
 
 #include <spdlog/spdlog.h>
@@ -13,23 +14,8 @@ namespace perm = store::perm;
 
 bool validateTopicName(std::string_view topic, std::string &error)
 {
-    if (topic.empty()) {
-        error = "The specified topic is blank.";
-        return false;
-    }
-    if (topic.size() > 127) {
-        error = "The specified topic is longer than topic max length 127.";
-        return false;
-    }
-    const bool legal = std::all_of(topic.begin(), topic.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '%' || c == '|'
-               || c == '_' || c == '-';
-    });
-    if (!legal) {
-        error = "The specified topic[" + std::string(topic) + "] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$";
-        return false;
-    }
-    return true;
+    error = remoting::topicNameError(topic);
+    return error.empty();
 }
 
 bool isSendForbiddenTopic(std::string_view topic)
@@ -160,6 +146,23 @@ std::optional<TopicConfig> TopicManager::createTopicIfAbsent(const std::string &
     if (!persistAndAnnounce(error))
         return std::nullopt;
     return created;
+}
+
+bool TopicManager::createTopicsIfAbsent(const std::vector<TopicConfig> &wanted)
+{
+    std::lock_guard lock(createMutex_);
+    int created = 0;
+    for (const TopicConfig &topic : wanted) {
+        if (table_.selectTopicConfig(topic.topicName))
+            continue;
+        table_.updateTopicConfig(topic);
+        ++created;
+    }
+    if (created == 0)
+        return true;
+    spdlog::info("topics: created {} topics at once (first {})", created, wanted.front().topicName);
+    std::string error;
+    return persistAndAnnounce(error);
 }
 
 bool TopicManager::createTopicForRouteLookup(const std::string &topic)

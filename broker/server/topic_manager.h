@@ -30,6 +30,10 @@ inline constexpr const char *kTransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOP
 inline constexpr const char *kRetryGroupTopicPrefix = "%RETRY%";
 inline constexpr const char *kDlqGroupTopicPrefix = "%DLQ%";
 
+// The most read or write queues a topic may have: each queue is a folder of files and a row in
+// every offset table, so one admin request must not be able to ask for millions.
+inline constexpr int32_t kMaxQueueNums = 1024;
+
 // Java TopicValidator: non-empty, at most 127 characters of [%|a-zA-Z0-9_-]. Error text names
 // the topic.
 bool validateTopicName(std::string_view topic, std::string &error);
@@ -67,6 +71,9 @@ public:
     // creates it with `queueNums` read/write queues and `perm`.
     std::optional<store::TopicConfig> createTopicIfAbsent(const std::string &topic, int32_t queueNums,
                                                           int32_t perm, int32_t topicSysFlag = 0);
+    // The same for many topics at once (a heartbeat naming many groups): topics.json is written
+    // once however many were created. Returns whether every topic exists afterwards.
+    bool createTopicsIfAbsent(const std::vector<store::TopicConfig> &wanted);
     // Local mode: the embedded NameServer found no route for `topic`. With
     // autoCreateTopicEnable and a valid, non-system name, creates it like a Java producer's
     // first send through TBW102 would: min(4, defaultTopicQueueNums) queues, perm RW.

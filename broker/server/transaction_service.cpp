@@ -97,7 +97,7 @@ void TransactionService::endTransaction(const remoting::RequestContext &context,
         respond(RemotingCommand::createResponse(request, code, std::move(remark)));
     };
     remoting::HeaderReader reader(request.extFields);
-    const std::string producerGroup = reader.requireString("producerGroup");
+    const std::string producerGroup = reader.requireGroup("producerGroup");
     const int64_t tranStateTableOffset = reader.requireInt64("tranStateTableOffset");
     const int64_t commitLogOffset = reader.requireInt64("commitLogOffset");
     const int32_t commitOrRollback = reader.requireInt32("commitOrRollback");

@@ -1,5 +1,7 @@
 #include "broker/remoting/protocol/header_fields.h"
 
+#include "broker/remoting/protocol/resource_names.h"
+
 #include <charconv>
 #include <limits>
 #include <strings.h>
@@ -50,6 +52,40 @@ std::string HeaderReader::requireString(std::string_view key)
 {
     const std::string *value = lookup(key, true);
     return value ? *value : std::string();
+}
+
+std::string HeaderReader::requireTopic(std::string_view key)
+{
+    std::string topic = requireString(key);
+    if (ok())
+        fail(topicNameError(topic, key));
+    return topic;
+}
+
+std::string HeaderReader::requireGroup(std::string_view key)
+{
+    std::string group = requireString(key);
+    if (ok())
+        fail(groupNameError(group, key));
+    return group;
+}
+
+std::string HeaderReader::optTopic(std::string_view key)
+{
+    const std::string *value = lookup(key, false);
+    if (!value || value->empty())
+        return {};
+    fail(topicNameError(*value, key));
+    return *value;
+}
+
+std::string HeaderReader::optGroup(std::string_view key)
+{
+    const std::string *value = lookup(key, false);
+    if (!value || value->empty())
+        return {};
+    fail(groupNameError(*value, key));
+    return *value;
 }
 
 int32_t HeaderReader::requireInt32(std::string_view key)

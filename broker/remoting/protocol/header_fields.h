@@ -34,6 +34,14 @@ public:
     bool optBool(std::string_view key, bool fallback);
     std::optional<int64_t> findInt64(std::string_view key);
 
+    // A topic or group name (resource_names.h): mandatory, and a name RocketMQ allows; a bad
+    // one records the validator's remark naming `key`. The opt* forms accept an absent or empty
+    // field (giving empty) but check any other.
+    std::string requireTopic(std::string_view key);
+    std::string requireGroup(std::string_view key);
+    std::string optTopic(std::string_view key);
+    std::string optGroup(std::string_view key);
+
     bool ok() const { return error_.empty(); }
     // "the custom field <queueId> is null" / "the custom field <queueId> is not a number: x"
     const std::string &error() const { return error_; }
