@@ -27,7 +27,8 @@ constexpr int kRecordsPerPull = 32;
 class InlineExecutor final : public remoting::Executor
 {
 public:
-    bool tryExecute(Task task) override
+    using Executor::tryExecute;
+    bool tryExecute(Task task, size_t) override
     {
         task();
         return true;

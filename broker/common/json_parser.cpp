@@ -4,7 +4,7 @@
 
 #include <charconv>
 #include <cmath>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace mqdesk::common {
 
@@ -212,8 +212,10 @@ private:
 
     bool parseObject(JsonValue &out, int depth)
     {
-        JsonObject object;
-        std::unordered_set<std::string> seen;
+        // A repeated key keeps its first position and its last value, as a Java map would; the
+        // positions are hashed so that an object of many (repeated) keys parses in linear time.
+        std::vector<JsonMember> members;
+        std::unordered_map<std::string, size_t> positions;
         const bool parsed = parseElements('}', "an object", depth, [&] {
             JsonMember member;
             if (!parseKey(member))
@@ -225,16 +227,20 @@ private:
             skipBlanks();
             if (!parseValue(member.value, depth))
                 return false;
-            // A repeated key keeps its first position and its last value, as a Java map would.
-            if (!seen.insert(member.key).second)
-                object.set(member.key, std::move(member.value));
+            const auto [at, inserted] = positions.try_emplace(member.key, members.size());
+            if (inserted)
+                members.push_back(std::move(member));
             else
-                object.append(std::move(member));
+                members[at->second].value = std::move(member.value);
             return true;
         });
-        if (parsed)
-            out = JsonValue(std::move(object));
-        return parsed;
+        if (!parsed)
+            return false;
+        JsonObject object;
+        for (JsonMember &member : members)
+            object.append(std::move(member));
+        out = JsonValue(std::move(object));
+        return true;
     }
 
     bool parseKey(JsonMember &member)

@@ -4,14 +4,17 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
 namespace mqdesk::remoting {
 
-ProcessorExecutor::ProcessorExecutor(std::string name, size_t threadCount, size_t queueCapacity)
+ProcessorExecutor::ProcessorExecutor(std::string name, size_t threadCount, size_t queueCapacity,
+                                     size_t queuedBytesCapacity)
     : name_(std::move(name))
     , queueCapacity_(queueCapacity)
+    , queuedBytesCapacity_(queuedBytesCapacity)
 {
     if (threadCount == 0)
         threadCount = 1;
@@ -29,13 +32,19 @@ ProcessorExecutor::~ProcessorExecutor()
     shutdown();
 }
 
-bool ProcessorExecutor::tryExecute(Task task)
+bool ProcessorExecutor::tryExecute(Task task, size_t bytes)
 {
     {
         std::lock_guard lock(mutex_);
-        if (stopping_ || queue_.size() >= queueCapacity_)
+        if (stopping_)
             return false;
-        queue_.push_back(std::move(task));
+        if (queue_.size() >= queueCapacity_
+            || (!queue_.empty() && bytes > queuedBytesCapacity_ - std::min(queuedBytes_, queuedBytesCapacity_))) {
+            ++refused_;
+            return false;
+        }
+        queuedBytes_ += bytes;
+        queue_.push_back(Queued{std::move(task), bytes});
     }
     wakeUp_.notify_one();
     return true;
@@ -60,6 +69,18 @@ size_t ProcessorExecutor::queuedTasks() const
     return queue_.size();
 }
 
+size_t ProcessorExecutor::queuedBytes() const
+{
+    std::lock_guard lock(mutex_);
+    return queuedBytes_;
+}
+
+uint64_t ProcessorExecutor::refusedTasks() const
+{
+    std::lock_guard lock(mutex_);
+    return refused_;
+}
+
 void ProcessorExecutor::run()
 {
     for (;;) {
@@ -69,7 +90,8 @@ void ProcessorExecutor::run()
             wakeUp_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
             if (queue_.empty())
                 return; // stopping and drained
-            task = std::move(queue_.front());
+            task = std::move(queue_.front().task);
+            queuedBytes_ -= queue_.front().bytes;
             queue_.pop_front();
         }
         // A throwing task must not take the pool down with it; processors wrapped by the

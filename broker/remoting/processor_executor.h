@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -22,10 +23,13 @@ public:
 
     virtual ~Executor() = default;
 
-    // Queues `task` to run later on one of the executor's threads. Returns false, without
-    // running or keeping the task, when the executor is full or shut down; the caller then
-    // owns the refusal (the dispatcher answers SYSTEM_BUSY).
-    virtual bool tryExecute(Task task) = 0;
+    // Queues `task` to run later on one of the executor's threads. `bytes` is what the task
+    // holds in memory while it waits (a request's header and body), counted against the
+    // executor's byte budget. Returns false, without running or keeping the task, when the
+    // executor is full (tasks or bytes) or shut down; the caller then owns the refusal (the
+    // dispatcher answers SYSTEM_BUSY).
+    virtual bool tryExecute(Task task, size_t bytes) = 0;
+    bool tryExecute(Task task) { return tryExecute(std::move(task), 0); }
 };
 
 // A fixed pool of named threads draining one bounded FIFO queue. Tasks run in queue order per
@@ -33,16 +37,23 @@ public:
 class ProcessorExecutor final : public Executor
 {
 public:
+    // A budget that lets a few hundred 4 MiB messages wait, far below this machine's memory:
+    // without one, 10,000 queued 16 MiB frames could hold 160 GB.
+    static constexpr size_t kDefaultQueuedBytesCapacity = 256u * 1024 * 1024;
+
     // `name` prefixes the thread names ("send-0", "send-1", ...; Linux keeps 15 characters).
-    // `queueCapacity` counts queued tasks, not running ones.
-    ProcessorExecutor(std::string name, size_t threadCount = 1, size_t queueCapacity = 10000);
+    // `queueCapacity` counts queued tasks, not running ones; `queuedBytesCapacity` bounds the
+    // bytes they hold (one task is always accepted into an empty queue, whatever its size).
+    ProcessorExecutor(std::string name, size_t threadCount = 1, size_t queueCapacity = 10000,
+                      size_t queuedBytesCapacity = kDefaultQueuedBytesCapacity);
     // Shuts down and joins.
     ~ProcessorExecutor() override;
 
     ProcessorExecutor(const ProcessorExecutor &) = delete;
     ProcessorExecutor &operator=(const ProcessorExecutor &) = delete;
 
-    bool tryExecute(Task task) override;
+    using Executor::tryExecute;
+    bool tryExecute(Task task, size_t bytes) override;
 
     // Refuses new tasks, lets the threads finish the tasks already queued, and joins them.
     // Idempotent. Must not be called from one of this executor's own threads.
@@ -52,15 +63,27 @@ public:
     size_t threadCount() const { return threads_.size(); }
     size_t queueCapacity() const { return queueCapacity_; }
     size_t queuedTasks() const;
+    size_t queuedBytes() const;
+    // How many tasks were refused because the queue was full (tasks or bytes) since the start.
+    uint64_t refusedTasks() const;
 
 private:
     void run();
 
     const std::string name_;
+    struct Queued
+    {
+        Task task;
+        size_t bytes = 0;
+    };
+
     const size_t queueCapacity_;
+    const size_t queuedBytesCapacity_;
     mutable std::mutex mutex_;
     std::condition_variable wakeUp_;
-    std::deque<Task> queue_; // guarded by mutex_
+    std::deque<Queued> queue_; // guarded by mutex_
+    size_t queuedBytes_ = 0;   // guarded by mutex_
+    uint64_t refused_ = 0;     // guarded by mutex_
     bool stopping_ = false;  // guarded by mutex_
     std::vector<std::thread> threads_;
 };

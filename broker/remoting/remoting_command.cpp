@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iterator>
+#include <unordered_map>
 
 namespace mqdesk::remoting {
 
@@ -67,6 +68,32 @@ void ExtFields::set(std::string key, std::string value)
         }
     }
     entries_.emplace_back(std::move(key), std::move(value));
+}
+
+void ExtFields::assign(std::vector<Entry> entries)
+{
+    entries_.clear();
+    entries_.reserve(entries.size());
+    // Headers hold a dozen entries, where set()'s scan is cheapest; only a hash keeps a hostile
+    // header of many thousands linear.
+    constexpr size_t kScanLimit = 32;
+    if (entries.size() <= kScanLimit) {
+        for (Entry &entry : entries)
+            set(std::move(entry.first), std::move(entry.second));
+        return;
+    }
+    std::unordered_map<std::string_view, size_t> positions;
+    positions.reserve(entries.size());
+    for (Entry &entry : entries) {
+        const auto found = positions.find(entry.first);
+        if (found != positions.end()) {
+            entries_[found->second].second = std::move(entry.second);
+            continue;
+        }
+        entries_.push_back(std::move(entry));
+        // The key's bytes live in entries_, which was reserved up front and never reallocates.
+        positions.emplace(entries_.back().first, entries_.size() - 1);
+    }
 }
 
 bool ExtFields::remove(std::string_view key)

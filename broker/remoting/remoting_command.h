@@ -78,6 +78,10 @@ public:
 
     // Replaces the value of an existing key in place or appends a new entry.
     void set(std::string key, std::string value);
+    // Replaces the whole map with `entries` as set() one by one would leave it (a repeated key
+    // keeps its first position and its last value), in time linear in their number: decoders
+    // use it for what a peer sent, which may be thousands of entries.
+    void assign(std::vector<Entry> entries);
     bool remove(std::string_view key);
     void clear() { entries_.clear(); }
 

@@ -54,17 +54,29 @@ void RequestDispatcher::setDefaultProcessor(Processor processor, Executor &execu
     defaultProcessor_ = Entry{std::move(processor), &executor};
 }
 
+void RequestDispatcher::setRequestFilter(RequestFilter filter)
+{
+    std::unique_lock lock(mutex_);
+    filter_ = filter ? std::make_shared<const RequestFilter>(std::move(filter)) : nullptr;
+}
+
 void RequestDispatcher::dispatch(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request) const
 {
     Entry entry;
+    std::shared_ptr<const RequestFilter> filter;
     {
         std::shared_lock lock(mutex_);
+        filter = filter_;
         if (auto it = processors_.find(request.code); it != processors_.end())
             entry = it->second;
         else if (defaultProcessor_)
             entry = *defaultProcessor_;
     }
     const RemotingCommand stub = requestStub(request);
+    // What the request holds while it waits: its body and, roughly, its header.
+    size_t heldBytes = request.body.size() + sizeof(RemotingCommand);
+    for (const auto &[key, value] : request.extFields)
+        heldBytes += key.size() + value.size() + 2 * sizeof(std::string);
     if (!entry.executor) {
         if (!stub.isOneway()) {
             channel->sendResponse(RemotingCommand::createResponse(stub, ResponseCode::kRequestCodeNotSupported,
@@ -72,10 +84,16 @@ void RequestDispatcher::dispatch(const std::shared_ptr<RemotingChannel> &channel
         }
         return;
     }
-    Executor::Task task = [processor = std::move(entry.processor), context = RequestContext(channel),
+    Executor::Task task = [processor = std::move(entry.processor), filter = std::move(filter), context = RequestContext(channel),
                            respond = makeResponder(channel, request), request = std::move(request)]() mutable {
         const RemotingCommand taskStub = requestStub(request);
         try {
+            if (filter) {
+                if (std::optional<RemotingCommand> refusal = (*filter)(context, request)) {
+                    respond(std::move(*refusal));
+                    return;
+                }
+            }
             processor(context, std::move(request), respond);
         } catch (const std::exception &e) {
             spdlog::warn("remoting: processor for code {} from {} threw: {}", taskStub.code, context.peerAddress(),
@@ -87,7 +105,7 @@ void RequestDispatcher::dispatch(const std::shared_ptr<RemotingChannel> &channel
             respond(RemotingCommand::createResponse(taskStub, ResponseCode::kSystemError, "unknown exception"));
         }
     };
-    if (!entry.executor->tryExecute(std::move(task)) && !stub.isOneway()) {
+    if (!entry.executor->tryExecute(std::move(task), heldBytes) && !stub.isOneway()) {
         channel->sendResponse(RemotingCommand::createResponse(stub, ResponseCode::kSystemBusy, kOverloadRemark));
     }
 }

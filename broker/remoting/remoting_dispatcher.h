@@ -9,6 +9,7 @@
 #include "broker/remoting/processor_executor.h"
 #include "broker/remoting/remoting_channel.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -22,6 +23,12 @@ namespace mqdesk::remoting {
 std::string requestCodeNotSupportedRemark(int32_t code);
 inline constexpr const char *kOverloadRemark = "[OVERLOAD]system busy, start flow control for a while";
 
+// Looks at a request on its processor's executor before the processor runs (Java's RPCHook
+// doBeforeRequest: the broker's ACL). A response it returns answers the request instead of the
+// processor (a oneway request gets none); an exception it throws is answered like a processor's.
+using RequestFilter = std::function<std::optional<RemotingCommand>(const RequestContext &context,
+                                                                   const RemotingCommand &request)>;
+
 class RequestDispatcher
 {
 public:
@@ -29,6 +36,8 @@ public:
     // dispatcher's owner (and every request it may still hand over).
     void registerProcessor(int32_t code, Processor processor, Executor &executor);
     void setDefaultProcessor(Processor processor, Executor &executor);
+    // One filter for every processor's requests; set before traffic starts.
+    void setRequestFilter(RequestFilter filter);
 
     // Called on an io thread: hands `request` to its processor's executor, or answers it
     // directly (never blocks).
@@ -44,6 +53,7 @@ private:
     mutable std::shared_mutex mutex_;
     std::unordered_map<int32_t, Entry> processors_; // guarded by mutex_
     std::optional<Entry> defaultProcessor_;         // guarded by mutex_
+    std::shared_ptr<const RequestFilter> filter_;  // guarded by mutex_
 };
 
 } // namespace mqdesk::remoting

@@ -243,10 +243,16 @@ std::string decodeJsonHeader(std::span<const uint8_t> header, RemotingCommand &c
     if (const JsonValue *ext = object.find("extFields"); ext && !ext->isNull()) {
         if (!ext->isObject())
             return "JSON header: \"extFields\" is " + describeJson(*ext) + ", not an object";
+        if (ext->asObject().size() > kMaxExtFieldsEntries)
+            return "JSON header: \"extFields\" has " + std::to_string(ext->asObject().size())
+                   + " entries, more than the " + std::to_string(kMaxExtFieldsEntries) + " allowed";
+        std::vector<ExtFields::Entry> entries;
+        entries.reserve(ext->asObject().size());
         for (const JsonMember &member : ext->asObject()) {
             if (!member.value.isNull()) // a Java map holding null: the field is absent
-                command.extFields.set(member.key, textOf(member.value));
+                entries.emplace_back(member.key, textOf(member.value));
         }
+        command.extFields.assign(std::move(entries));
     }
     return {};
 }
@@ -334,7 +340,12 @@ std::string decodeRocketMqHeader(std::span<const uint8_t> header, RemotingComman
     command.extFields.clear();
     const size_t areaOffset = reader.offset();
     BinaryReader area(reader.take(areaLength), areaOffset, "the extFields area");
-    for (int entry = 1; !area.atEnd(); ++entry) {
+    std::vector<ExtFields::Entry> entries;
+    for (size_t entry = 1; !area.atEnd(); ++entry) {
+        if (entry > kMaxExtFieldsEntries)
+            return "ROCKETMQ header: more than " + std::to_string(kMaxExtFieldsEntries)
+                   + " extFields entries (entry " + std::to_string(entry) + " at header offset "
+                   + std::to_string(area.offset()) + ")";
         const std::string where = "extFields entry " + std::to_string(entry);
         std::string key;
         std::string value;
@@ -342,8 +353,9 @@ std::string decodeRocketMqHeader(std::span<const uint8_t> header, RemotingComman
             || !area.readString<int32_t>(value, where + " value", error))
             return error;
         if (!key.empty() && !value.empty()) // Java reads both as null: the entry is absent
-            command.extFields.set(std::move(key), std::move(value));
+            entries.emplace_back(std::move(key), std::move(value));
     }
+    command.extFields.assign(std::move(entries));
     return {};
 }
 

@@ -14,6 +14,10 @@
 
 namespace mqdesk::remoting {
 
+// The most extFields entries a header may carry, in either encoding. Real requests carry a few
+// dozen; the bound keeps one frame from making the io thread build millions of strings.
+inline constexpr size_t kMaxExtFieldsEntries = 4096;
+
 // Java's fastjson output for RemotingCommand, byte for byte: members in name order (code,
 // extFields, flag, language, opaque, remark, serializeTypeCurrentRPC, version), no blanks,
 // extFields as an object of strings in the map's own order and omitted when empty, remark

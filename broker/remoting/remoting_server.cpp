@@ -1,5 +1,6 @@
 #include "broker/remoting/remoting_server.h"
 
+#include "broker/common/log_rate_limiter.h"
 #include "broker/remoting/io_threads.h"
 #include "broker/remoting/remoting_connection.h"
 #include "broker/remoting/remoting_dispatcher.h"
@@ -7,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <cerrno>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -18,6 +20,7 @@ struct RemotingServer::Impl
     explicit Impl(RemotingServerOptions opts)
         : options(std::move(opts))
         , acceptor(asio::make_strand(*io.context()))
+        , acceptPause(acceptor.get_executor())
     {
     }
 
@@ -31,6 +34,10 @@ struct RemotingServer::Impl
     ConnectionListener closeListener;
     IoThreads io; // declared before the acceptor, which uses its context
     asio::ip::tcp::acceptor acceptor;
+    asio::steady_timer acceptPause; // on the acceptor's strand
+    common::LogRateLimiter acceptFailureLog{std::chrono::seconds(10)};
+    std::atomic<uint64_t> acceptFailures{0};
+    common::LogRateLimiter refusedConnections{std::chrono::seconds(10)};
     std::atomic<uint16_t> port{0};
     std::atomic<bool> started{false};
     std::atomic<bool> stopping{false};
@@ -44,13 +51,31 @@ void RemotingServer::Impl::accept()
     acceptor.async_accept(asio::make_strand(*io.context()), [this](std::error_code ec, asio::ip::tcp::socket socket) {
         if (stopping || !acceptor.is_open())
             return;
-        if (ec) {
-            // Usually transient (EMFILE, a peer resetting before accept); keep accepting.
-            spdlog::warn("remoting server {}: accept failed: {}", options.name, ec.message());
-        } else {
+        if (!ec) {
             onAccepted(std::move(socket));
+            accept();
+            return;
         }
-        accept();
+        // Out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM): the waiting
+        // connection stays in the backlog, so accepting again at once fails again at once — a
+        // loop that burns a core. Pause instead; closing connections frees descriptors meanwhile.
+        // Anything else (a peer resetting before accept) is transient.
+        // Compared by errno value: asio's system category does not map to std::errc conditions.
+        const int code = ec.value();
+        const bool exhausted = code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM;
+        acceptFailures.fetch_add(1, std::memory_order_relaxed);
+        if (const auto suppressed = acceptFailureLog.admit())
+            spdlog::warn("remoting server {}: accept failed: {}{} ({} similar failures not logged)", options.name,
+                         ec.message(), exhausted ? "; pausing accepts for 100 ms" : "", *suppressed);
+        if (!exhausted) {
+            accept();
+            return;
+        }
+        acceptPause.expires_after(std::chrono::milliseconds(100));
+        acceptPause.async_wait([this](std::error_code waitError) {
+            if (!waitError && !stopping && acceptor.is_open())
+                accept();
+        });
     });
 }
 
@@ -59,6 +84,18 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
     std::error_code ec;
     const asio::ip::tcp::endpoint remote = socket.remote_endpoint(ec);
     const std::string peer = ec ? std::string("unknown peer") : endpointText(remote);
+    if (options.maxConnections > 0) {
+        std::lock_guard lock(mutex);
+        if (connections.size() >= options.maxConnections) {
+            // Closed at once rather than left in the backlog, so the client sees a refusal.
+            if (const auto suppressed = refusedConnections.admit())
+                spdlog::warn("remoting server {}: refusing the connection from {}: {} connections are open, the "
+                             "limit ({} similar refusals not logged)",
+                             options.name, peer, connections.size(), *suppressed);
+            socket.close(ec);
+            return;
+        }
+    }
     auto connection = std::make_shared<Connection>(io.context(), std::move(socket), peer, "server",
                                                    options.maxFrameSize, options.maxQueuedWriteBytes);
     {
@@ -107,6 +144,11 @@ RemotingServer::~RemotingServer()
 void RemotingServer::registerProcessor(int32_t code, Processor processor, Executor &executor)
 {
     impl_->dispatcher.registerProcessor(code, std::move(processor), executor);
+}
+
+void RemotingServer::setRequestFilter(RequestFilter filter)
+{
+    impl_->dispatcher.setRequestFilter(std::move(filter));
 }
 
 void RemotingServer::setDefaultProcessor(Processor processor, Executor &executor)
@@ -185,6 +227,7 @@ void RemotingServer::stop()
     asio::post(d.acceptor.get_executor(), [&d] {
         std::error_code ignored;
         d.acceptor.close(ignored);
+        d.acceptPause.cancel();
     });
     for (const std::shared_ptr<Connection> &connection : d.snapshot())
         connection->close("server stopping");
@@ -203,6 +246,11 @@ bool RemotingServer::isRunning() const
 uint16_t RemotingServer::localPort() const
 {
     return impl_->port;
+}
+
+uint64_t RemotingServer::acceptFailures() const
+{
+    return impl_->acceptFailures.load(std::memory_order_relaxed);
 }
 
 size_t RemotingServer::connectionCount() const

@@ -9,6 +9,7 @@
 #include "broker/remoting/processor_executor.h"
 #include "broker/remoting/remoting_channel.h"
 #include "broker/remoting/remoting_codec.h"
+#include "broker/remoting/remoting_dispatcher.h"
 
 #include <chrono>
 #include <cstddef>
@@ -32,6 +33,10 @@ struct RemotingServerOptions
     // A connection with nothing read or written for this long is closed, as the Java broker's
     // serverChannelMaxIdleTimeSeconds (120) does; clients heartbeat every 30 s. 0: never.
     std::chrono::milliseconds maxIdle{120'000};
+    // Connections open at once; one more is accepted and closed at once, with a rate-limited
+    // warning. 0: no limit (the process's descriptor limit still applies: accept() failing with
+    // EMFILE pauses accepting for 100 ms instead of spinning).
+    size_t maxConnections = 10000;
 };
 
 class RemotingServer
@@ -54,6 +59,8 @@ public:
     // For every code without a processor. Without one, such requests are answered
     // REQUEST_CODE_NOT_SUPPORTED, remark " request type <code> not supported".
     void setDefaultProcessor(Processor processor, Executor &executor);
+    // Runs before every processor (remoting_dispatcher.h); set before start().
+    void setRequestFilter(RequestFilter filter);
     // Set before start(). Close listeners run once per connection, whatever closed it.
     void setConnectionOpenListener(ConnectionListener listener);
     void setConnectionCloseListener(ConnectionListener listener);
@@ -70,6 +77,9 @@ public:
     // The bound port (the chosen one when options.port was 0); 0 before start().
     uint16_t localPort() const;
     size_t connectionCount() const;
+    // accept() calls that failed (EMFILE and the like) since start: a pause between retries keeps
+    // this small where a spinning loop would count millions.
+    uint64_t acceptFailures() const;
 
 private:
     struct Impl;

@@ -5,6 +5,7 @@ QObject *createRemotingCodecTest();
 QObject *createFrameDecoderTest();
 QObject *createRemotingServerTest();
 QObject *createRemotingClientTest();
+QObject *createRemotingLimitsTest();
 
 MQDESK_TEST_MAIN(createRemotingCommandTest(), createRemotingCodecTest(), createFrameDecoderTest(),
-                 createRemotingServerTest(), createRemotingClientTest())
+                 createRemotingServerTest(), createRemotingClientTest(), createRemotingLimitsTest())
