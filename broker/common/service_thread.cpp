@@ -2,6 +2,9 @@
 
 #include <pthread.h>
 
+#include <cstdio>
+#include <exception>
+
 namespace mqdesk::common {
 
 ServiceThread::ServiceThread(std::string name) : name_(std::move(name)) {}
@@ -22,7 +25,15 @@ void ServiceThread::start()
     stopped_.store(false, std::memory_order_release);
     thread_ = std::thread([this] {
         pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
-        run();
+        // An exception escaping a thread ends the process (std::terminate). A service that
+        // throws stops instead, saying why, and the process stays up for everything else.
+        try {
+            run();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "[error] service thread %s stopped: uncaught exception: %s\n", name_.c_str(), e.what());
+        } catch (...) {
+            std::fprintf(stderr, "[error] service thread %s stopped: uncaught exception of unknown type\n", name_.c_str());
+        }
     });
 }
 

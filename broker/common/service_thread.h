@@ -3,7 +3,8 @@
 // A named background thread with RocketMQ's ServiceThread semantics: run() loops until stop();
 // waitForRunning(interval) sleeps for the interval or until wakeup(), whichever comes first.
 // A wakeup() that arrives while the thread is busy is remembered, so the next wait returns
-// immediately and no wakeup is lost.
+// immediately and no wakeup is lost. An exception escaping run() stops that service with a line
+// on stderr naming it and the exception; it never terminates the process.
 
 #include <atomic>
 #include <chrono>

@@ -52,7 +52,7 @@ struct CommitLog::Encoded
 CommitLog::CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoint, FlushMetrics &metrics)
     : config_(config), checkpoint_(checkpoint), metrics_(metrics),
       queue_(config.commitLogDir(), config.mappedFileSizeCommitLog),
-      flushDiskType_(config.flushDiskType)
+      flushDiskType_(config.flushDiskType), flushInterval_(std::max(1, config.flushIntervalCommitLog))
 {
     encodeOptions_.maxBodySize = config.maxMessageSize;
     if (auto host = common::HostAddress::parse(config.brokerIP1))

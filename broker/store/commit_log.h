@@ -20,6 +20,7 @@
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -120,6 +121,9 @@ public:
     // Takes effect for the next put; puts already waiting for a group commit still get it.
     void setFlushDiskType(FlushDiskType type);
     bool transientStorePoolEnabled() const { return poolEnabled_.load(std::memory_order_acquire); }
+    // flushIntervalCommitLog, live: the ASYNC_FLUSH service reads it every turn (as Java's does).
+    int flushIntervalCommitLog() const { return flushInterval_.load(std::memory_order_relaxed); }
+    void setFlushIntervalCommitLog(int millis) { flushInterval_.store(std::max(1, millis), std::memory_order_relaxed); }
     // Enabling attaches a pool buffer to the current file from its write position on;
     // disabling commits what the buffers hold and writes through the mapping again.
     // Returns false (the pool stays on) when pending bytes could not be written to the files.
@@ -166,6 +170,7 @@ private:
 
     std::atomic<FlushDiskType> flushDiskType_;
     std::atomic<bool> poolEnabled_{false};
+    std::atomic<int> flushInterval_;
     std::atomic<bool> running_{false};
     std::atomic<int> putsInFlight_{0}; // puts between their running_ check and their answer
 

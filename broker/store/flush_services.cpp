@@ -155,7 +155,7 @@ void FlushRealTimeService::run()
     const MessageStoreConfig &config = commitLog_.config();
     auto lastThorough = Clock::now();
     while (!isStopped()) {
-        const auto interval = std::chrono::milliseconds(config.flushIntervalCommitLog);
+        const auto interval = std::chrono::milliseconds(commitLog_.flushIntervalCommitLog());
         if (commitLog_.flushDiskType() != FlushDiskType::AsyncFlush) {
             waitForRunning(interval); // the group-commit service flushes in SYNC_FLUSH
             continue;

@@ -118,6 +118,7 @@ public:
     int64_t delayLevelMillis(int32_t level) const;
 
     void setFlushDiskType(FlushDiskType type) { commitLog_->setFlushDiskType(type); }
+    void setFlushIntervalCommitLog(int millis) { commitLog_->setFlushIntervalCommitLog(millis); }
     bool setTransientStorePoolEnable(bool enable) { return commitLog_->setTransientStorePoolEnable(enable); }
 
     // --- queries (message_store_queries.cpp) ---

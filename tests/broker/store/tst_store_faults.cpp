@@ -6,6 +6,7 @@
 #include "store_fault_util.h"
 #include "store_reader_test_util.h"
 
+#include "broker/common/service_thread.h"
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/store_files.h"
 
@@ -173,6 +174,30 @@ private slots:
         store.reset();
         QCOMPARE(test::namesIn(parent.path().toStdString()), std::vector<std::string>{"store"});
         QVERIFY(!std::filesystem::exists(config.rootDir() + "/x"));
+    }
+
+    void aThrowingServiceStopsWithoutEndingTheProcess()
+    {
+        // The store's threads are ServiceThreads: one that throws must not take the process down.
+        class Throwing : public common::ServiceThread
+        {
+        public:
+            Throwing() : ServiceThread("Throwing") {}
+            ~Throwing() override { stop(); }
+            std::atomic<bool> ran{false};
+
+        protected:
+            void run() override
+            {
+                ran.store(true);
+                throw std::runtime_error("disk on fire");
+            }
+        };
+        Throwing service;
+        service.start();
+        QTRY_VERIFY_WITH_TIMEOUT(service.ran.load(), 10000);
+        service.stop(); // joins the thread that ended by the exception; we are still here
+        QVERIFY(service.isStopped());
     }
 };
 
