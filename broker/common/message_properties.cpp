@@ -50,11 +50,15 @@ void MessageProperties::removeRepeatedKeys()
         std::unordered_map<std::string_view, size_t> positions;
         positions.reserve(entries_.size());
         for (Entry &entry : entries_) {
-            const auto [it, inserted] = positions.try_emplace(entry.first, unique.size());
-            if (inserted)
-                unique.push_back(std::move(entry));
-            else
-                unique[it->second].second = std::move(entry.second);
+            const auto found = positions.find(entry.first);
+            if (found != positions.end()) {
+                unique[found->second].second = std::move(entry.second);
+                continue;
+            }
+            unique.push_back(std::move(entry));
+            // Keyed by the bytes in `unique` (reserved, never reallocated): a moved-from short
+            // key in entries_ is emptied, so a view of it would match nothing later.
+            positions.emplace(unique.back().first, unique.size() - 1);
         }
     }
     entries_ = std::move(unique);

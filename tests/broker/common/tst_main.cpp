@@ -3,5 +3,6 @@
 QObject *createRecordCodecTest();
 QObject *createCommonPartsTest();
 QObject *createJsonTest();
+QObject *createFuzzFindingsTest();
 
-MQDESK_TEST_MAIN(createRecordCodecTest(), createCommonPartsTest(), createJsonTest())
+MQDESK_TEST_MAIN(createRecordCodecTest(), createCommonPartsTest(), createJsonTest(), createFuzzFindingsTest())
