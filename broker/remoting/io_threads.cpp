@@ -1,5 +1,7 @@
 #include "broker/remoting/io_threads.h"
 
+#include <spdlog/spdlog.h>
+
 #include <pthread.h>
 
 namespace mqdesk::remoting {
@@ -23,7 +25,22 @@ void IoThreads::start(const std::string &name, size_t count, std::function<void(
     for (size_t i = 0; i < std::max<size_t>(count, 1); ++i) {
         threads_.emplace_back([this, threadName = (name + "-io-" + std::to_string(i)).substr(0, 15)] {
             pthread_setname_np(pthread_self(), threadName.c_str());
-            io_->run();
+            // A handler that throws must not end the thread (std::terminate would end the
+            // process): log it and keep running the remaining handlers.
+            for (;;) {
+                try {
+                    io_->run();
+                    return;
+                } catch (const std::exception &e) {
+                    if (const auto suppressed = handlerFailures_.admit())
+                        spdlog::error("io thread {}: a handler threw: {} ({} similar not logged)", threadName, e.what(),
+                                      *suppressed);
+                } catch (...) {
+                    if (const auto suppressed = handlerFailures_.admit())
+                        spdlog::error("io thread {}: a handler threw a non-standard exception ({} similar not logged)",
+                                      threadName, *suppressed);
+                }
+            }
         });
     }
 }

@@ -3,6 +3,7 @@
 // Internal to the remoting library (pulls in Asio): the io_context and threads shared by the
 // server and the client, and the periodic timeout scan both run over their connections.
 
+#include "broker/common/log_rate_limiter.h"
 #include "broker/remoting/remoting_connection.h"
 
 #include <asio.hpp>
@@ -43,6 +44,7 @@ private:
     asio::steady_timer timer_;
     std::function<void()> scan_;
     std::atomic<bool> stopping_{false};
+    common::LogRateLimiter handlerFailures_{std::chrono::seconds(10)};
     std::vector<std::thread> threads_;
 };
 

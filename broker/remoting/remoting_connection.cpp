@@ -68,14 +68,22 @@ void Connection::readMore()
         }
         self->noteActivity();
         std::vector<RemotingCommand> commands;
-        const bool ok = self->decoder_.feed(std::span(self->readBuffer_.data(), n), commands);
-        for (RemotingCommand &command : commands) {
-            if (self->closed_)
-                return;
-            if (command.isResponse())
-                self->handleResponse(std::move(command));
-            else if (self->onRequest_)
-                self->onRequest_(self, std::move(command));
+        bool ok = false;
+        // Nothing a peer sends may take an io thread down: an exception while decoding or
+        // dispatching (out of memory, a bug) closes this one connection.
+        try {
+            ok = self->decoder_.feed(std::span(self->readBuffer_.data(), n), commands);
+            for (RemotingCommand &command : commands) {
+                if (self->closed_)
+                    return;
+                if (command.isResponse())
+                    self->handleResponse(std::move(command));
+                else if (self->onRequest_)
+                    self->onRequest_(self, std::move(command));
+            }
+        } catch (const std::exception &e) {
+            self->closeNow(std::string("exception while reading: ") + e.what(), true);
+            return;
         }
         if (!ok) {
             // §1.1/§9: no answer to a malformed frame; the stream cannot be resynchronised.
