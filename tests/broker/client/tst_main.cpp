@@ -6,6 +6,7 @@ QObject *createAdminClientTest();
 QObject *createTransactionTest();
 QObject *createOrderlyTest();
 QObject *createQueriesTest();
+QObject *createConcurrencyTest();
 
 MQDESK_TEST_MAIN(createClientBodiesTest(), createProducerConsumerTest(), createAdminClientTest(), createTransactionTest(), createOrderlyTest(),
-                  createQueriesTest())
+                  createQueriesTest(), createConcurrencyTest())
