@@ -70,8 +70,11 @@ void AllocateMappedFileService::run()
         }
         std::string error;
         auto file = MappedFile::open(pathFor(offset), offset, fileSize_, true, error);
-        if (!file) // takeFile() will try again and report it to the put that needs the file
-            spdlog::warn("commit log: cannot create the next file ahead of time: {}", error);
+        if (!file) { // takeFile() will try again and report it to the put that needs the file
+            if (const auto held = failureLog_.admit())
+                spdlog::warn("commit log: cannot create the next file ahead of time: {}{}", error,
+                             LogThrottle::heldNote(*held));
+        }
         std::unique_ptr<MappedFile> stale;
         {
             std::lock_guard lock(mutex_);

@@ -282,8 +282,10 @@ void MessageStore::tick()
     if (!commitLog_)
         return;
     std::string error;
-    if (!checkpoint_->flush(error))
-        spdlog::error("store: {}", error);
+    if (!checkpoint_->flush(error)) {
+        if (const auto held = tickFailureLog_.admit()) // every second while the disk fails
+            spdlog::error("store: {}{}", error, LogThrottle::heldNote(*held));
+    }
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     metrics_.takeSecondSample(std::chrono::duration_cast<std::chrono::seconds>(now).count(),
                               static_cast<uint64_t>(commitLog_->unflushedBytes()),

@@ -195,6 +195,7 @@ private:
     RecoveryProgressCallback recoveryProgress_; // used by open() only
     LogThrottle unsafeTopicLog_;    // dispatch thread
     LogThrottle indexFailureLog_;   // dispatch thread
+    LogThrottle tickFailureLog_;    // ticker thread
 };
 
 } // namespace mqdesk::store
