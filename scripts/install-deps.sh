@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   # engine
   zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev libasio-dev
+  # ACL (broker/acl): HMAC-SHA1 request signatures, plain_acl.yml
+  libssl-dev libyaml-dev
   # Qt (tests use Qt Test; the desktop app comes later)
   qt6-base-dev
   # the console's history database: Qt SQL's QSQLITE driver plugin (only a Recommends of libqt6sql6,

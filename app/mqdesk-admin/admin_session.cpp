@@ -17,6 +17,7 @@ client::ClientConfig AdminSession::clientConfig() const
     client::ClientConfig config;
     config.namesrvAddr = options_.namesrv;
     config.timeoutMillis = options_.timeoutMillis;
+    config.credentials = options_.credentials;
     // Our pulls never ask the broker to hold them, but the transport deadline must stay
     // bounded by the same timeout so that no command can hang.
     config.pullTimeoutMillis = options_.timeoutMillis;

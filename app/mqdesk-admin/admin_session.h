@@ -28,6 +28,7 @@ struct AdminOptions
     std::string namesrv; // -n, else NAMESRV_ADDR
     bool json = false;
     int64_t timeoutMillis = 3000;
+    acl::Credentials credentials; // --access-key / --secret-key, else ROCKETMQ_ACCESS_KEY / _SECRET_KEY
 
     // The chosen command.
     std::string command;

@@ -23,7 +23,8 @@ std::string commandName(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "-n" || arg == "--namesrvAddr" || arg == "--timeout") {
+        if (arg == "-n" || arg == "--namesrvAddr" || arg == "--timeout" || arg == "--access-key"
+            || arg == "--secret-key") {
             ++i;
             continue;
         }
@@ -50,6 +51,12 @@ int main(int argc, char **argv)
     app.add_option("--timeout", adminOptions.timeoutMillis, "Timeout of each request in ms")
         ->check(CLI::Range(int64_t{100}, int64_t{600000}))
         ->capture_default_str();
+    // mqadmin reads these from conf/tools.yml; the environment keeps the secret out of `ps`.
+    app.add_option("--access-key", adminOptions.credentials.accessKey,
+                   "ACL accessKey: sign every request (a broker with aclEnable=true)")
+        ->envname("ROCKETMQ_ACCESS_KEY");
+    app.add_option("--secret-key", adminOptions.credentials.secretKey, "ACL secretKey for --access-key")
+        ->envname("ROCKETMQ_SECRET_KEY");
     mqdesk::admin::addClusterCommands(app, adminOptions);
     mqdesk::admin::addBrokerCommands(app, adminOptions);
     mqdesk::admin::addTopicCommands(app, adminOptions);
@@ -130,6 +137,11 @@ int main(int argc, char **argv)
     // results (scripts parse --json), so its messages go to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("mqdesk-admin"));
     if (adminOptions.run) {
+        if (adminOptions.credentials.accessKey.empty() != adminOptions.credentials.secretKey.empty()) {
+            std::cerr << "mqdesk-admin " << adminOptions.command << ": --access-key and --secret-key (or "
+                      << "ROCKETMQ_ACCESS_KEY and ROCKETMQ_SECRET_KEY) go together\n";
+            return mqdesk::admin::kExitUsage;
+        }
         spdlog::set_level(spdlog::level::warn); // the client's connection chatter is not output
         mqdesk::admin::AdminSession session(adminOptions);
         return adminOptions.run(session);

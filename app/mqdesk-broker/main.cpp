@@ -2,6 +2,7 @@
 // loads broker.conf, starts an EmbeddedBroker, prints the ready line and waits for SIGINT or
 // SIGTERM to shut down cleanly.
 
+#include "broker/server/bind_policy.h"
 #include "broker/server/embedded_broker.h"
 
 #include <CLI/CLI.hpp>
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
     int namesrvPort = 9876;
     int brokerPort = -1;
     std::string bindAddress;
+    bool allowUnauthenticated = false;
     app.add_option("-c,--config", configFile, "broker.conf (RocketMQ keys)")->check(CLI::ExistingFile);
     app.add_flag("-p,--print-config", printConfig, "Print the effective configuration and exit");
     app.add_option("-n,--namesrv", namesrvAddr,
@@ -55,7 +57,12 @@ int main(int argc, char **argv)
         ->capture_default_str();
     app.add_option("--broker-port", brokerPort, "Broker port (listenPort, default 10911); 0 picks a free one")
         ->check(CLI::Range(0, 65535));
-    app.add_option("--bind", bindAddress, "Address to listen on (bindAddress, default 127.0.0.1)");
+    app.add_option("--bind", bindAddress,
+                   "Address to listen on (bindAddress, default 127.0.0.1). Any other address needs aclEnable=true "
+                   "in broker.conf, or --allow-unauthenticated");
+    app.add_flag("--allow-unauthenticated", allowUnauthenticated,
+                 "Listen on a non-loopback address without ACL: every host that reaches it may read, write and "
+                 "delete every topic (a warning is printed)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -90,14 +97,21 @@ int main(int argc, char **argv)
         override("namesrvAddr", namesrvAddr);
         options.startNamesrv = false;
     }
-    // Message ids carry brokerIP1: a broker bound to one address advertises that one.
-    if (options.settings.broker.bindAddress != "0.0.0.0" && options.settings.store.brokerIP1 == "127.0.0.1")
-        override("brokerIP1", options.settings.broker.bindAddress);
+    // Message ids carry brokerIP1 and the NameServer hands it to clients: the bound address, or
+    // for 0.0.0.0 / :: one that other machines reach (bind_policy.h), unless broker.conf sets it.
+    mqdesk::server::resolveAdvertisedAddress(options.settings);
+    options.allowUnauthenticated = allowUnauthenticated;
     options.namesrvPort = static_cast<uint16_t>(namesrvPort);
 
     if (printConfig) {
         std::cout << options.settings.toPropertiesText();
         return 0;
+    }
+
+    if (const std::string refusal = mqdesk::server::checkBindPolicy(options.settings, allowUnauthenticated);
+        !refusal.empty()) {
+        std::cerr << "mqdesk-broker: " << refusal << "\n";
+        return kExitUsage;
     }
 
     const sigset_t stopSignals = blockStopSignals();

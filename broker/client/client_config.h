@@ -3,6 +3,8 @@
 // Settings shared by every client object (Producer, PullConsumer, AdminClient), as Java's
 // ClientConfig: where the namesrv is, who we are, and how long requests may take.
 
+#include "broker/acl/acl_signer.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +25,10 @@ struct ClientConfig
     int64_t pollNameServerIntervalMillis = 30000; // route cache age before a refresh
     int64_t heartbeatBrokerIntervalMillis = 30000;
     size_t ioThreads = 1;
+    // RocketMQ ACL credentials (AclClientRPCHook): when accessKey and secretKey are set, every
+    // request is signed. mqdesk-admin takes them from --access-key/--secret-key or the
+    // ROCKETMQ_ACCESS_KEY / ROCKETMQ_SECRET_KEY environment variables.
+    acl::Credentials credentials;
 
     // "ip@instance" or "ip@instance@unit" (spec §6.1).
     std::string clientId() const;

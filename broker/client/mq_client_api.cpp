@@ -137,9 +137,16 @@ Status MQClientAPI::responseFailure(const std::string &what, const RemotingComma
     return Status::failure(response.code, std::move(error));
 }
 
+void MQClientAPI::signRequest(RemotingCommand &request) const
+{
+    if (config_.credentials.enabled())
+        acl::signRequest(request, config_.credentials);
+}
+
 Result<RemotingCommand> MQClientAPI::invoke(const std::string &addr, RemotingCommand request, int64_t timeoutMillis)
 {
     const std::string what = describeRequest(addr, request);
+    signRequest(request);
     remoting::InvokeResult result =
         remoting_->invokeSync(addr, std::move(request), std::chrono::milliseconds(timeoutMillis));
     if (!result.ok())
@@ -280,6 +287,7 @@ void MQClientAPI::sendMessageAsync(const std::string &addr, const std::string &b
     RemotingCommand request = RemotingCommand::createRequest(RequestCode::kSendMessageV2, sendFields(header));
     request.body = std::move(body);
     std::string what = describeRequest(addr, request);
+    signRequest(request);
     remoting_->invokeAsync(
         addr, std::move(request), std::chrono::milliseconds(config_.timeoutMillis),
         [what = std::move(what), brokerName, topic = header.topic, callback = std::move(callback)](
@@ -298,6 +306,7 @@ Status MQClientAPI::sendMessageOneway(const std::string &addr, const SendMessage
     RemotingCommand request = RemotingCommand::createRequest(RequestCode::kSendMessageV2, sendFields(header));
     request.body = std::move(body);
     const std::string what = describeRequest(addr, request);
+    signRequest(request);
     std::string error;
     if (!remoting_->invokeOneway(addr, std::move(request), &error))
         return Status::failure(clientCode::kConnectFailed, what + ": " + error);
@@ -378,6 +387,7 @@ void MQClientAPI::pullMessageAsync(const std::string &addr, const PullMessageHea
     RemotingCommand request = pullRequest(header);
     std::string what = describeRequest(addr, request);
     const bool suspend = (header.sysFlag & pullSysFlag::kSuspend) != 0;
+    signRequest(request);
     remoting_->invokeAsync(
         addr, std::move(request), std::chrono::milliseconds(suspend ? config_.pullTimeoutMillis : config_.timeoutMillis),
         [what = std::move(what), callback = std::move(callback)](remoting::InvokeResult invoked) {

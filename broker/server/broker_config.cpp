@@ -49,11 +49,18 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"channelNotActiveInterval", intField(&C::channelNotActiveInterval, 1000)},
         {"rebalanceLockMaxLiveTime", intField(&C::rebalanceLockMaxLiveTime, int64_t{1})},
         {"mqdeskExtensionsEnable", boolField(&C::mqdeskExtensionsEnable)},
+        {"aclEnable", boolField(&C::aclEnable)},
+        {"plainAclFile", stringField(&C::plainAclFile)},
     };
     return table;
 }
 
 } // namespace
+
+std::string BrokerConfig::plainAclPath(const std::string &storeRootDir) const
+{
+    return plainAclFile.empty() ? storeRootDir + "/conf/plain_acl.yml" : plainAclFile;
+}
 
 std::string BrokerConfig::set(std::string_view key, std::string_view value)
 {

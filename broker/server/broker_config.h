@@ -61,6 +61,12 @@ struct BrokerConfig
     // false: answered REQUEST_CODE_NOT_SUPPORTED and left out, as a Java broker does — so a
     // console's Java fallback can be run against a real MQDesk broker.
     bool mqdeskExtensionsEnable = true;
+    // RocketMQ's ACL (broker/acl): every request is checked against plain_acl.yml. Read at start.
+    bool aclEnable = false;
+    // Where plain_acl.yml is; empty: <storePathRootDir>/conf/plain_acl.yml. (Java reads
+    // $ROCKETMQ_HOME/conf/plain_acl.yml, named by the system property rocketmq.acl.plain.file.)
+    std::string plainAclFile;
+    std::string plainAclPath(const std::string &storeRootDir) const;
 
     // Applies broker.conf keys. Keys of neither config come back in `unknownKeys`; a bad value
     // is an error naming the key and the value.

@@ -1,5 +1,6 @@
 #include "broker/server/broker_controller.h"
 
+#include "broker/acl/plain_access_validator.h"
 #include "broker/common/clock.h"
 #include "broker/common/service_thread.h"
 #include "broker/namesrv/namesrv_controller.h"
@@ -142,6 +143,8 @@ bool BrokerController::startServer(std::string &error)
     options.name = "broker";
     server_ = std::make_unique<remoting::RemotingServer>(options);
     registerProcessors();
+    if (config.aclEnable && !startAcl(error))
+        return false;
     server_->setConnectionCloseListener(
         [this](const remoting::RequestContext &connection) { onConnectionClosed(connection.connectionId()); });
     if (!server_->start(&error)) {
@@ -149,6 +152,26 @@ bool BrokerController::startServer(std::string &error)
         return false;
     }
     settings_.store.listenPort = server_->localPort();
+    return true;
+}
+
+bool BrokerController::startAcl(std::string &error)
+{
+    acl_ = std::make_unique<acl::PlainAccessValidator>(settings_.broker.plainAclPath(settings_.store.rootDir()));
+    if (!acl_->load(error)) {
+        error = "broker: " + error;
+        return false;
+    }
+    // Java's ACL RPC hook: before every processor, on its executor. Refusals are answered
+    // NO_PERMISSION with Java's words (4.9 sends them as SYSTEM_ERROR wrapping an AclException;
+    // 5.x's auth pipeline as NO_PERMISSION).
+    server_->setRequestFilter([validator = acl_.get()](const remoting::RequestContext &context,
+                                                       const RemotingCommand &request) -> std::optional<RemotingCommand> {
+        if (std::optional<std::string> refusal = validator->check(request, context.peerAddress()))
+            return RemotingCommand::createResponse(request, ResponseCode::kNoPermission, std::move(*refusal));
+        return std::nullopt;
+    });
+    spdlog::info("broker: access control on, rules from {}", acl_->path());
     return true;
 }
 

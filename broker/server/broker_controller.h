@@ -44,6 +44,10 @@ namespace mqdesk::namesrv {
 class NamesrvController;
 }
 
+namespace mqdesk::acl {
+class PlainAccessValidator;
+}
+
 namespace mqdesk::server {
 
 class BrokerStats;
@@ -114,6 +118,7 @@ private:
     bool loadConfigFiles(std::string &error);
     bool startServer(std::string &error);
     void registerProcessors();
+    bool startAcl(std::string &error); // aclEnable: plain_acl.yml and the request filter
     void onConnectionClosed(uint64_t connectionId);
     std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
     void unregisterBrokerAll();
@@ -138,6 +143,7 @@ private:
     std::unique_ptr<remoting::ProcessorExecutor> adminExecutor_;
     std::unique_ptr<PullMessageProcessor> pullProcessor_;
     std::unique_ptr<PullRequestHoldService> pullHold_;
+    std::unique_ptr<acl::PlainAccessValidator> acl_; // set at start when aclEnable; outlives server_'s use
     std::unique_ptr<remoting::RemotingServer> server_;
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
     std::unique_ptr<BrokerScheduler> scheduler_;

@@ -1,8 +1,11 @@
 #include "broker/server/embedded_broker.h"
 
 #include "broker/namesrv/namesrv_controller.h"
+#include "broker/server/bind_policy.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/topic_manager.h"
+
+#include <spdlog/spdlog.h>
 
 #include <filesystem>
 
@@ -17,6 +20,14 @@ EmbeddedBroker::~EmbeddedBroker()
 
 bool EmbeddedBroker::start(std::string &error)
 {
+    if (error = checkBindPolicy(options_.settings, options_.allowUnauthenticated); !error.empty())
+        return false;
+    if (isExposedWithoutAcl(options_.settings)) {
+        spdlog::warn("listening on {} WITHOUT access control: any host that reaches it can read, write and delete "
+                     "every topic (set aclEnable=true, see README, Access control)",
+                     options_.settings.broker.bindAddress);
+    }
+    resolveAdvertisedAddress(options_.settings);
     if (options_.startNamesrv) {
         namesrv::NamesrvConfig config;
         config.listenHost = options_.settings.broker.bindAddress;
@@ -54,7 +65,9 @@ std::string EmbeddedBroker::namesrvAddress() const
 {
     if (!namesrv_)
         return {};
-    return options_.settings.broker.bindAddress + ":" + std::to_string(namesrv_->localPort());
+    const std::string &bind = options_.settings.broker.bindAddress;
+    const std::string &host = isWildcardAddress(bind) ? options_.settings.store.brokerIP1 : bind;
+    return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(namesrv_->localPort());
 }
 
 std::string EmbeddedBroker::brokerAddress() const

@@ -25,6 +25,9 @@ struct EmbeddedBrokerOptions
     BrokerSettings settings;
     bool startNamesrv = true;
     uint16_t namesrvPort = 9876; // 0 picks a free port
+    // Listening on a non-loopback address without aclEnable is refused unless this is set
+    // (bind_policy.h); then start() logs a warning.
+    bool allowUnauthenticated = false;
     // Told how the store's recovery progresses while start() runs, on start()'s thread
     // (store/recovery_progress.h).
     store::RecoveryProgressCallback recoveryProgress;
@@ -44,7 +47,8 @@ public:
     bool start(std::string &error);
     void shutdown();
 
-    // "127.0.0.1:9876"; empty without an embedded NameServer.
+    // "127.0.0.1:9876" (for a wildcard bind, the advertised brokerIP1 with the NameServer's
+    // port); empty without an embedded NameServer.
     std::string namesrvAddress() const;
     std::string brokerAddress() const;
     std::string storeDir() const;

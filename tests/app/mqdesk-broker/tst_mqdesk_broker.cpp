@@ -1,6 +1,7 @@
 // mqdesk-broker run for real, as scripts run it: the ready line, clean stops on SIGTERM and
-// SIGINT, -p, bad flags and config values, ports in use, and registration with an external
-// NameServer (-n).
+// SIGINT, -p, bad flags and config values, ports in use, registration with an external
+// NameServer (-n), and the bind policy (--bind beyond loopback needs ACL or
+// --allow-unauthenticated; a wildcard bind registers a reachable address).
 
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_client.h"
@@ -10,8 +11,13 @@
 #include <QProcess>
 #include <QRegularExpression>
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+
 #include <csignal>
 #include <filesystem>
+#include <set>
 
 using namespace mqdesk;
 using remoting::RemotingCommand;
@@ -109,6 +115,25 @@ std::string clusterInfo(const QString &namesrv)
                                           RemotingCommand::createRequest(remoting::RequestCode::kGetBrokerClusterInfo),
                                           std::chrono::milliseconds(5000));
     return result.ok() ? std::string(result.response.body.begin(), result.response.body.end()) : std::string();
+}
+
+// This host's IPv4 addresses on up, non-loopback interfaces (what a wildcard bind may advertise).
+std::set<std::string> nonLoopbackIpv4Addresses()
+{
+    std::set<std::string> addresses;
+    ifaddrs *list = nullptr;
+    if (getifaddrs(&list) != 0)
+        return addresses;
+    for (const ifaddrs *entry = list; entry; entry = entry->ifa_next) {
+        if (!entry->ifa_addr || entry->ifa_addr->sa_family != AF_INET || !(entry->ifa_flags & IFF_UP)
+            || (entry->ifa_flags & IFF_LOOPBACK))
+            continue;
+        char text[INET_ADDRSTRLEN] = {};
+        inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(entry->ifa_addr)->sin_addr, text, sizeof text);
+        addresses.insert(text);
+    }
+    freeifaddrs(list);
+    return addresses;
 }
 
 } // namespace
@@ -267,6 +292,111 @@ private slots:
         QVERIFY(remoting::ClusterInfo::fromJson(clusterInfo(homeReady.namesrv), info, error));
         QVERIFY(!info.brokerAddrTable.contains("broker-b"));
         QCOMPARE(home.stop(), 0);
+    }
+
+    void nonLoopbackBindNeedsAclOrAnExplicitFlag()
+    {
+        QTemporaryDir dir;
+        const QString refusedStore = dir.filePath(QStringLiteral("refused"));
+        BrokerProcess refused;
+        refused.start(freePorts(refusedStore) << QStringLiteral("--bind") << QStringLiteral("0.0.0.0"));
+        QCOMPARE(refused.waitExit(), 2);
+        const QString why = refused.stderrText();
+        QVERIFY2(why.contains(QStringLiteral("refusing to listen on 0.0.0.0 without access control"))
+                     && why.contains(QStringLiteral("aclEnable=true")) && why.contains(QStringLiteral("--allow-unauthenticated")),
+                 qPrintable(why));
+        QVERIFY(!std::filesystem::exists(refusedStore.toStdString())); // nothing was started
+
+        BrokerProcess allowed;
+        allowed.start(freePorts(dir.filePath(QStringLiteral("allowed"))) << QStringLiteral("--bind") << QStringLiteral("0.0.0.0")
+                                                                        << QStringLiteral("--allow-unauthenticated"));
+        const Ready ready = allowed.waitReady();
+        QString warnings = allowed.stderrText(); // read once: reading consumes it
+        QVERIFY2(!ready.broker.isEmpty(), qPrintable(warnings));
+        const std::set<std::string> reachable = nonLoopbackIpv4Addresses();
+        const std::string host = ready.broker.section(QLatin1Char(':'), 0, 0).toStdString();
+        if (!reachable.empty()) {
+            // What the NameServer hands to clients is an address of this host other machines can use.
+            QVERIFY2(reachable.contains(host), host.c_str());
+            QVERIFY(clusterInfo(ready.namesrv).find(ready.broker.toStdString()) != std::string::npos);
+        } else {
+            qWarning("this host has no non-loopback IPv4 address; the advertised address is %s", host.c_str());
+        }
+        QCOMPARE(allowed.stop(), 0);
+        warnings += allowed.stderrText();
+        QVERIFY2(warnings.contains(QStringLiteral("WITHOUT access control")), qPrintable(warnings));
+    }
+
+    void aclEnabledBrokerBindsAnywhereAndAdvertisesBrokerIp1()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("store"));
+        std::filesystem::create_directories(store.toStdString() + "/conf");
+        writeConf(dir, QStringLiteral("store/conf/plain_acl.yml"),
+                  "globalWhiteRemoteAddresses:\n  - 127.0.0.*\naccounts:\n  - accessKey: RocketMQ\n    secretKey: 12345678\n");
+        // 127.0.0.2 is this host too (all of 127/8 is loopback), so the ready line's NameServer
+        // address, which follows brokerIP1 for a wildcard bind, can be asked.
+        const QString conf = writeConf(dir, QStringLiteral("broker.conf"), "aclEnable=true\nbrokerIP1=127.0.0.2\n");
+        BrokerProcess broker;
+        broker.start(freePorts(store) << QStringLiteral("-c") << conf << QStringLiteral("--bind") << QStringLiteral("0.0.0.0"));
+        const Ready ready = broker.waitReady();
+        QString err = broker.stderrText();
+        QVERIFY2(!ready.broker.isEmpty(), qPrintable(err));
+        QVERIFY2(ready.broker.startsWith(QStringLiteral("127.0.0.2:")), qPrintable(ready.broker));
+        QVERIFY2(ready.namesrv.startsWith(QStringLiteral("127.0.0.2:")), qPrintable(ready.namesrv));
+        QVERIFY(clusterInfo(ready.namesrv).find(ready.broker.toStdString()) != std::string::npos);
+        QCOMPARE(broker.stop(), 0);
+        err += broker.stderrText();
+        QVERIFY2(err.contains(QStringLiteral("access control on")), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("WITHOUT access control")), qPrintable(err));
+    }
+
+    void adminSignsWithItsAccessKey()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("store"));
+        std::filesystem::create_directories(store.toStdString() + "/conf");
+        writeConf(dir, QStringLiteral("store/conf/plain_acl.yml"),
+                  "accounts:\n  - accessKey: AdminKey1\n    secretKey: AdminSecret1\n    admin: true\n");
+        const QString conf = writeConf(dir, QStringLiteral("broker.conf"), "aclEnable=true\n");
+        BrokerProcess broker;
+        broker.start(freePorts(store) << QStringLiteral("-c") << conf);
+        const Ready ready = broker.waitReady();
+        QVERIFY2(!ready.broker.isEmpty(), qPrintable(broker.stderrText()));
+
+        const auto admin = [&](const QStringList &keys, const QProcessEnvironment &env) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            process.start(QStringLiteral(MQDESK_ADMIN_PATH),
+                          keys + QStringList{QStringLiteral("updateTopic"), QStringLiteral("-t"), QStringLiteral("Signed"),
+                                             QStringLiteral("-b"), ready.broker});
+            process.waitForFinished(30000);
+            return std::make_pair(process.exitCode(), QString::fromUtf8(process.readAllStandardError()));
+        };
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("ROCKETMQ_ACCESS_KEY"));
+        env.remove(QStringLiteral("ROCKETMQ_SECRET_KEY"));
+        auto [code, err] = admin({}, env);
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains(QStringLiteral("NO_PERMISSION")) && err.contains(QStringLiteral("No accessKey is configured")),
+                 qPrintable(err));
+        std::tie(code, err) = admin({QStringLiteral("--access-key"), QStringLiteral("AdminKey1"), QStringLiteral("--secret-key"),
+                                     QStringLiteral("wrong-secret")},
+                                    env);
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains(QStringLiteral("Check signature failed for accessKey=AdminKey1")), qPrintable(err));
+        std::tie(code, err) = admin({QStringLiteral("--access-key"), QStringLiteral("AdminKey1"), QStringLiteral("--secret-key"),
+                                     QStringLiteral("AdminSecret1")},
+                                    env);
+        QVERIFY2(code == 0, qPrintable(err));
+        std::tie(code, err) = admin({QStringLiteral("--access-key"), QStringLiteral("AdminKey1")}, env);
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains(QStringLiteral("--secret-key")), qPrintable(err));
+        env.insert(QStringLiteral("ROCKETMQ_ACCESS_KEY"), QStringLiteral("AdminKey1"));
+        env.insert(QStringLiteral("ROCKETMQ_SECRET_KEY"), QStringLiteral("AdminSecret1"));
+        std::tie(code, err) = admin({}, env);
+        QVERIFY2(code == 0, qPrintable(err));
+        QCOMPARE(broker.stop(), 0);
     }
 };
 

@@ -1,0 +1,268 @@
+#include "broker/acl/plain_access_validator.h"
+
+#include "broker/acl/acl_signer.h"
+#include "broker/remoting/protocol/client_data.h"
+#include "broker/remoting/remoting_codes.h"
+
+#include <openssl/crypto.h>
+#include <spdlog/spdlog.h>
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <map>
+
+namespace mqdesk::acl {
+
+using remoting::RequestCode;
+
+namespace {
+
+constexpr const char *kRetryPrefix = "%RETRY%";
+constexpr const char *kTraceTopic = "RMQ_SYS_TRACE_TOPIC";
+constexpr int64_t kStatIntervalMillis = 1000;
+
+bool isRetryTopic(const std::string *topic)
+{
+    return topic && topic->starts_with(kRetryPrefix);
+}
+
+// What a request asks for: resource -> needed permission (PlainAccessResource's map; a later
+// put for the same resource replaces the earlier one, as Java's HashMap does).
+class NeededResources
+{
+public:
+    void add(const std::string *resource, uint8_t permission)
+    {
+        if (resource)
+            perms_[*resource] = permission;
+    }
+    void addGroup(const std::string *group, uint8_t permission)
+    {
+        if (group)
+            perms_[kRetryPrefix + *group] = permission;
+    }
+    const std::map<std::string, uint8_t> &perms() const { return perms_; }
+
+private:
+    std::map<std::string, uint8_t> perms_;
+};
+
+// PlainAccessResource.parse's switch. A heartbeat whose body does not parse is refused with the
+// parser's message, as Java's AclException(t.getMessage()) does.
+std::optional<std::string> neededResources(const remoting::RemotingCommand &request, NeededResources &needed)
+{
+    const remoting::ExtFields &fields = request.extFields;
+    switch (request.code) {
+    case RequestCode::kSendMessage:
+        // Java reads "group" here, a field SEND_MESSAGE does not have: a v1 send to a retry topic
+        // names no resource.
+        if (isRetryTopic(fields.find("topic")))
+            needed.addGroup(fields.find("group"), perm::kSub);
+        else
+            needed.add(fields.find("topic"), perm::kPub);
+        break;
+    case RequestCode::kSendMessageV2:
+    case RequestCode::kSendBatchMessage:
+        if (isRetryTopic(fields.find("b")))
+            needed.addGroup(fields.find("a"), perm::kSub);
+        else
+            needed.add(fields.find("b"), perm::kPub);
+        break;
+    case RequestCode::kConsumerSendMsgBack:
+        needed.addGroup(fields.find("group"), perm::kSub);
+        break;
+    case RequestCode::kPullMessage:
+        needed.add(fields.find("topic"), perm::kSub);
+        needed.addGroup(fields.find("consumerGroup"), perm::kSub);
+        break;
+    case RequestCode::kQueryMessage:
+        needed.add(fields.find("topic"), perm::kSub);
+        break;
+    case RequestCode::kHeartBeat: {
+        remoting::HeartbeatData heartbeat;
+        std::string error;
+        const std::string_view body(reinterpret_cast<const char *>(request.body.data()), request.body.size());
+        if (!remoting::HeartbeatData::fromJson(body, heartbeat, error))
+            return error;
+        for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
+            needed.addGroup(&consumer.groupName, perm::kSub);
+            for (const remoting::SubscriptionData &subscription : consumer.subscriptionDataSet)
+                needed.add(&subscription.topic, perm::kSub);
+        }
+        break;
+    }
+    case RequestCode::kUnregisterClient:
+    case RequestCode::kGetConsumerListByGroup:
+        needed.addGroup(fields.find("consumerGroup"), perm::kSub);
+        break;
+    case RequestCode::kUpdateConsumerOffset:
+        needed.addGroup(fields.find("consumerGroup"), perm::kSub);
+        needed.add(fields.find("topic"), perm::kSub);
+        break;
+    default:
+        break;
+    }
+    return std::nullopt;
+}
+
+// PlainPermissionManager.checkPerm after the admin check.
+std::optional<std::string> checkResources(const NeededResources &needed, const PlainAccount &owned)
+{
+    if (owned.resourcePerms.empty() && owned.admin)
+        return std::nullopt;
+    for (const auto &[resource, neededPerm] : needed.perms()) {
+        const bool isGroup = resource.starts_with(kRetryPrefix);
+        const auto it = owned.resourcePerms.find(resource);
+        const uint8_t ownedPerm = it != owned.resourcePerms.end() ? it->second
+                                  : isGroup                         ? owned.defaultGroupPerm
+                                                                    : owned.defaultTopicPerm;
+        if (!checkPermission(neededPerm, ownedPerm)) {
+            // PlainAccessResource.printStr: "group:<name>" or "topic:<name>".
+            const std::string printed = isGroup ? "group:" + resource.substr(std::char_traits<char>::length(kRetryPrefix))
+                                                : "topic:" + resource;
+            return "No default permission for " + printed;
+        }
+    }
+    return std::nullopt;
+}
+
+bool signatureMatches(const std::string &expected, const std::string *given)
+{
+    return given && given->size() == expected.size() && CRYPTO_memcmp(given->data(), expected.data(), expected.size()) == 0;
+}
+
+int64_t steadyMillis()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+bool needsAdmin(int32_t requestCode)
+{
+    switch (requestCode) {
+    case RequestCode::kUpdateAndCreateTopic:
+    case RequestCode::kUpdateBrokerConfig:
+    case RequestCode::kDeleteTopicInBroker:
+    case RequestCode::kUpdateAndCreateSubscriptiongroup:
+    case RequestCode::kDeleteSubscriptiongroup:
+        return true;
+    default:
+        return false;
+    }
+}
+
+PlainAccessValidator::PlainAccessValidator(std::string path) : path_(std::move(path)) {}
+
+std::optional<PlainAccessValidator::FileStamp> PlainAccessValidator::stampOf() const
+{
+    std::error_code ec;
+    FileStamp stamp;
+    stamp.time = std::filesystem::last_write_time(path_, ec);
+    if (ec)
+        return std::nullopt;
+    stamp.size = std::filesystem::file_size(path_, ec);
+    if (ec)
+        return std::nullopt;
+    struct stat info {};
+    if (::stat(path_.c_str(), &info) == 0)
+        stamp.inode = static_cast<uint64_t>(info.st_ino);
+    return stamp;
+}
+
+bool PlainAccessValidator::load(std::string &error)
+{
+    const auto stamp = stampOf();
+    if (!stamp) {
+        error = "aclEnable=true but " + path_ + " does not exist (write plain_acl.yml there or set plainAclFile)";
+        return false;
+    }
+    auto config = std::make_shared<PlainAclConfig>();
+    if (!PlainAclConfig::load(path_, *config, error))
+        return false;
+    std::lock_guard lock(mutex_);
+    config_ = std::move(config);
+    stamp_ = stamp;
+    lastStatMillis_.store(steadyMillis(), std::memory_order_relaxed);
+    return true;
+}
+
+bool PlainAccessValidator::reloadIfChanged()
+{
+    const auto stamp = stampOf();
+    {
+        std::lock_guard lock(mutex_);
+        if (stamp == stamp_)
+            return false;
+        // Remembered before parsing, so a broken file is reported once, not on every look.
+        stamp_ = stamp;
+    }
+    if (!stamp) {
+        spdlog::error("acl: {} is gone; the rules read before stay in force", path_);
+        return false;
+    }
+    auto config = std::make_shared<PlainAclConfig>();
+    std::string error;
+    if (!PlainAclConfig::load(path_, *config, error)) {
+        spdlog::error("acl: {}; the rules read before stay in force", error);
+        return false;
+    }
+    std::lock_guard lock(mutex_);
+    config_ = std::move(config);
+    spdlog::info("acl: reloaded {} ({} accounts)", path_, config_->accounts.size());
+    return true;
+}
+
+std::shared_ptr<const PlainAclConfig> PlainAccessValidator::config() const
+{
+    std::lock_guard lock(mutex_);
+    return config_;
+}
+
+std::optional<std::string> PlainAccessValidator::check(const remoting::RemotingCommand &request,
+                                                       std::string_view peerAddress)
+{
+    const int64_t now = steadyMillis();
+    int64_t last = lastStatMillis_.load(std::memory_order_relaxed);
+    if (now - last >= kStatIntervalMillis && lastStatMillis_.compare_exchange_strong(last, now))
+        reloadIfChanged();
+    const std::shared_ptr<const PlainAclConfig> config = this->config();
+    if (!config)
+        return "No acl config loaded";
+
+    const std::string host = peerHost(peerAddress);
+    for (const RemoteAddressStrategy &white : config->globalWhiteRemoteAddresses) {
+        if (white.match(host))
+            return std::nullopt;
+    }
+    const std::string *accessKey = request.extFields.find(kAccessKeyField);
+    if (!accessKey)
+        return "No accessKey is configured";
+    const auto account = config->accounts.find(*accessKey);
+    if (account == config->accounts.end())
+        return "No acl config for " + *accessKey;
+    const PlainAccount &owned = account->second;
+    if (owned.whiteRemoteAddress.match(host))
+        return std::nullopt;
+
+    const bool oldClient = request.version <= kVersionV4_9_3;
+    const std::string expected = calSignature(signedContent(request.extFields, request.body, oldClient), owned.secretKey);
+    if (!signatureMatches(expected, request.extFields.find(kSignatureField)))
+        return "Check signature failed for accessKey=" + *accessKey;
+
+    NeededResources needed;
+    if (auto error = neededResources(request, needed))
+        return error;
+    // Message trace records go to RMQ_SYS_TRACE_TOPIC with PUB whatever the account's rights.
+    if (const auto trace = needed.perms().find(kTraceTopic); trace != needed.perms().end() && trace->second == perm::kPub)
+        return std::nullopt;
+    if (needsAdmin(request.code) && !owned.admin) {
+        return "Need admin permission for request code=" + std::to_string(request.code) + ", but accessKey="
+               + *accessKey + " is not";
+    }
+    return checkResources(needed, owned);
+}
+
+} // namespace mqdesk::acl

@@ -1,0 +1,67 @@
+#pragma once
+
+// RocketMQ's PlainAccessValidator (acl/plain, 4.9 with 5.x's two fixes: SEND_BATCH_MESSAGE is
+// checked like SEND_MESSAGE_V2, and _UNIQUE_KEY_QUERY is left out of the signed content only for
+// clients up to 4.9.3). For each request: a peer matching globalWhiteRemoteAddresses passes;
+// else the request must carry an AccessKey of plain_acl.yml; a peer matching that account's
+// whiteRemoteAddress passes; else the Signature must match, admin-only codes need admin: true,
+// and each topic / group the request names needs its permission (explicit or the default).
+//
+// Refusals carry Java's words ("No accessKey is configured", "No acl config for X", "Check
+// signature failed for accessKey=X", "Need admin permission for request code=17, but
+// accessKey=X is not", "No default permission for topic:X"). The file is re-read when it changes
+// (looked at no more than once a second, from the request path); a changed file that does not
+// parse keeps the previous rules and is logged once.
+//
+// Thread-safe: check() runs concurrently on every processor executor.
+
+#include "broker/acl/plain_acl_config.h"
+#include "broker/remoting/remoting_command.h"
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace mqdesk::acl {
+
+// Request codes only an admin account may send (Java Permission.ADMIN_CODE).
+bool needsAdmin(int32_t requestCode);
+
+class PlainAccessValidator
+{
+public:
+    explicit PlainAccessValidator(std::string path);
+
+    // Reads the file; false with `error` naming file and line when it is missing or invalid.
+    bool load(std::string &error);
+    const std::string &path() const { return path_; }
+
+    // nullopt when the request may proceed; else the refusal's remark.
+    std::optional<std::string> check(const remoting::RemotingCommand &request, std::string_view peerAddress);
+
+    // Re-reads the file if its size, time or inode changed; true when new rules are in force.
+    // check() calls it at most once a second; tests call it directly.
+    bool reloadIfChanged();
+
+private:
+    struct FileStamp
+    {
+        std::filesystem::file_time_type time{};
+        uintmax_t size = 0;
+        uint64_t inode = 0;
+        bool operator==(const FileStamp &) const = default;
+    };
+    std::optional<FileStamp> stampOf() const;
+    std::shared_ptr<const PlainAclConfig> config() const;
+
+    const std::string path_;
+    mutable std::mutex mutex_;
+    std::shared_ptr<const PlainAclConfig> config_; // guarded by mutex_
+    std::optional<FileStamp> stamp_;               // guarded by mutex_
+    std::atomic<int64_t> lastStatMillis_{0};
+};
+
+} // namespace mqdesk::acl
