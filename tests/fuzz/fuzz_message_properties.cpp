@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 using namespace mqdesk::common;
@@ -14,10 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view encoded(reinterpret_cast<const char *>(data), size);
     const MessageProperties decoded = MessageProperties::decode(encoded);
-    for (const auto &key : decoded.keys()) {
-        if (MessageProperties::find(encoded, key) != decoded.get(key))
+    for (const auto &[key, value] : decoded) {
+        if (MessageProperties::find(encoded, key) != std::optional<std::string_view>(value))
             std::abort();
     }
+    (void)decoded.keys(); // the KEYS property split into tokens
     if (MessageProperties::decode(decoded.encode()) != decoded)
         std::abort();
     return 0;
