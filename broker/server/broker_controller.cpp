@@ -33,6 +33,7 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <set>
 
 namespace mqdesk::server {
 
@@ -91,6 +92,24 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
       stats_(std::make_unique<BrokerStats>())
 {
     topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_);
+    publishSettings(settings_);
+}
+
+std::shared_ptr<const BrokerSettings> BrokerController::settings() const
+{
+    std::lock_guard lock(snapshotMutex_);
+    return current_;
+}
+
+void BrokerController::publishSettings(BrokerSettings settings)
+{
+    auto next = std::make_shared<const BrokerSettings>(std::move(settings));
+    const int64_t now = common::steadyMicros() / 1000;
+    std::lock_guard lock(snapshotMutex_);
+    std::erase_if(retired_, [now](const auto &entry) { return now - entry.first >= kRetiredSnapshotMillis; });
+    if (current_)
+        retired_.emplace_back(now, std::move(current_));
+    current_ = std::move(next);
 }
 
 BrokerController::~BrokerController()
@@ -152,6 +171,7 @@ bool BrokerController::startServer(std::string &error)
         return false;
     }
     settings_.store.listenPort = server_->localPort();
+    publishSettings(settings_);
     return true;
 }
 
@@ -360,9 +380,10 @@ void BrokerController::onConnectionClosed(uint64_t connectionId)
 void BrokerController::scanNotActiveClients()
 {
     const int64_t now = common::wallMillis();
-    for (const std::string &group : consumers_->scanNotActive(now, settings_.broker.channelNotActiveInterval))
+    const int32_t interval = brokerConfig().channelNotActiveInterval;
+    for (const std::string &group : consumers_->scanNotActive(now, interval))
         notifyConsumerIdsChanged(group);
-    producers_->scanNotActive(now, settings_.broker.channelNotActiveInterval);
+    producers_->scanNotActive(now, interval);
 }
 
 void BrokerController::notifyConsumerIdsChanged(const std::string &group)
@@ -383,7 +404,8 @@ void BrokerController::registerBrokerAll()
         return;
     remoting::TopicConfigSerializeWrapper wrapper;
     wrapper.dataVersion = toWireVersion(topicTable_->dataVersion());
-    const int32_t brokerPerm = settings_.broker.brokerPermission;
+    const auto snapshot = settings();
+    const int32_t brokerPerm = snapshot->broker.brokerPermission;
     for (const store::TopicConfig &topic : topicTable_->topicConfigs()) {
         remoting::TopicConfigData data = toWireTopicConfig(topic);
         // A broker without write permission advertises its topics read-only (Java does the same).
@@ -392,7 +414,7 @@ void BrokerController::registerBrokerAll()
         wrapper.topicConfigTable.push_back(std::move(data));
     }
     const std::string address = brokerAddress();
-    const BrokerConfig &config = settings_.broker;
+    const BrokerConfig &config = snapshot->broker;
     if (localNamesrv_)
         localNamesrv_->routes().registerBroker(config.brokerClusterName, address, config.brokerName, config.brokerId,
                                                settings_.store.brokerIP1 + ":" + std::to_string(listenPort() + 1),
@@ -416,7 +438,8 @@ void BrokerController::registerBrokerAll()
 
 std::string BrokerController::registerWithRemote(const std::string &namesrvAddr, const std::string &body)
 {
-    const BrokerConfig &config = settings_.broker;
+    const auto snapshot = settings();
+    const BrokerConfig &config = snapshot->broker;
     RemotingCommand request = RemotingCommand::createRequest(RequestCode::kRegisterBroker);
     remoting::setField(request.extFields, "brokerName", config.brokerName);
     remoting::setField(request.extFields, "brokerAddr", brokerAddress());
@@ -457,38 +480,54 @@ void BrokerController::unregisterBrokerAll()
     }
 }
 
+namespace {
+
+// The keys UPDATE_BROKER_CONFIG applies while the broker runs: what is read from the current
+// snapshot on every use, plus the store's live switches (flush mode, transient pool, flush interval). Every other setting is read once at
+// start (sockets, executors, the store's files and services, the topic manager's defaults, ACL)
+// and is refused rather than stored and ignored.
+bool isLiveKey(std::string_view key)
+{
+    static const std::set<std::string_view> live = {
+        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "longPollingEnable", "shortPollingTimeMills",
+        "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
+        "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
+        "channelNotActiveInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
+        "flushIntervalCommitLog"};
+    return live.contains(key);
+}
+
+} // namespace
+
 std::string BrokerController::updateConfig(const std::map<std::string, std::string> &properties)
 {
     std::lock_guard lock(settingsMutex_);
+    BrokerSettings next = *settings();
     for (const auto &[key, value] : properties) {
-        // Settings that shape files or sockets only take effect at the next start; the flush
-        // mode and the transient pool switch live.
-        if (key == "flushDiskType") {
-            const auto type = store::parseFlushDiskType(value);
-            if (!type)
-                return "bad value '" + value + "' for flushDiskType: expected SYNC_FLUSH or ASYNC_FLUSH";
-            if (store_)
-                store_->setFlushDiskType(*type);
-        } else if (key == "transientStorePoolEnable") {
-            if (value != "true" && value != "false")
-                return "bad value '" + value + "' for transientStorePoolEnable: expected true or false";
-            if (store_ && !store_->setTransientStorePoolEnable(value == "true"))
-                return "transientStorePoolEnable cannot be switched now (buffered data not yet committed)";
-        } else if (key == "listenPort" || key == "storePathRootDir" || key == "storePathCommitLog"
-                   || key == "brokerName" || key == "brokerClusterName" || key == "bindAddress"
-                   || key == "brokerIP1" || key == "mappedFileSizeCommitLog") {
-            return "setting " + key + " cannot be changed while the broker runs";
-        }
-        if (std::string error = settings_.set(key, value); !error.empty())
+        // Values first: a bad value or an unknown key is named as such.
+        if (std::string error = next.set(key, value); !error.empty())
             return error;
+        if (!isLiveKey(key))
+            return "setting " + key + " is read only when the broker starts; not changed (set it in broker.conf "
+                   "and restart)";
     }
+    // Everything checked: now the store's live switches (the pool first, as it can refuse),
+    // then the new snapshot for everybody else.
+    const auto current = settings();
+    if (store_ && next.store.transientStorePoolEnable != current->store.transientStorePoolEnable
+        && !store_->setTransientStorePoolEnable(next.store.transientStorePoolEnable))
+        return "transientStorePoolEnable cannot be switched now (buffered data not yet committed)";
+    if (store_ && next.store.flushDiskType != current->store.flushDiskType)
+        store_->setFlushDiskType(next.store.flushDiskType);
+    if (store_ && next.store.flushIntervalCommitLog != current->store.flushIntervalCommitLog)
+        store_->setFlushIntervalCommitLog(next.store.flushIntervalCommitLog);
+    publishSettings(std::move(next));
     return {};
 }
 
 std::string BrokerController::configText() const
 {
-    std::lock_guard lock(settingsMutex_);
-    return settings_.toPropertiesText();
+    return settings()->toPropertiesText();
 }
 
 } // namespace mqdesk::server

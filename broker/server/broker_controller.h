@@ -82,11 +82,18 @@ public:
     // "127.0.0.1:10911": what clients and the NameServer are told.
     std::string brokerAddress() const;
     uint16_t listenPort() const;
-    const BrokerSettings &settings() const { return settings_; }
-    const BrokerConfig &brokerConfig() const { return settings_.broker; }
-    // UPDATE_BROKER_CONFIG: applies `key=value` pairs live where the setting allows
-    // (flushDiskType and transientStorePoolEnable switch the store's flush mode at once).
-    // Returns an error naming the first key that failed; earlier keys stay applied.
+    // The settings in effect: an immutable snapshot that UPDATE_BROKER_CONFIG replaces whole
+    // (never edits), so readers on any thread never see a torn string. Hold it for as long as
+    // the values are used.
+    std::shared_ptr<const BrokerSettings> settings() const;
+    // The broker part of the current snapshot, for use within one request or one turn of a
+    // loop: a snapshot replaced by an update is kept alive at least kRetiredSnapshotMillis.
+    const BrokerConfig &brokerConfig() const { return settings()->broker; }
+    static constexpr int64_t kRetiredSnapshotMillis = 10 * 60 * 1000;
+    // UPDATE_BROKER_CONFIG: all pairs or none. A key whose setting is read while the broker runs
+    // is applied live (flushDiskType and transientStorePoolEnable switch the store at once);
+    // any other known key is refused with an error naming it (it takes effect only at a start),
+    // never answered "updated" and ignored. Returns the error, empty on success.
     std::string updateConfig(const std::map<std::string, std::string> &properties);
     std::string configText() const;
 
@@ -123,8 +130,17 @@ private:
     std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
     void unregisterBrokerAll();
 
+    void publishSettings(BrokerSettings settings);
+
+    // The start-up settings: written only by the constructor and start() before anything is
+    // served; what runs afterwards reads the published snapshot (settings()).
     BrokerSettings settings_;
-    mutable std::mutex settingsMutex_; // guards settings_ changes made by UPDATE_BROKER_CONFIG
+    mutable std::mutex settingsMutex_; // serialises UPDATE_BROKER_CONFIG
+    mutable std::mutex snapshotMutex_;
+    std::shared_ptr<const BrokerSettings> current_; // guarded by snapshotMutex_
+    // Replaced snapshots with the steady ms of their replacement, freed after
+    // kRetiredSnapshotMillis (brokerConfig() references may still point into them); snapshotMutex_.
+    std::vector<std::pair<int64_t, std::shared_ptr<const BrokerSettings>>> retired_;
     namesrv::NamesrvController *localNamesrv_;
     std::unique_ptr<store::TopicConfigManager> topicTable_;
     std::unique_ptr<store::ConsumerOffsetManager> offsetTable_;

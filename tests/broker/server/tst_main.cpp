@@ -3,5 +3,6 @@
 QObject *createSendPullTest();
 QObject *createAdminTest();
 QObject *createRetryDelayTest();
+QObject *createConfigUpdateTest();
 
-MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest())
+MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest())
