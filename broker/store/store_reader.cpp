@@ -251,7 +251,8 @@ std::optional<CheckpointValues> StoreReader::readCheckpoint(std::string *error) 
     }
     // Bytes past a short file read as zero, as through RocketMQ's 4096-byte mapping.
     uint8_t bytes[40] = {};
-    std::memcpy(bytes, mapped->bytes().data(), std::min<size_t>(sizeof bytes, mapped->bytes().size()));
+    if (!mapped->bytes().empty()) // an empty file maps to no pointer, which memcpy may not take
+        std::memcpy(bytes, mapped->bytes().data(), std::min<size_t>(sizeof bytes, mapped->bytes().size()));
     CheckpointValues values;
     values.fileSize = mapped->size();
     values.physicMsgTimestamp = common::readInt64(bytes + 0);

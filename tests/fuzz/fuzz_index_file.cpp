@@ -7,6 +7,7 @@
 #include "broker/store/store_reader.h"
 #include "fuzz_store_dir.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -43,7 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (const IndexFileSummary &summary : reader->indexFiles()) {
         (void)reader->indexSlotOccupancy(summary.file.name, 1 + mode % 7);
         (void)reader->readIndexEntries(summary.file.name, 0, 32);
-        (void)reader->readIndexEntries(summary.file.name, summary.header.indexCount - 1, 4);
+        // The newest entries; indexCount is the file's own (damaged) word, so in 64 bits.
+        const int64_t newest = std::clamp<int64_t>(int64_t{summary.header.indexCount} - 1, 0, INT32_MAX);
+        (void)reader->readIndexEntries(summary.file.name, static_cast<int32_t>(newest), 4);
     }
     // fork-2021's records are topic "abc"; the keys are guesses the hash chains may or may not hold.
     (void)reader->lookupIndexKey("abc", "key");
