@@ -47,6 +47,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"sendThreadPoolQueueCapacity", intField(&C::sendThreadPoolQueueCapacity, 1)},
         {"pullThreadPoolQueueCapacity", intField(&C::pullThreadPoolQueueCapacity, 1)},
         {"channelNotActiveInterval", intField(&C::channelNotActiveInterval, 1000)},
+        {"serverMaxConnections", intField(&C::serverMaxConnections, 0)},
         {"rebalanceLockMaxLiveTime", intField(&C::rebalanceLockMaxLiveTime, int64_t{1})},
         {"mqdeskExtensionsEnable", boolField(&C::mqdeskExtensionsEnable)},
         {"aclEnable", boolField(&C::aclEnable)},

@@ -54,6 +54,9 @@ struct BrokerConfig
     int sendThreadPoolQueueCapacity = 10000;
     int pullThreadPoolQueueCapacity = 100000;
     int channelNotActiveInterval = 120000; // ms without a heartbeat before a client is dropped
+    // Client connections open at once; one more is closed at once with a warning (0: no limit).
+    // MQDesk's key, named like NettyServerConfig's server* settings. Read at start.
+    int serverMaxConnections = 10000;
     // ms an ordered consumer's queue lock (LOCK_BATCH_MQ) lives without renewal. RocketMQ reads
     // it from the system property rocketmq.broker.rebalance.lockMaxLiveTime; here it is a key.
     int64_t rebalanceLockMaxLiveTime = 60000;

@@ -160,6 +160,7 @@ bool BrokerController::startServer(std::string &error)
     options.host = config.bindAddress;
     options.port = static_cast<uint16_t>(settings_.store.listenPort);
     options.name = "broker";
+    options.maxConnections = static_cast<size_t>(config.serverMaxConnections);
     server_ = std::make_unique<remoting::RemotingServer>(options);
     registerProcessors();
     if (config.aclEnable && !startAcl(error))

@@ -12,6 +12,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <filesystem>
@@ -49,11 +50,20 @@ class HostileFixture
 public:
     static constexpr auto kAnswerWithin = 1000ms;
 
+    // A limit the connection case can reach without exhausting the test's own descriptors.
+    static constexpr int kMaxConnections = 100;
+
     bool start()
     {
         storeDir_ = root_.path().toStdString() + "/store";
         outsideBefore_ = outsideStore();
-        return broker_.start(QString::fromStdString(storeDir_));
+        QFile config(configDir_.filePath(QStringLiteral("broker.conf")));
+        if (!config.open(QIODevice::WriteOnly))
+            return false;
+        config.write("serverMaxConnections=" + QByteArray::number(kMaxConnections) + "\n");
+        config.close();
+        brokerArguments_ = {QStringLiteral("-c"), config.fileName()};
+        return broker_.start(QString::fromStdString(storeDir_), brokerArguments_);
     }
 
     BrokerProcess &broker() { return broker_; }
@@ -158,7 +168,7 @@ public:
             if (std::filesystem::exists(storeDir_ + "/abort"))
                 return "the abort file is still there after a clean stop";
         }
-        if (!broker_.start(QString::fromStdString(storeDir_)))
+        if (!broker_.start(QString::fromStdString(storeDir_), brokerArguments_))
             return "the broker did not restart: " + broker_.log().right(2000).toStdString();
         return {};
     }
@@ -195,6 +205,8 @@ private:
     }
 
     QTemporaryDir root_;
+    QTemporaryDir configDir_; // apart from root_, which must hold the store and nothing else
+    QStringList brokerArguments_;
     std::string storeDir_;
     std::set<std::string> outsideBefore_;
     BrokerProcess broker_;
