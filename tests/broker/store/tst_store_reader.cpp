@@ -305,6 +305,21 @@ private slots:
         QCOMPARE(reader->offsetByTime(puts_.back().storeTimestamp + 3600000), victim.wroteOffset);
     }
 
+    // Found by fuzz_checkpoint: an empty checkpoint file (a store copied mid-creation) reads
+    // as zeros with its size, not as undefined behaviour (memcpy from the empty mapping's null).
+    void emptyCheckpointReadsAsZeros()
+    {
+        QTemporaryDir dir;
+        const std::string root = copyBase(dir);
+        test::writeFile(root + "/checkpoint", {});
+        auto reader = openReader(root);
+        const auto checkpoint = reader->readCheckpoint();
+        QVERIFY(checkpoint);
+        QCOMPARE(checkpoint->fileSize, int64_t{0});
+        QCOMPARE(checkpoint->physicMsgTimestamp, int64_t{0});
+        QCOMPARE(checkpoint->confirmPhyOffset, int64_t{0});
+    }
+
     void brokenMagicIsSkippedToTheNextRecord()
     {
         QTemporaryDir dir;
