@@ -12,13 +12,14 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
 
 namespace mqdesk::common {
 
 class LogRateLimiter
 {
 public:
-    explicit LogRateLimiter(std::chrono::milliseconds interval, uint32_t burst = 1)
+    explicit LogRateLimiter(std::chrono::milliseconds interval = std::chrono::seconds(5), uint32_t burst = 1)
         : interval_(interval), burst_(burst)
     {}
 
@@ -40,6 +41,13 @@ public:
         const uint64_t suppressed = suppressed_;
         suppressed_ = 0;
         return suppressed;
+    }
+
+    // " (N more like it since the last report)" for a non-zero count of what admit() left out,
+    // else empty: the tail of the next line logged.
+    static std::string heldNote(uint64_t held)
+    {
+        return held == 0 ? std::string() : " (" + std::to_string(held) + " more like it since the last report)";
     }
 
 private:

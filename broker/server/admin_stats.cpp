@@ -294,6 +294,9 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
     if (config.mqdeskExtensionsEnable) {
         put("flushDiskType", std::string(store::flushDiskTypeName(log.flushDiskType())));
         put("transientStorePoolEnable", pool ? "true" : "false");
+        // Set once a commit-log flush failed: the store refuses every put until it is reopened
+        // (a failed fdatasync is never retried into success). Empty while writes are healthy.
+        put("storeWriteFault", store.writeFault());
     }
 
     remoting::KVTable body;

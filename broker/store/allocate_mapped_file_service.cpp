@@ -73,7 +73,7 @@ void AllocateMappedFileService::run()
         if (!file) { // takeFile() will try again and report it to the put that needs the file
             if (const auto held = failureLog_.admit())
                 spdlog::warn("commit log: cannot create the next file ahead of time: {}{}", error,
-                             LogThrottle::heldNote(*held));
+                             common::LogRateLimiter::heldNote(*held));
         }
         std::unique_ptr<MappedFile> stale;
         {

@@ -5,7 +5,7 @@
 // (tens of milliseconds for 1 GiB) while it holds the put lock.
 
 #include "broker/common/service_thread.h"
-#include "broker/store/log_throttle.h"
+#include "broker/common/log_rate_limiter.h"
 #include "broker/store/mapped_file.h"
 
 #include <condition_variable>
@@ -44,7 +44,7 @@ private:
     int64_t wantedOffset_ = -1;          // guarded by mutex_; -1: nothing to make
     bool making_ = false;                // guarded by mutex_
     std::unique_ptr<MappedFile> ready_;  // guarded by mutex_
-    LogThrottle failureLog_;
+    common::LogRateLimiter failureLog_;
 };
 
 } // namespace mqdesk::store

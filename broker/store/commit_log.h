@@ -14,7 +14,7 @@
 #include "broker/common/message.h"
 #include "broker/common/record_codec.h"
 #include "broker/store/flush_metrics.h"
-#include "broker/store/log_throttle.h"
+#include "broker/common/log_rate_limiter.h"
 #include "broker/store/mapped_file_queue.h"
 #include "broker/store/put_message_result.h"
 #include "broker/store/recovery_progress.h"
@@ -174,7 +174,7 @@ private:
     std::atomic<bool> running_{false};
     std::atomic<int> putsInFlight_{0}; // puts between their running_ check and their answer
 
-    LogThrottle flushFailureLog_;
+    common::LogRateLimiter flushFailureLog_;
     mutable std::mutex flushErrorMutex_;
     std::string lastFlushError_; // guarded by flushErrorMutex_
 

@@ -23,7 +23,7 @@ MappedFileQueue::SyncResult CommitLog::flushOnce(int leastPages, FlushKind kind,
     auto result = queue_.flush(leastPages);
     if (result.failed) {
         if (const auto held = flushFailureLog_.admit())
-            spdlog::error("commit log: flush failed: {}{}", result.error, LogThrottle::heldNote(*held));
+            spdlog::error("commit log: flush failed: {}{}", result.error, common::LogRateLimiter::heldNote(*held));
         std::lock_guard lock(flushErrorMutex_);
         lastFlushError_ = result.error;
         return result;
@@ -45,7 +45,7 @@ MappedFileQueue::SyncResult CommitLog::commitOnce(int leastPages)
     auto result = queue_.commit(leastPages);
     if (result.failed) {
         if (const auto held = flushFailureLog_.admit())
-            spdlog::error("commit log: commit failed: {}{}", result.error, LogThrottle::heldNote(*held));
+            spdlog::error("commit log: commit failed: {}{}", result.error, common::LogRateLimiter::heldNote(*held));
         std::lock_guard lock(flushErrorMutex_);
         lastFlushError_ = result.error;
         return result;

@@ -188,7 +188,7 @@ int64_t ConsumeQueueStore::flushAll(int leastPages)
             if (result.failed) {
                 if (const auto held = flushFailureLog_.admit())
                     spdlog::error("consume queue {}/{}: {}{}", queue.topic(), queue.queueId(), result.error,
-                                  LogThrottle::heldNote(*held));
+                                  common::LogRateLimiter::heldNote(*held));
                 break;
             }
             if (result.bytes == 0)

@@ -4,7 +4,7 @@
 // Queues are created by the dispatch thread on first use and looked up from any thread.
 
 #include "broker/store/consume_queue.h"
-#include "broker/store/log_throttle.h"
+#include "broker/common/log_rate_limiter.h"
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
@@ -50,7 +50,7 @@ public:
 private:
     std::string root_;
     int64_t fileSize_;
-    LogThrottle flushFailureLog_;
+    common::LogRateLimiter flushFailureLog_;
     mutable std::shared_mutex mutex_;
     std::map<std::string, std::map<int32_t, std::shared_ptr<ConsumeQueue>>> queues_; // guarded by mutex_
 };

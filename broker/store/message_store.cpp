@@ -119,7 +119,7 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
                 // a queue, so report it and go on instead of retrying.
                 if (const auto held = unsafeTopicLog_.admit())
                     spdlog::error("dispatch: record at commit-log offset {}: {}; it gets no consume-queue entry{}",
-                                  request.commitLogOffset, failure, LogThrottle::heldNote(*held));
+                                  request.commitLogOffset, failure, common::LogRateLimiter::heldNote(*held));
                 return true;
             }
             return false;
@@ -138,7 +138,7 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
             std::string failure;
             if (!index_->buildIndex(request, failure)) {
                 if (const auto held = indexFailureLog_.admit())
-                    spdlog::error("dispatch: index: {}{}", failure, LogThrottle::heldNote(*held));
+                    spdlog::error("dispatch: index: {}{}", failure, common::LogRateLimiter::heldNote(*held));
             }
             return true;
         });
@@ -284,7 +284,7 @@ void MessageStore::tick()
     std::string error;
     if (!checkpoint_->flush(error)) {
         if (const auto held = tickFailureLog_.admit()) // every second while the disk fails
-            spdlog::error("store: {}{}", error, LogThrottle::heldNote(*held));
+            spdlog::error("store: {}{}", error, common::LogRateLimiter::heldNote(*held));
     }
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     metrics_.takeSecondSample(std::chrono::duration_cast<std::chrono::seconds>(now).count(),

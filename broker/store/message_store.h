@@ -14,7 +14,7 @@
 #include "broker/store/commit_log.h"
 #include "broker/store/dispatch_request.h"
 #include "broker/store/flush_metrics.h"
-#include "broker/store/log_throttle.h"
+#include "broker/common/log_rate_limiter.h"
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
@@ -193,9 +193,9 @@ private:
     bool running_ = false;
     MessageArrivingListener arrivingListener_; // read by the dispatch thread after open()
     RecoveryProgressCallback recoveryProgress_; // used by open() only
-    LogThrottle unsafeTopicLog_;    // dispatch thread
-    LogThrottle indexFailureLog_;   // dispatch thread
-    LogThrottle tickFailureLog_;    // ticker thread
+    common::LogRateLimiter unsafeTopicLog_;    // dispatch thread
+    common::LogRateLimiter indexFailureLog_;   // dispatch thread
+    common::LogRateLimiter tickFailureLog_;    // ticker thread
 };
 
 } // namespace mqdesk::store

@@ -120,7 +120,7 @@ int64_t ReputMessageService::stepOver(const MappedFile &file, int64_t offset, in
     if (const auto held = skipLog_.admit()) {
         spdlog::error("dispatch: cannot index the record at commit-log offset {} ({} byte {}): {}; "
                       "stepped over {} bytes {} (offset {}); that record has no consume-queue or index entry{}",
-                      offset, file.path(), position, why, next - offset, how, next, LogThrottle::heldNote(*held));
+                      offset, file.path(), position, why, next - offset, how, next, common::LogRateLimiter::heldNote(*held));
     }
     return next;
 }
@@ -182,7 +182,7 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
                     spdlog::error("dispatch: cannot write the entries of the record at commit-log offset {} "
                                   "(topic {}, queue {}, queue offset {}): {}; retrying, puts are refused meanwhile{}",
                                   offset, request.topic, request.queueId, request.consumeQueueOffset, failure,
-                                  LogThrottle::heldNote(*held));
+                                  common::LogRateLimiter::heldNote(*held));
                 reputFromOffset_.store(offset, std::memory_order_release);
                 return dispatched;
             }

@@ -13,7 +13,7 @@
 
 #include "broker/common/service_thread.h"
 #include "broker/store/dispatch_request.h"
-#include "broker/store/log_throttle.h"
+#include "broker/common/log_rate_limiter.h"
 
 #include <atomic>
 #include <functional>
@@ -67,8 +67,8 @@ private:
     std::atomic<int64_t> reputFromOffset_{0};
     std::atomic<uint64_t> skippedRecords_{0};
     std::atomic<bool> writeFailing_{false};
-    LogThrottle skipLog_;
-    LogThrottle writeFailureLog_;
+    common::LogRateLimiter skipLog_;
+    common::LogRateLimiter writeFailureLog_;
 };
 
 // messageDelayLevel ("1s 5s 10s 30s 1m 2m ... 2h") in milliseconds; empty on a bad entry.

@@ -294,6 +294,8 @@ private slots:
             QVERIFY2(table.table.contains(key), key);
         QCOMPARE(table.table["flushDiskType"], std::string("ASYNC_FLUSH"));
         QCOMPARE(table.table["transientStorePoolEnable"], std::string("false"));
+        QVERIFY(table.table.contains("storeWriteFault"));
+        QCOMPARE(table.table["storeWriteFault"], std::string()); // writes healthy
 
         // GET_BROKER_CONFIG: the settings and the topic table's data version.
         RemotingCommand config = broker.call(request(RequestCode::kGetBrokerConfig));
