@@ -24,6 +24,8 @@ packages=(
   qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
+  # interop tests (tests/interop: the RocketMQ Java client, mqadmin and broker from Maven Central)
+  openjdk-17-jdk-headless maven
   # the fuzz preset: clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, test.sh)
   clang-14 libclang-rt-14-dev
   # tests/install checks the installed desktop entry with desktop-file-validate
@@ -34,6 +36,9 @@ missing=()
 for p in "${packages[@]}"; do
   # NodeSource's nodejs package ships npm itself and conflicts with Debian's npm package.
   if [[ $p == npm ]] && command -v npm >/dev/null; then continue; fi
+  # A JDK or Maven installed outside Debian's packages (Temurin, SDKMAN) serves as well.
+  if [[ $p == openjdk-17-jdk-headless ]] && command -v javac >/dev/null; then continue; fi
+  if [[ $p == maven ]] && command -v mvn >/dev/null; then continue; fi
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi

@@ -1,0 +1,90 @@
+package mqdesk.interop.scenarios;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import mqdesk.interop.harness.Check;
+import mqdesk.interop.harness.Env;
+import mqdesk.interop.harness.Log;
+import mqdesk.interop.harness.MqdeskBroker;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.MessageListener;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+/**
+ * Client set-up shared by the scenarios; compiled against every client version, so it uses only the
+ * API that 4.9.8 and 5.x share. Every client is shut down when the scenario ends.
+ */
+final class Clients {
+    private Clients() {}
+
+    static DefaultMQProducer producer(Env env, MqdeskBroker broker, String group) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer(group);
+        producer.setNamesrvAddr(broker.namesrvAddr());
+        producer.setInstanceName(env.unique("producer"));
+        producer.setSendMsgTimeout(10_000);
+        producer.start();
+        env.shutdownLater(producer::shutdown);
+        return producer;
+    }
+
+    /**
+     * A push consumer of {@code topic} (tag expression {@code tags}) in {@code group}, consuming from
+     * the first offset, started; {@code listener} is a MessageListenerConcurrently or …Orderly.
+     */
+    static DefaultMQPushConsumer pushConsumer(Env env, MqdeskBroker broker, String group, String topic, String tags,
+                                              boolean broadcasting, MessageListener listener) throws Exception {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        consumer.setNamesrvAddr(broker.namesrvAddr());
+        consumer.setInstanceName(env.unique("consumer"));
+        Compat.setBroadcasting(consumer, broadcasting);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.subscribe(topic, tags);
+        consumer.setMessageListener(listener);
+        consumer.setConsumeThreadMin(2);
+        consumer.setConsumeThreadMax(4);
+        consumer.start();
+        env.shutdownLater(consumer::shutdown);
+        return consumer;
+    }
+
+    /** Creates the topic on the broker (UPDATE_AND_CREATE_TOPIC through the producer's MQAdmin API). */
+    static void createTopic(DefaultMQProducer producer, String topic, int queues) throws Exception {
+        Compat.createTopic(producer, topic, queues);
+    }
+
+    /**
+     * Reads every message of the topic from the first offset with an assigned lite pull consumer
+     * until {@code expected} arrived (more are kept too, so duplicates show) and returns them.
+     */
+    static List<MessageExt> readAll(Env env, MqdeskBroker broker, String topic, int expected) throws Exception {
+        DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(env.unique("reader"));
+        consumer.setNamesrvAddr(broker.namesrvAddr());
+        consumer.setInstanceName(env.unique("reader"));
+        consumer.setAutoCommit(false);
+        consumer.start();
+        try {
+            Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
+            consumer.assign(queues);
+            for (MessageQueue queue : queues)
+                consumer.seekToBegin(queue);
+            List<MessageExt> messages = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (messages.size() < expected && System.nanoTime() < deadline)
+                messages.addAll(consumer.poll(500));
+            // One more short poll so that unexpected extra messages are seen too.
+            messages.addAll(consumer.poll(300));
+            Log.info("read %d messages of %s (expected %d)", messages.size(), topic, expected);
+            Check.that(messages.size() >= expected, "only %d of %d messages of %s could be read",
+                       messages.size(), expected, topic);
+            return messages;
+        } finally {
+            consumer.shutdown();
+        }
+    }
+}
