@@ -225,11 +225,13 @@ void BrokerController::registerProcessors()
                                *sendExecutor_);
 
     pullProcessor_ = std::make_unique<PullMessageProcessor>(*this);
-    server_->registerProcessor(RequestCode::kPullMessage,
-                               guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                   pullProcessor_->process(c, std::move(r), std::move(d));
-                               }),
-                               *pullExecutor_);
+    // The 5.x DefaultLitePullConsumer pulls with LITE_PULL_MESSAGE: the same header and answer.
+    for (int32_t code : {RequestCode::kPullMessage, RequestCode::kLitePullMessage})
+        server_->registerProcessor(code,
+                                   guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                       pullProcessor_->process(c, std::move(r), std::move(d));
+                                   }),
+                                   *pullExecutor_);
 
     auto client = std::make_shared<ClientManageProcessor>(*this);
     const auto bind = [&](int32_t code, auto method, remoting::Executor &executor) {

@@ -44,8 +44,8 @@ public final class Env {
             throws IOException, InterruptedException {
         MqdeskBroker broker = new MqdeskBroker(brokerBinary, root.resolve("mqdesk-" + brokerSeq.incrementAndGet()),
                                                confLines, extraArgs);
+        // Not closeLater: Main stops the brokers after the clients (SIGTERM, checked) or kills them.
         brokers.add(broker);
-        closeLater(broker);
         return broker.start();
     }
 

@@ -61,6 +61,13 @@ public final class Main {
             System.err.println("\n-- " + broker.stderrLog() + " (last lines):\n" + broker.stderrTail());
         System.err.println("\n-- kept for inspection: " + env.root());
         env.closeAll();
+        for (MqdeskBroker broker : env.brokers()) {
+            try {
+                broker.kill();
+            } catch (InterruptedException ignored) {
+                // Exiting anyway.
+            }
+        }
         System.exit(1);
     }
 
