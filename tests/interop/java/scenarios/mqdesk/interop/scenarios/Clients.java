@@ -46,6 +46,10 @@ final class Clients {
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(topic, tags);
         consumer.setMessageListener(listener);
+        // A new group's %RETRY% topic exists once its first heartbeat reached the broker; the 5.x
+        // client asks the NameServer for its route before that heartbeat and then only every
+        // pollNameServerInterval (30 s), as it does with the Java broker. 2 s keeps retries prompt.
+        consumer.setPollNameServerInterval(2000);
         consumer.setConsumeThreadMin(2);
         consumer.setConsumeThreadMax(4);
         consumer.start();

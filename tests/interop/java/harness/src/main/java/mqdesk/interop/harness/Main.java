@@ -31,7 +31,7 @@ public final class Main {
         // keep them quiet and inside the scenario's folder.
         Path root = Files.createTempDirectory("mqdesk-interop-" + args[0] + "-");
         System.setProperty("rocketmq.client.logRoot", root.resolve("client-logs").toString());
-        System.setProperty("rocketmq.client.logLevel", "WARN");
+        System.setProperty("rocketmq.client.logLevel", System.getenv().getOrDefault("MQDESK_INTEROP_CLIENT_LOG", "WARN"));
         System.setProperty("rocketmq.client.logUseSlf4j", "false");
         Env env = new Env(Path.of(args[1]).toAbsolutePath(), root);
         startWatchdog(args[0], env);
