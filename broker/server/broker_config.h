@@ -42,6 +42,7 @@ struct BrokerConfig
     bool transferMsgByHeap = true;
     bool traceOn = true;
     bool rejectTransactionMessage = false;
+    bool storeReplyMessageEnable = true; // reply messages are also stored in <cluster>_REPLY_TOPIC
     int transactionTimeOut = 6000;        // ms before an unresolved half message is checked
     int transactionCheckMax = 15;         // checks before it moves to TRANS_CHECK_MAX_TIME_TOPIC
     int transactionCheckInterval = 60000; // ms between check rounds

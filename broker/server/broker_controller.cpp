@@ -19,6 +19,7 @@
 #include "broker/server/pull_request_hold_service.h"
 #include "broker/server/rebalance_lock_manager.h"
 #include "broker/server/schedule_message_service.h"
+#include "broker/server/reply_message_processor.h"
 #include "broker/server/send_message_processor.h"
 #include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
@@ -217,6 +218,13 @@ void BrokerController::registerProcessors()
     });
     for (int32_t code : {RequestCode::kSendMessage, RequestCode::kSendMessageV2, RequestCode::kSendBatchMessage})
         server_->registerProcessor(code, sendHandler, *sendExecutor_);
+    auto reply = std::make_shared<ReplyMessageProcessor>(*this);
+    for (int32_t code : {RequestCode::kSendReplyMessage, RequestCode::kSendReplyMessageV2})
+        server_->registerProcessor(code,
+                                   guarded([reply](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                       reply->process(c, std::move(r), std::move(d));
+                                   }),
+                                   *sendExecutor_);
     auto sendBack = std::make_shared<SendMsgBackProcessor>(*this);
     server_->registerProcessor(RequestCode::kConsumerSendMsgBack,
                                guarded([sendBack](const auto &c, RemotingCommand r, remoting::Responder d) {

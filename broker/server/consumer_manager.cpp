@@ -177,6 +177,18 @@ void ProducerManager::unregisterProducer(const std::string &group, uint64_t conn
         groups_.erase(it);
 }
 
+std::optional<ClientChannelInfo> ProducerManager::findClient(const std::string &clientId) const
+{
+    std::lock_guard lock(mutex_);
+    for (const auto &[group, clients] : groups_) {
+        for (const auto &[connectionId, client] : clients) {
+            if (client.clientId == clientId && client.channel.isOpen())
+                return client;
+        }
+    }
+    return std::nullopt;
+}
+
 void ProducerManager::removeConnection(uint64_t connectionId)
 {
     std::lock_guard lock(mutex_);

@@ -77,6 +77,9 @@ public:
     void scanNotActive(int64_t nowMillis, int64_t timeoutMillis);
     std::vector<ClientChannelInfo> channels(const std::string &group) const;
     std::vector<std::string> groupNames() const;
+    // The live connection of the producer client with this client id, in any group (the
+    // requester a reply message is pushed to); nullopt if it has none.
+    std::optional<ClientChannelInfo> findClient(const std::string &clientId) const;
 
 private:
     mutable std::mutex mutex_;

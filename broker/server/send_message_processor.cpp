@@ -11,6 +11,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/send_header.h"
 #include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
 #include "broker/server/transaction_service.h"
@@ -26,59 +27,6 @@ using remoting::RequestCode;
 using remoting::ResponseCode;
 
 namespace {
-
-// SEND_MESSAGE_V2 names its fields with one letter (spec §4.1); batches use them too.
-struct SendHeader
-{
-    std::string producerGroup;
-    std::string topic;
-    std::string defaultTopic;
-    int32_t defaultTopicQueueNums = 4;
-    int32_t queueId = -1;
-    int32_t sysFlag = 0;
-    int64_t bornTimestamp = 0;
-    int32_t flag = 0;
-    std::string properties;
-    int32_t reconsumeTimes = 0;
-    std::optional<int32_t> maxReconsumeTimes;
-    bool batch = false;
-};
-
-bool readSendHeader(const RemotingCommand &request, SendHeader &header, std::string &error)
-{
-    const bool v2 = request.code != RequestCode::kSendMessage;
-    const auto key = [v2](const char *shortKey, const char *longKey) { return v2 ? shortKey : longKey; };
-    HeaderReader reader(request.extFields);
-    header.producerGroup = reader.requireGroup(key("a", "producerGroup"));
-    header.topic = reader.requireTopic(key("b", "topic"));
-    header.defaultTopic = reader.requireTopic(key("c", "defaultTopic"));
-    header.defaultTopicQueueNums = reader.requireInt32(key("d", "defaultTopicQueueNums"));
-    header.queueId = reader.requireInt32(key("e", "queueId"));
-    header.sysFlag = reader.requireInt32(key("f", "sysFlag"));
-    header.bornTimestamp = reader.requireInt64(key("g", "bornTimestamp"));
-    header.flag = reader.requireInt32(key("h", "flag"));
-    header.properties = reader.optString(key("i", "properties"));
-    header.reconsumeTimes = reader.optInt32(key("j", "reconsumeTimes"), 0);
-    if (request.extFields.contains(key("l", "maxReconsumeTimes")))
-        header.maxReconsumeTimes = reader.optInt32(key("l", "maxReconsumeTimes"), 0);
-    header.batch = reader.optBool(key("m", "batch"), false) || request.code == RequestCode::kSendBatchMessage;
-    error = reader.error();
-    return reader.ok();
-}
-
-int32_t responseCodeOf(store::PutMessageStatus status)
-{
-    switch (status) {
-    case store::PutMessageStatus::PutOk: return ResponseCode::kSuccess;
-    case store::PutMessageStatus::FlushDiskTimeout: return ResponseCode::kFlushDiskTimeout;
-    case store::PutMessageStatus::MessageIllegal:
-    case store::PutMessageStatus::PropertiesSizeExceeded: return ResponseCode::kMessageIllegal;
-    case store::PutMessageStatus::ServiceNotAvailable: return ResponseCode::kServiceNotAvailable;
-    case store::PutMessageStatus::CreateMappedFileFailed:
-    case store::PutMessageStatus::UnknownError: return ResponseCode::kSystemError;
-    }
-    return ResponseCode::kSystemError;
-}
 
 int32_t randomQueue(int32_t queues)
 {

@@ -28,7 +28,8 @@ bool isSystemTopic(std::string_view topic, const BrokerConfig &config)
 {
     return isSendForbiddenTopic(topic) || topic == kAutoCreateTopicKey || topic == "BenchmarkTest"
            || topic == config.brokerClusterName || topic == config.brokerName
-           || topic.starts_with("rmq_sys_") || topic == "RMQ_SYS_TRACE_TOPIC";
+           || topic.starts_with("rmq_sys_") || topic == "RMQ_SYS_TRACE_TOPIC"
+           || topic == config.brokerClusterName + "_REPLY_TOPIC";
 }
 
 remoting::DataVersionData toWireVersion(const store::DataVersion &version)
@@ -83,6 +84,8 @@ bool TopicManager::initialize(std::string &error)
         ensure(config_.brokerName, 1, perm::kRead | perm::kWrite | perm::kInherit);
     ensure(kOffsetMovedEventTopic, 1, perm::kRead | perm::kWrite);
     ensure(kScheduleTopic, 18, perm::kRead | perm::kWrite);
+    // Replies of request-reply messages (producer.request) travel through <cluster>_REPLY_TOPIC.
+    ensure(config_.brokerClusterName + "_REPLY_TOPIC", 1, perm::kRead | perm::kWrite);
     if (!added)
         return true;
     if (!table_.persist(error))

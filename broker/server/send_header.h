@@ -1,0 +1,39 @@
+#pragma once
+
+// The header of SEND_MESSAGE (10), SEND_MESSAGE_V2 (310), SEND_BATCH_MESSAGE (320) and the reply
+// sends SEND_REPLY_MESSAGE (324) / _V2 (325) (remoting spec §4.1): V2 names its fields with one
+// letter, V1 in full. Shared by SendMessageProcessor and ReplyMessageProcessor.
+
+#include "broker/remoting/remoting_command.h"
+#include "broker/store/put_message_result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mqdesk::server {
+
+struct SendHeader
+{
+    std::string producerGroup;
+    std::string topic;
+    std::string defaultTopic;
+    int32_t defaultTopicQueueNums = 4;
+    int32_t queueId = -1;
+    int32_t sysFlag = 0;
+    int64_t bornTimestamp = 0;
+    int32_t flag = 0;
+    std::string properties;
+    int32_t reconsumeTimes = 0;
+    std::optional<int32_t> maxReconsumeTimes;
+    bool unitMode = false;
+    bool batch = false;
+};
+
+// Reads the header in the field names of the request's code; false with `error` naming the field.
+bool readSendHeader(const remoting::RemotingCommand &request, SendHeader &header, std::string &error);
+
+// The response code Java answers a put with this status.
+int32_t responseCodeOf(store::PutMessageStatus status);
+
+} // namespace mqdesk::server
