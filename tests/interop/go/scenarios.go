@@ -186,7 +186,8 @@ func scenarioProducer(e *Env) {
 
 // scenarioPushConsumer: two clustering consumers of one group share the topic's queues and receive
 // every message exactly once between them; a consumer of another group with the tag expression
-// "TagA || TagC" receives exactly the messages with those tags.
+// "TagA || TagC || 标签" receives exactly the messages with those tags (a non-ASCII tag too: the Go
+// client's code for it is a hash of its UTF-8 bytes, the consume queue holds Java's UTF-16 hash).
 func scenarioPushConsumer(e *Env) {
 	b := e.StartBroker()
 	topic := e.Unique("gpush")
@@ -195,19 +196,19 @@ func scenarioPushConsumer(e *Env) {
 	in1, in2, tagged := newInbox(), newInbox(), newInbox()
 	e.NewPushConsumer(b, group, topic, "*", in1.handler)
 	e.NewPushConsumer(b, group, topic, "*", in2.handler)
-	e.NewPushConsumer(b, e.Unique("gtag"), topic, "TagA || TagC", tagged.handler)
+	e.NewPushConsumer(b, e.Unique("gtag"), topic, "TagA || TagC || 标签", tagged.handler)
 	// The second consumer's heartbeat makes the broker notify the first (NOTIFY_CONSUMER_IDS_CHANGED),
 	// which rebalances at once; give both the time to settle before anything is sent, so that no queue
 	// changes hands with messages in flight (that would be a legitimate redelivery).
 	time.Sleep(4 * time.Second)
 
 	p := e.NewProducer(b)
-	tags := []string{"TagA", "TagB", "TagC"}
+	tags := []string{"TagA", "TagB", "TagC", "标签"}
 	const n = 60
 	wantTagged := map[string]bool{}
 	for i := 0; i < n; i++ {
 		key := "m-" + strconv.Itoa(i)
-		tag := tags[i%3]
+		tag := tags[i%len(tags)]
 		m := primitive.NewMessage(topic, []byte(key)).WithTag(tag).WithKeys([]string{key})
 		r, err := p.SendSync(context.Background(), m)
 		e.Must(err, "SendSync")
@@ -235,9 +236,9 @@ func scenarioPushConsumer(e *Env) {
 	for key, count := range got {
 		e.Check(wantTagged[key] && count == 1, "tag consumer received %s %d times", key, count)
 		tag := tagged.first[key].GetTags()
-		e.Check(tag == "TagA" || tag == "TagC", "tag consumer received %s with tag %s", key, tag)
+		e.Check(tag == "TagA" || tag == "TagC" || tag == "标签", "tag consumer received %s with tag %s", key, tag)
 	}
-	logf("ok: the tag consumer received exactly the %d TagA/TagC messages", len(got))
+	logf("ok: the tag consumer received exactly the %d TagA/TagC/标签 messages", len(got))
 }
 
 func merge(a, b map[string]int) map[string]int {
