@@ -17,6 +17,8 @@ import (
 var readyLine = regexp.MustCompile(`^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(.+)$`)
 
 const (
+	// brokerName is the broker's name in broker.conf, as queues and routes name it.
+	brokerName         = "mqdesk-interop-go"
 	brokerReadyTimeout = 30 * time.Second
 	brokerStopTimeout  = 20 * time.Second
 )
@@ -39,7 +41,7 @@ func StartBroker(binary, root string, confLines ...string) (*Broker, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
-	conf := append([]string{"brokerClusterName=DefaultCluster", "brokerName=mqdesk-interop-go"}, confLines...)
+	conf := append([]string{"brokerClusterName=DefaultCluster", "brokerName=" + brokerName}, confLines...)
 	confFile := filepath.Join(root, "broker.conf")
 	if err := os.WriteFile(confFile, []byte(strings.Join(conf, "\n")+"\n"), 0o644); err != nil {
 		return nil, err

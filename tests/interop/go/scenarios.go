@@ -197,27 +197,60 @@ func scenarioPushConsumer(e *Env) {
 	e.NewPushConsumer(b, group, topic, "*", in1.handler)
 	e.NewPushConsumer(b, group, topic, "*", in2.handler)
 	e.NewPushConsumer(b, e.Unique("gtag"), topic, "TagA || TagC || 标签", tagged.handler)
+	p := e.NewProducer(b, producer.WithQueueSelector(producer.NewManualQueueSelector()))
+	send := func(key, tag string, queue int) {
+		m := primitive.NewMessage(topic, []byte(key)).WithTag(tag).WithKeys([]string{key})
+		m.Queue = &primitive.MessageQueue{Topic: topic, BrokerName: brokerName, QueueId: queue}
+		r, err := p.SendSync(context.Background(), m)
+		e.Must(err, "SendSync")
+		e.Check(r.Status == primitive.SendOK, "SendSync status %v", r.Status)
+		e.Check(r.MessageQueue.QueueId == queue, "%s sent to queue %d, not %d", key, r.MessageQueue.QueueId, queue)
+	}
 	// The second consumer's heartbeat makes the broker notify the first (NOTIFY_CONSUMER_IDS_CHANGED),
-	// which rebalances at once; give both the time to settle before anything is sent, so that no queue
-	// changes hands with messages in flight (that would be a legitimate redelivery).
-	time.Sleep(4 * time.Second)
+	// which rebalances at once. A queue that changes hands with messages in flight may deliver them
+	// twice (a legitimate redelivery), so the messages that count are sent once a round of probes,
+	// one per queue, shows the queues split between the two consumers.
+	e.Eventually(40*time.Second, "the group's 4 queues split 2 + 2 between its consumers", func() bool {
+		round := strconv.FormatInt(time.Now().UnixNano(), 36)
+		for q := 0; q < 4; q++ {
+			send(fmt.Sprintf("probe-%s-%d", round, q), "probe", q)
+		}
+		owner := map[int]int{} // queue → consumer; -1 when both got it
+		deadline := time.Now().Add(5 * time.Second)
+		for len(owner) < 4 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			for c, in := range []*inbox{in1, in2} {
+				for q := 0; q < 4; q++ {
+					if in.snapshot()[fmt.Sprintf("probe-%s-%d", round, q)] > 0 {
+						if o, ok := owner[q]; ok && o != c {
+							owner[q] = -1
+						} else {
+							owner[q] = c
+						}
+					}
+				}
+			}
+		}
+		perConsumer := map[int]int{}
+		for _, c := range owner {
+			perConsumer[c]++
+		}
+		logf("probe round %s: queue → consumer %v", round, owner)
+		return len(owner) == 4 && perConsumer[0] == 2 && perConsumer[1] == 2
+	}, func() string { return "consumer 1: " + in1.String() + "; consumer 2: " + in2.String() })
 
-	p := e.NewProducer(b)
 	tags := []string{"TagA", "TagB", "TagC", "标签"}
 	const n = 60
 	wantTagged := map[string]bool{}
 	for i := 0; i < n; i++ {
 		key := "m-" + strconv.Itoa(i)
 		tag := tags[i%len(tags)]
-		m := primitive.NewMessage(topic, []byte(key)).WithTag(tag).WithKeys([]string{key})
-		r, err := p.SendSync(context.Background(), m)
-		e.Must(err, "SendSync")
-		e.Check(r.Status == primitive.SendOK, "SendSync status %v", r.Status)
+		send(key, tag, i%4)
 		if tag != "TagB" {
 			wantTagged[key] = true
 		}
 	}
-	total := func() int { return len(merge(in1.snapshot(), in2.snapshot())) }
+	total := func() int { return len(withoutProbes(merge(in1.snapshot(), in2.snapshot()))) }
 	e.Eventually(30*time.Second, fmt.Sprintf("the group's two consumers received all %d messages", n),
 		func() bool { return total() == n },
 		func() string { return "consumer 1: " + in1.String() + "; consumer 2: " + in2.String() })
@@ -225,7 +258,7 @@ func scenarioPushConsumer(e *Env) {
 		func() bool { return tagged.distinct() >= len(wantTagged) }, tagged.String)
 	time.Sleep(2 * time.Second) // late duplicates would show now
 
-	c1, c2 := in1.snapshot(), in2.snapshot()
+	c1, c2 := withoutProbes(in1.snapshot()), withoutProbes(in2.snapshot())
 	e.Check(len(c1) > 0 && len(c2) > 0, "one consumer of the group got nothing: %d and %d messages", len(c1), len(c2))
 	for key, count := range merge(c1, c2) {
 		e.Check(count == 1, "%s received %d times by the group (consumer 1: %d, consumer 2: %d)", key, count, c1[key], c2[key])
@@ -239,6 +272,15 @@ func scenarioPushConsumer(e *Env) {
 		e.Check(tag == "TagA" || tag == "TagC" || tag == "标签", "tag consumer received %s with tag %s", key, tag)
 	}
 	logf("ok: the tag consumer received exactly the %d TagA/TagC/标签 messages", len(got))
+}
+
+func withoutProbes(counts map[string]int) map[string]int {
+	for k := range counts {
+		if strings.HasPrefix(k, "probe-") {
+			delete(counts, k)
+		}
+	}
+	return counts
 }
 
 func merge(a, b map[string]int) map[string]int {
