@@ -194,8 +194,8 @@ func scenarioPushConsumer(e *Env) {
 	e.CreateTopic(b, topic, 4)
 	group := e.Unique("gcg")
 	in1, in2, tagged := newInbox(), newInbox(), newInbox()
-	e.NewPushConsumer(b, group, topic, "*", in1.handler)
-	e.NewPushConsumer(b, group, topic, "*", in2.handler)
+	c1 := e.NewPushConsumer(b, group, topic, "*", in1.handler)
+	c2 := e.NewPushConsumer(b, group, topic, "*", in2.handler)
 	e.NewPushConsumer(b, e.Unique("gtag"), topic, "TagA || TagC || 标签", tagged.handler)
 	p := e.NewProducer(b, producer.WithQueueSelector(producer.NewManualQueueSelector()))
 	send := func(key, tag string, queue int) {
@@ -258,12 +258,12 @@ func scenarioPushConsumer(e *Env) {
 		func() bool { return tagged.distinct() >= len(wantTagged) }, tagged.String)
 	time.Sleep(2 * time.Second) // late duplicates would show now
 
-	c1, c2 := withoutProbes(in1.snapshot()), withoutProbes(in2.snapshot())
-	e.Check(len(c1) > 0 && len(c2) > 0, "one consumer of the group got nothing: %d and %d messages", len(c1), len(c2))
-	for key, count := range merge(c1, c2) {
-		e.Check(count == 1, "%s received %d times by the group (consumer 1: %d, consumer 2: %d)", key, count, c1[key], c2[key])
+	got1, got2 := withoutProbes(in1.snapshot()), withoutProbes(in2.snapshot())
+	e.Check(len(got1) > 0 && len(got2) > 0, "one consumer of the group got nothing: %d and %d messages", len(got1), len(got2))
+	for key, count := range merge(got1, got2) {
+		e.Check(count == 1, "%s received %d times by the group (consumer 1: %d, consumer 2: %d)", key, count, got1[key], got2[key])
 	}
-	logf("ok: each of the %d messages received once by the group (%d by consumer 1, %d by consumer 2)", n, len(c1), len(c2))
+	logf("ok: each of the %d messages received once by the group (%d by consumer 1, %d by consumer 2)", n, len(got1), len(got2))
 	got := tagged.snapshot()
 	e.Check(len(got) == len(wantTagged), "tag consumer: %s", tagged.String())
 	for key, count := range got {
@@ -272,6 +272,25 @@ func scenarioPushConsumer(e *Env) {
 		e.Check(tag == "TagA" || tag == "TagC" || tag == "标签", "tag consumer received %s with tag %s", key, tag)
 	}
 	logf("ok: the tag consumer received exactly the %d TagA/TagC/标签 messages", len(got))
+
+	// Shutdown commits the group's offsets (UPDATE_CONSUMER_OFFSET): a new consumer of the group
+	// receives only what is sent after.
+	e.Must(c1.Shutdown(), "shutting down consumer 1")
+	e.Must(c2.Shutdown(), "shutting down consumer 2")
+	in3 := newInbox()
+	e.NewPushConsumer(b, group, topic, "*", in3.handler)
+	const after = 8
+	for i := 0; i < after; i++ {
+		send("after-"+strconv.Itoa(i), "TagB", i%4)
+	}
+	e.Eventually(30*time.Second, fmt.Sprintf("a new consumer of the group received the %d messages sent after", after),
+		func() bool { return in3.distinct() >= after }, in3.String)
+	time.Sleep(2 * time.Second)
+	for key, count := range in3.snapshot() {
+		e.Check(strings.HasPrefix(key, "after-") && count == 1,
+			"the new consumer received %s %d times: the group's committed offsets were not used", key, count)
+	}
+	logf("ok: the new consumer resumed from the offsets the others committed")
 }
 
 func withoutProbes(counts map[string]int) map[string]int {
