@@ -39,6 +39,7 @@ private:
     Command updateAndCreateTopic(const Command &request);
     Command deleteTopic(const Command &request);
     Command getAllTopicConfig(const Command &request);
+    Command getTopicConfig(const Command &request);
     Command getSystemTopicList(const Command &request);
     Command updateBrokerConfig(const Command &request);
     Command getBrokerConfig(const Command &request);

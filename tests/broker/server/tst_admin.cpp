@@ -102,6 +102,40 @@ private slots:
         QVERIFY(systemBody.find("Kept") == std::string::npos);
     }
 
+    // GET_TOPIC_CONFIG (351): the 5.x mqadmin's topicStatus and consumerProgress ask for it first.
+    void topicConfigOfOneTopic()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(createTopic("OneTopic", 3)).code, ResponseCode::kSuccess);
+
+        // Java's TopicConfigAndQueueMapping with no mappingDetail: the TopicConfig fields.
+        RemotingCommand answer = broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "OneTopic"}, {"lo", "true"}}));
+        QCOMPARE(answer.code, ResponseCode::kSuccess);
+        const JsonValue config = parsed(test::bodyOf(answer));
+        QCOMPARE(at(config, {"topicName"}).asString(), std::string("OneTopic"));
+        QCOMPARE(at(config, {"readQueueNums"}).asInteger(), int64_t{3});
+        QCOMPARE(at(config, {"writeQueueNums"}).asInteger(), int64_t{3});
+        QCOMPARE(at(config, {"perm"}).asInteger(), int64_t{6});
+        QCOMPARE(at(config, {"topicFilterType"}).asString(), std::string("SINGLE_TAG"));
+        QVERIFY(at(config, {"attributes"}).isObject());
+        QVERIFY(at(config, {"mappingDetail"}).isNull());
+        // A system topic is answered too (the tools look up %RETRY% topics).
+        QCOMPARE(broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "TBW102"}})).code, ResponseCode::kSuccess);
+
+        // An absent topic: TOPIC_NOT_EXIST with Java's remark; bad and missing names: SYSTEM_ERROR naming the field.
+        RemotingCommand bad = broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "NoSuchTopic"}}));
+        QCOMPARE(bad.code, ResponseCode::kTopicNotExist);
+        QCOMPARE(*bad.remark, std::string("No topic in this broker. topic: NoSuchTopic"));
+        bad = broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "../escape"}}));
+        QCOMPARE(bad.code, ResponseCode::kSystemError);
+        QVERIFY2(bad.remark->find("topic") != std::string::npos, bad.remark->c_str());
+        bad = broker.call(request(RequestCode::kGetTopicConfig));
+        QCOMPARE(bad.code, ResponseCode::kSystemError);
+        QVERIFY2(bad.remark->find("topic") != std::string::npos, bad.remark->c_str());
+    }
+
     void topicStatsHaveTheObjectKeyedShape()
     {
         TestBroker broker;
