@@ -157,6 +157,7 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     // The groups' committed offsets of the topic go with it, so a topic created again under
     // the same name does not inherit them. Its consume-queue files stay (the store has no
     // per-topic removal yet), so such a topic continues their queue offsets.
+    broker_.pullOffsets().clearTopic(topic);
     store::ConsumerOffsetManager &offsets = broker_.offsets();
     bool offsetsChanged = false;
     for (const std::string &group : offsets.whichGroupByTopic(topic))

@@ -212,6 +212,9 @@ RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
             entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
             entry.brokerOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
             entry.consumerOffset = std::max<int64_t>(0, broker_.offsets().queryOffset(group, topic, queueId));
+            // As Java: never behind the committed offset (a group that has not pulled since a
+            // restart has nothing in flight).
+            entry.pullOffset = std::max(entry.consumerOffset, broker_.pullOffsets().query(group, topic, queueId));
             if (entry.consumerOffset > 0)
                 entry.lastTimestamp = storeTimeAt(topic, queueId, entry.consumerOffset - 1);
             entries.push_back(std::move(entry));

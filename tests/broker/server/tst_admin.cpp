@@ -194,6 +194,13 @@ private slots:
         QVERIFY(at(table, {"offsetTable", "CsTopic/0", "lastTimestamp"}).asInteger() > 0);
         QCOMPARE(at(table, {"offsetTable", "CsTopic/1", "consumerOffset"}).asInteger(), int64_t{0});
         QCOMPARE(at(table, {"offsetTable", "CsTopic/1", "lastTimestamp"}).asInteger(), int64_t{0});
+        // pullOffset (5.x; mqadmin's in-flight = pullOffset - consumerOffset): never behind the
+        // committed offset, then where the group's last pull ended (a reset: at the end).
+        QCOMPARE(at(table, {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{2});
+        QCOMPARE(broker.call(pullRequest("CsGroup", "CsTopic", 0, 2)).code, ResponseCode::kSuccess);
+        table = parsedQueueKeyed(test::bodyOf(consumeStats("CsTopic")));
+        QCOMPARE(at(table, {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{5});
+        QCOMPARE(at(table, {"offsetTable", "CsTopic/0", "consumerOffset"}).asInteger(), int64_t{2});
         // Blank topic: every topic the group has offsets for.
         table = parsedQueueKeyed(test::bodyOf(consumeStats("")));
         QCOMPARE(at(table, {"offsetTable"}).asObject().size(), size_t{4});
@@ -220,6 +227,21 @@ private slots:
         QCOMPARE(broker.call(heartbeat("client-2", "CsGroup", "OtherTopic")).code, ResponseCode::kSuccess);
         table = parsedQueueKeyed(test::bodyOf(consumeStats("CsTopic")));
         QCOMPARE(at(table, {"offsetTable"}).asObject().size(), size_t{0});
+
+        // An offset reset forgets where the group's pulls ended (Java clearPullOffset).
+        for (int32_t queueId = 0; queueId < 4; ++queueId)
+            QCOMPARE(broker.call(commitOffset("CsReset", "CsTopic", queueId, 0)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(pullRequest("CsReset", "CsTopic", 0, 0)).code, ResponseCode::kSuccess);
+        const auto resetStats = [&] {
+            return parsedQueueKeyed(test::bodyOf(broker.call(
+                request(RequestCode::kGetConsumeStats, {{"consumerGroup", "CsReset"}, {"topic", "CsTopic"}}))));
+        };
+        QCOMPARE(at(resetStats(), {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{5});
+        QCOMPARE(broker.call(request(RequestCode::kInvokeBrokerToResetOffset,
+                                     {{"topic", "CsTopic"}, {"group", "CsReset"}, {"timestamp", "0"}, {"isForce", "true"}}))
+                     .code,
+                 ResponseCode::kSuccess);
+        QCOMPARE(at(resetStats(), {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{0});
     }
 
     void subscriptionGroupsAreCreatedListedAndDeleted()
