@@ -5,6 +5,7 @@
 
 #include "broker/common/clock.h"
 #include "broker/common/json.h"
+#include "broker/remoting/processor_executor.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_codes.h"
@@ -257,8 +258,28 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
     put("getFoundTps", getTps);
     put("getTransferedTps", getTps);
 
+    put("getTransferredTps", getTps); // the 5.x spelling, which mqadmin 5.x clusterList reads
+
+    // The executors' queues as Java reports its thread pools' (clusterList's "(queue, wait)").
+    remoting::ProcessorExecutor &sendExecutor = broker_.sendExecutor();
+    remoting::ProcessorExecutor &pullExecutor = broker_.pullExecutor();
+    put("sendThreadPoolQueueSize", sendExecutor.queuedTasks());
     put("sendThreadPoolQueueCapacity", config.sendThreadPoolQueueCapacity);
+    put("sendThreadPoolQueueHeadWaitTimeMills", sendExecutor.headWaitMillis());
+    put("pullThreadPoolQueueSize", pullExecutor.queuedTasks());
     put("pullThreadPoolQueueCapacity", config.pullThreadPoolQueueCapacity);
+    put("pullThreadPoolQueueHeadWaitTimeMills", pullExecutor.headWaitMillis());
+    // Java: how long the current put has held the commit-log lock. MQDesk's append holds its
+    // lock only to assign offsets and copy bytes (never across a flush), so it reports 0.
+    put("pageCacheLockTimeMills", 0);
+    // A serving master runs its schedule and transaction services (Java isSpecialServiceRunning).
+    put("brokerActive", "true");
+    // No timer wheel (timerWheelEnable): Java's zeros for that case.
+    put("timerReadBehind", 0);
+    put("timerOffsetBehind", 0);
+    put("timerCongestNum", 0);
+    put("timerEnqueueTps", "0.0");
+    put("timerDequeueTps", "0.0");
 
     put("putMessageTimesTotal", stats.putMessages());
     put("putMessageSizeTotal", stats.putBytes());

@@ -112,6 +112,7 @@ public:
     BrokerStats &stats() { return *stats_; }
     PullOffsetTable &pullOffsets() { return pullOffsets_; }
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
+    remoting::ProcessorExecutor &sendExecutor() { return *sendExecutor_; }
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
 

@@ -352,6 +352,21 @@ private slots:
         QCOMPARE(table.table["transientStorePoolEnable"], std::string("false"));
         QVERIFY(table.table.contains("storeWriteFault"));
         QCOMPARE(table.table["storeWriteFault"], std::string()); // writes healthy
+        // The keys mqadmin 5.x clusterList prints besides (Java 5.x writes them too).
+        for (const char *key : {"sendThreadPoolQueueSize", "sendThreadPoolQueueHeadWaitTimeMills",
+                                "pullThreadPoolQueueSize", "pullThreadPoolQueueHeadWaitTimeMills",
+                                "pageCacheLockTimeMills", "timerReadBehind", "timerOffsetBehind", "timerCongestNum"})
+            QVERIFY2(std::regex_match(table.table[key], std::regex(R"(\d+)")), key);
+        QCOMPARE(table.table["brokerActive"], std::string("true"));
+        QCOMPARE(table.table["timerEnqueueTps"], std::string("0.0"));
+        QCOMPARE(table.table["timerDequeueTps"], std::string("0.0"));
+        QCOMPARE(table.table["getTransferredTps"], table.table["getTransferedTps"]);
+        // The puts sent right after the start count in the TPS windows once the next sample
+        // is taken (the windows begin at the boot-time counters).
+        QTRY_VERIFY_WITH_TIMEOUT(std::stod(runtimeInfoOf(broker)["putTps"].substr(
+                                     runtimeInfoOf(broker)["putTps"].find(' ') + 1))
+                                     > 0.0,
+                                 5000);
 
         // GET_BROKER_CONFIG: the settings and the topic table's data version.
         RemotingCommand config = broker.call(request(RequestCode::kGetBrokerConfig));
