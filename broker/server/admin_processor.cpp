@@ -35,6 +35,7 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kGetBrokerConfig,
             RequestCode::kGetTopicStatsInfo,
             RequestCode::kGetConsumeStats,
+            RequestCode::kGetBrokerConsumeStats,
             RequestCode::kGetBrokerRuntimeInfo,
             RequestCode::kGetFlushSamples,
             RequestCode::kGetActivityTotals,
@@ -69,6 +70,7 @@ void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand r
     case RequestCode::kGetBrokerConfig: return respond(getBrokerConfig(request));
     case RequestCode::kGetTopicStatsInfo: return respond(getTopicStats(request));
     case RequestCode::kGetConsumeStats: return respond(getConsumeStats(request));
+    case RequestCode::kGetBrokerConsumeStats: return respond(getBrokerConsumeStats(request));
     case RequestCode::kGetBrokerRuntimeInfo: return respond(getBrokerRuntimeInfo(request));
     case RequestCode::kGetFlushSamples: return respond(getFlushSamples(request));
     case RequestCode::kGetActivityTotals: return respond(getActivityTotals(request));

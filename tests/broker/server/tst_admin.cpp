@@ -244,6 +244,48 @@ private slots:
         QCOMPARE(at(resetStats(), {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{0});
     }
 
+    // GET_BROKER_CONSUME_STATS (317, mqadmin brokerConsumeStats): every subscription group's
+    // stats per topic it has offsets for, with the lag and in-flight totals.
+    void brokerConsumeStatsOfEveryGroup()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(createTopic("BcTopic", 2)).code, ResponseCode::kSuccess);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(broker.call(sendV2("BcTopic", 0, "m")).code, ResponseCode::kSuccess);
+        for (const char *group : {"BcGroup", "BcIdle"}) {
+            RemotingCommand create = request(RequestCode::kUpdateAndCreateSubscriptiongroup);
+            setBodyText(create, std::string("{\"groupName\":\"") + group + "\"}");
+            QCOMPARE(broker.call(create).code, ResponseCode::kSuccess);
+        }
+        QCOMPARE(broker.call(commitOffset("BcGroup", "BcTopic", 0, 2)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(commitOffset("BcGroup", "BcTopic", 1, 0)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(pullRequest("BcGroup", "BcTopic", 0, 2)).code, ResponseCode::kSuccess); // pulled up to 5
+
+        RemotingCommand answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer = broker.call(request(RequestCode::kGetBrokerConsumeStats, {{"isOrder", "false"}})),
+                                  test::bodyOf(answer).find("\"totalDiff\":3,") != std::string::npos),
+                                 5000);
+        QCOMPARE(answer.code, ResponseCode::kSuccess);
+        const std::string body = test::bodyOf(answer);
+        QVERIFY2(body.starts_with("{\"brokerAddr\":\"" + broker.controller().brokerAddress() + "\",\"consumeStatsList\":["),
+                 body.c_str());
+        QVERIFY2(body.ends_with(",\"totalDiff\":3,\"totalInflightDiff\":3}"), body.c_str());
+        // BcGroup's one ConsumeStats (BcTopic), in GET_CONSUME_STATS's shape; BcIdle has none.
+        QVERIFY2(body.find("{\"BcGroup\":[{\"consumeTps\":0.0,\"offsetTable\":{{\"brokerName\":\"broker-a\",\"queueId\":0,"
+                           "\"topic\":\"BcTopic\"}:{\"brokerOffset\":5,\"consumerOffset\":2,")
+                     != std::string::npos,
+                 body.c_str());
+        QVERIFY2(body.find("{\"BcIdle\":[]}") != std::string::npos, body.c_str());
+        // isOrder: order topics only (BcTopic is not one); without the field, every topic.
+        const std::string orderOnly =
+            test::bodyOf(broker.call(request(RequestCode::kGetBrokerConsumeStats, {{"isOrder", "true"}})));
+        QVERIFY2(orderOnly.find("{\"BcGroup\":[]}") != std::string::npos && orderOnly.ends_with("\"totalDiff\":0,\"totalInflightDiff\":0}"),
+                 orderOnly.c_str());
+        QVERIFY(test::bodyOf(broker.call(request(RequestCode::kGetBrokerConsumeStats))).ends_with("\"totalDiff\":3,\"totalInflightDiff\":3}"));
+    }
+
     void subscriptionGroupsAreCreatedListedAndDeleted()
     {
         TestBroker broker;

@@ -156,6 +156,17 @@ public class MqAdmin implements Scenario {
                        "consumerConnection does not show the push consumer's type, model and start:%n%s", out);
         });
 
+        // brokerConsumeStats: every group's queues on the broker, caught up (diff 0).
+        step("brokerConsumeStats", () -> {
+            String out = mqadmin("brokerConsumeStats", "-b", brokerAddr);
+            for (int q = 0; q < QUEUES; ++q)
+                Check.that(Pattern.compile("(?m)^" + Pattern.quote(topic) + "\\s+" + Pattern.quote(group) + "\\s+"
+                                           + BROKER_NAME + "\\s+" + q + "\\s+" + maxOffsets[q] + "\\s+" + maxOffsets[q]
+                                           + "\\s+0\\s").matcher(out).find(),
+                           "brokerConsumeStats shows no line '%s %s %s %d %d %d 0':%n%s", topic, group, BROKER_NAME, q,
+                           maxOffsets[q], maxOffsets[q], out);
+        });
+
         // brokerStatus: runtime info with the version and today's put count.
         step("brokerStatus", () -> {
             String out = mqadmin("brokerStatus", "-b", brokerAddr);
