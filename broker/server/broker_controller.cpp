@@ -319,6 +319,9 @@ bool BrokerController::start(std::string &error)
     namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
     scheduler_ = std::make_unique<BrokerScheduler>(*this);
     started_ = true;
+    // The TPS windows start from the counters at boot; else puts before the scheduler's first
+    // sample (a second later) would be in every sample and never in a TPS figure.
+    stats_->sample(common::wallMillis());
     serving_.store(true, std::memory_order_release);
     registerBrokerAll();
     scheduler_->start();

@@ -16,6 +16,7 @@
 // persistence, NameServer registration and statistics.
 
 #include "broker/server/broker_config.h"
+#include "broker/server/pull_offset_table.h"
 #include "broker/store/recovery_progress.h"
 
 #include <atomic>
@@ -109,7 +110,9 @@ public:
     PullRequestHoldService &pullHold() { return *pullHold_; }
     TransactionService &transactions() { return *transactions_; }
     BrokerStats &stats() { return *stats_; }
+    PullOffsetTable &pullOffsets() { return pullOffsets_; }
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
+    remoting::ProcessorExecutor &sendExecutor() { return *sendExecutor_; }
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
 
@@ -151,6 +154,7 @@ private:
     std::unique_ptr<ConsumerManager> consumers_;
     std::unique_ptr<ProducerManager> producers_;
     std::unique_ptr<BrokerStats> stats_;
+    PullOffsetTable pullOffsets_;
     std::unique_ptr<store::MessageStore> store_;
     store::RecoveryProgressCallback recoveryProgress_;
     std::unique_ptr<remoting::ProcessorExecutor> sendExecutor_;

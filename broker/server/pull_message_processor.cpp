@@ -192,6 +192,9 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
                      header.consumerGroup, header.topic, header.queueId, requested, next, result.minOffset,
                      result.maxOffset);
 
+    // Where this pull ended (Java commitPullOffset): consumerProgress's in-flight figures.
+    broker_.pullOffsets().commit(header.consumerGroup, header.topic, header.queueId, next);
+
     // The piggy-backed commit, first pass only. A negative offset means "none" (ali-ons sends -1
     // for untouched queues) and never replaces a real one.
     if (allowSuspend && (header.sysFlag & kFlagCommitOffset) && header.commitOffset >= 0)
