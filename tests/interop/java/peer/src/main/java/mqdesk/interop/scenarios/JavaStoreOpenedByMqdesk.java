@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import mqdesk.interop.harness.Check;
 import mqdesk.interop.harness.Env;
 import mqdesk.interop.harness.JavaPeer;
@@ -39,17 +41,23 @@ public class JavaStoreOpenedByMqdesk implements Scenario {
                    "mqdesk-admin store verify on the Java broker's store: exit status %d, output:\n%s%s",
                    verify.exitStatus(), verify.stdout(), verify.stderr());
         long verifiedRecords = summary.getLongValue("records");
+        // Every record of this store has its consume-queue entry; every record is indexed.
+        Check.equal(verifiedRecords, summary.getLongValue("consumeQueueEntries"), "consume-queue entries verified");
+        Check.that(summary.getLongValue("indexEntries") >= verifiedRecords, "only %d index entries verified for %d records",
+                   summary.getLongValue("indexEntries"), verifiedRecords);
 
         Env.ToolResult records = env.runTool(List.of(admin, "store", "records", "--json", "--limit", "0",
                                                      store.toString()));
         Check.equal(0, records.exitStatus(), "mqdesk-admin store records exit status (" + records.stderr() + ")");
         List<PeerMessages.Expected> inTopic = new ArrayList<>();
+        Map<String, Integer> perTopic = new TreeMap<>();
         long listed = 0;
         for (String line : records.stdout().split("\n")) {
             if (line.isBlank())
                 continue;
             JSONObject r = JSON.parseObject(line);
             ++listed;
+            perTopic.merge(r.getString("topic"), 1, Integer::sum);
             Check.that(r.getBooleanValue("crcOk"), "record with a bad CRC listed: %s", line);
             if (!messages.topic.equals(r.getString("topic")))
                 continue;
@@ -62,6 +70,11 @@ public class JavaStoreOpenedByMqdesk implements Scenario {
         Log.info("mqdesk-admin store records: %d records, %d of topic %s; verify counted %d", listed, inTopic.size(),
                  messages.topic, verifiedRecords);
         Check.equal(verifiedRecords, listed, "records listed vs records verified");
+        // Delayed messages are stored twice (SCHEDULE_TOPIC_XXXX queue level-1, then the topic),
+        // transactional ones as half message + committed copy, plus the op record(s).
+        Check.equal(3, perTopic.get("SCHEDULE_TOPIC_XXXX"), "SCHEDULE_TOPIC_XXXX records listed " + perTopic);
+        Check.equal(3, perTopic.get("RMQ_SYS_TRANS_HALF_TOPIC"), "half messages listed " + perTopic);
+        Check.that(perTopic.getOrDefault("RMQ_SYS_TRANS_OP_HALF_TOPIC", 0) >= 1, "no op record listed: %s", perTopic);
         messages.check(inTopic, "mqdesk-admin store records");
 
         MqdeskBroker broker = env.startBrokerOnCopyOf(store);
