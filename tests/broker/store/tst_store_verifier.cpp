@@ -101,6 +101,13 @@ private slots:
         auto report = verifyStore(*reader, {});
         QVERIFY2(report.healthy(), listFaults(report).c_str());
         QCOMPARE(report.indexEntries, uint64_t{2});
+        // A lookup of "T#TagA" (mqdesk-admin store index --key T#TagA) finds the record carrying it.
+        const auto lookups = reader->lookupIndexKey("J", "T#TagA");
+        QCOMPARE(lookups.size(), size_t{1});
+        QCOMPARE(lookups[0].chain.size(), size_t{1});
+        QVERIFY(lookups[0].chain[0].hashMatches);
+        QCOMPARE(lookups[0].chain[0].recordHasKey, std::optional<bool>(true));
+        QCOMPARE(reader->lookupIndexKey("J", "T#TagB")[0].chain.size(), size_t{0});
 
         {
             std::string error;
