@@ -24,6 +24,7 @@ import mqdesk.interop.harness.Scenario;
 public class JavaStoreOpenedByMqdesk implements Scenario {
     @Override
     public void run(Env env) throws Exception {
+        PeerLogging.quiet(env);
         JavaPeer namesrv = env.startJavaNamesrv();
         Path store = env.root().resolve("java-store");
         JavaPeer java = env.startJavaBroker(namesrv.addr(), store);

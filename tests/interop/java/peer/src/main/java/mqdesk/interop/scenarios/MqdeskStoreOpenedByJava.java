@@ -13,6 +13,7 @@ import mqdesk.interop.harness.Scenario;
 public class MqdeskStoreOpenedByJava implements Scenario {
     @Override
     public void run(Env env) throws Exception {
+        PeerLogging.quiet(env);
         MqdeskBroker broker = env.startBroker();
         PeerMessages messages = new PeerMessages(env.unique("peermq"));
         messages.sendAll(env, broker.namesrvAddr());

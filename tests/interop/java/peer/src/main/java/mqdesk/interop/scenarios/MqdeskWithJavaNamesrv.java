@@ -23,6 +23,7 @@ import org.apache.rocketmq.common.message.MessageExt;
 public class MqdeskWithJavaNamesrv implements Scenario {
     @Override
     public void run(Env env) throws Exception {
+        PeerLogging.quiet(env);
         JavaPeer namesrv = env.startJavaNamesrv();
         MqdeskBroker broker = env.startBroker(List.of(), List.of("-n", namesrv.addr()));
         PeerMessages messages = new PeerMessages(env.unique("peerns"));
