@@ -24,5 +24,6 @@ public class MqdeskStoreOpenedByJava implements Scenario {
         JavaPeer namesrv = env.startJavaNamesrv();
         JavaPeer java = env.startJavaBroker(namesrv.addr(), env.copyStore(broker.storeDir(), env.root().resolve("java-store")));
         messages.readAndCheck(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
+        messages.queryByKeys(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
     }
 }

@@ -53,6 +53,7 @@ public class MqdeskWithJavaNamesrv implements Scenario {
         Thread.sleep(500);
         messages.check(List.copyOf(pushed.values()), "mqdesk-broker (push consumer)");
         messages.readAndCheck(env, namesrv.addr(), "mqdesk-broker (lite pull)");
+        messages.queryByKeys(env, namesrv.addr(), "mqdesk-broker (via the Java NameServer)");
         Check.that(broker.isAlive(), "mqdesk-broker exited");
     }
 }

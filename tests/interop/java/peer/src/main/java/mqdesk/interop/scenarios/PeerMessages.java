@@ -12,6 +12,7 @@ import mqdesk.interop.harness.Check;
 import mqdesk.interop.harness.Env;
 import mqdesk.interop.harness.Log;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.QueryResult;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -164,6 +165,28 @@ final class PeerMessages {
         }
         Log.info("%s served %d messages of %s (expected %d)", who, messages.size(), topic, expected.size());
         check(messages.stream().map(m -> new Expected(body(m.getBody()), m.getTags(), m.getKeys())).toList(), who);
+    }
+
+    /**
+     * QUERY_MESSAGE by key (the broker's index, topic#key) for every KEYS token sent: each finds its
+     * message in the topic, with its body. On a broker opened on the other's store this reads an
+     * index the other wrote.
+     */
+    void queryByKeys(Env env, String namesrvAddr, String who) throws Exception {
+        DefaultMQProducer producer = producer(env, namesrvAddr);
+        int queried = 0;
+        for (Expected want : expected.values()) {
+            if (want.keys() == null)
+                continue;
+            for (String key : want.keys().split(" ")) {
+                QueryResult result = producer.queryMessage(topic, key, 32, 0, Long.MAX_VALUE);
+                List<String> bodies = result.getMessageList().stream().map(m -> body(m.getBody())).toList();
+                Check.that(bodies.contains(want.body()), "%s: a query of key %s found %s, not %s", who, key, bodies,
+                           want.body());
+                ++queried;
+            }
+        }
+        Log.info("%s: %d keys queried, each found its message", who, queried);
     }
 
     /** Every expected message exactly once in {@code seen}, with equal tags and keys, and no other. */
