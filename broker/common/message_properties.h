@@ -24,6 +24,10 @@ inline constexpr std::string_view kTransactionPrepared = "TRAN_MSG";
 inline constexpr std::string_view kProducerGroup = "PGROUP";
 inline constexpr std::string_view kUniqClientMessageId = "UNIQ_KEY";
 inline constexpr std::string_view kCluster = "CLUSTER";
+// Added by the broker to every message it stores (Java's buildMsgContext): its regionId and traceOn.
+// A 5.x consumer with enableMsgTrace records its consumption only for messages carrying them.
+inline constexpr std::string_view kMsgRegion = "MSG_REGION";
+inline constexpr std::string_view kTraceSwitch = "TRACE_ON";
 inline constexpr std::string_view kOriginMessageId = "ORIGIN_MESSAGE_ID";
 inline constexpr std::string_view kMaxReconsumeTimes = "MAX_RECONSUME_TIMES";
 } // namespace property

@@ -31,6 +31,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"clusterTopicEnable", boolField(&C::clusterTopicEnable)},
         {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},
+        {"msgTraceTopicName", stringField(&C::msgTraceTopicName)},
         {"longPollingEnable", boolField(&C::longPollingEnable)},
         {"shortPollingTimeMills", intField(&C::shortPollingTimeMills, int64_t{1})},
         {"transferMsgByHeap", boolField(&C::transferMsgByHeap)},

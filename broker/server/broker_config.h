@@ -35,7 +35,8 @@ struct BrokerConfig
     bool autoCreateSubscriptionGroup = true;
     bool clusterTopicEnable = true;
     bool brokerTopicEnable = true;
-    bool traceTopicEnable = false;
+    bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does
+    std::string msgTraceTopicName = "RMQ_SYS_TRACE_TOPIC";
 
     bool longPollingEnable = true;
     int64_t shortPollingTimeMills = 1000;

@@ -95,6 +95,8 @@ void ReplyMessageProcessor::process(const remoting::RequestContext &context, Rem
     message->bornTimestamp = header.bornTimestamp;
     message->reconsumeTimes = header.reconsumeTimes;
     message->properties = common::MessageProperties::decode(header.properties);
+    message->properties.set(common::property::kMsgRegion, broker_.brokerConfig().regionId);
+    message->properties.set(common::property::kTraceSwitch, broker_.brokerConfig().traceOn ? "true" : "false");
     message->body = std::move(request.body);
     const auto bornHost = common::HostAddress::parse(context.peerAddress());
     if (bornHost)

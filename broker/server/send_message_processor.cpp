@@ -153,6 +153,10 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
             message.waitStoreMsgOk = *wait != "false";
             message.properties.remove(common::property::kWaitStoreMsgOk);
         }
+        // As the Java broker: the region and trace switch go into the stored properties too (the
+        // 5.x client's consume trace hook reads them from each message it consumes).
+        message.properties.set(common::property::kMsgRegion, config.regionId);
+        message.properties.set(common::property::kTraceSwitch, config.traceOn ? "true" : "false");
         message.properties.set(common::property::kCluster, config.brokerClusterName);
         if (deadLetter)
             message.properties.set(common::property::kDelayTimeLevel, "-1");

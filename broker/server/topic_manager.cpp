@@ -28,7 +28,7 @@ bool isSystemTopic(std::string_view topic, const BrokerConfig &config)
 {
     return isSendForbiddenTopic(topic) || topic == kAutoCreateTopicKey || topic == "BenchmarkTest"
            || topic == config.brokerClusterName || topic == config.brokerName
-           || topic.starts_with("rmq_sys_") || topic == "RMQ_SYS_TRACE_TOPIC"
+           || topic.starts_with("rmq_sys_") || topic == "RMQ_SYS_TRACE_TOPIC" || topic == config.msgTraceTopicName
            || topic == config.brokerClusterName + "_REPLY_TOPIC";
 }
 
@@ -86,6 +86,15 @@ bool TopicManager::initialize(std::string &error)
     ensure(kScheduleTopic, 18, perm::kRead | perm::kWrite);
     // Replies of request-reply messages (producer.request) travel through <cluster>_REPLY_TOPIC.
     ensure(config_.brokerClusterName + "_REPLY_TOPIC", 1, perm::kRead | perm::kWrite);
+    // Message trace records (clients with enableMsgTrace) go to msgTraceTopicName; Java's broker
+    // creates it only when traceTopicEnable, otherwise the trace producer auto-creates it.
+    if (config_.traceTopicEnable) {
+        if (!validateTopicName(config_.msgTraceTopicName, error)) {
+            error = "msgTraceTopicName: " + error;
+            return false;
+        }
+        ensure(config_.msgTraceTopicName, 1, perm::kRead | perm::kWrite);
+    }
     if (!added)
         return true;
     if (!table_.persist(error))

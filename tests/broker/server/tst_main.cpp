@@ -4,5 +4,7 @@ QObject *createSendPullTest();
 QObject *createAdminTest();
 QObject *createRetryDelayTest();
 QObject *createConfigUpdateTest();
+QObject *createRequestReplyTest();
 
-MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest())
+MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
+                  createRequestReplyTest())

@@ -138,6 +138,10 @@ private slots:
             QCOMPARE(message.tags(), std::string("TagA"));
             QCOMPARE(std::string(message.properties.get("KEYS").value_or("")), "k" + std::to_string(i));
             QCOMPARE(std::string(message.properties.get("CLUSTER").value_or("")), std::string("DefaultCluster"));
+            // As the Java broker stores them: a 5.x consumer with enableMsgTrace traces only
+            // messages that carry its region and trace switch.
+            QCOMPARE(std::string(message.properties.get("MSG_REGION").value_or("")), std::string("DefaultRegion"));
+            QCOMPARE(std::string(message.properties.get("TRACE_ON").value_or("")), std::string("true"));
             QVERIFY(!message.properties.get("WAIT").has_value()); // stripped, as 4.9 does
             QCOMPARE(message.bornTimestamp, int64_t{1700000000000});
             QCOMPARE(message.storeHost, *storeHost);

@@ -30,11 +30,15 @@ public final class Main {
             System.exit(2);
         }
         // The RocketMQ clients log through their own logger into ~/logs/rocketmqlogs by default;
-        // keep them quiet and inside the scenario's folder.
+        // keep them quiet and inside the scenario's folder. 4.x reads rocketmq.client.*; 5.x logs
+        // through its own logback (rmq.client.logback.xml), which reads rocketmq.log.*.
         Path root = Files.createTempDirectory("mqdesk-interop-" + args[0] + "-");
+        String clientLogLevel = System.getenv().getOrDefault("MQDESK_INTEROP_CLIENT_LOG", "WARN");
         System.setProperty("rocketmq.client.logRoot", root.resolve("client-logs").toString());
-        System.setProperty("rocketmq.client.logLevel", System.getenv().getOrDefault("MQDESK_INTEROP_CLIENT_LOG", "WARN"));
+        System.setProperty("rocketmq.client.logLevel", clientLogLevel);
         System.setProperty("rocketmq.client.logUseSlf4j", "false");
+        System.setProperty("rocketmq.log.root", root.resolve("client-logs").toString());
+        System.setProperty("rocketmq.log.level", clientLogLevel);
         Env env = new Env(Path.of(args[1]).toAbsolutePath(), root);
         startWatchdog(args[0], env);
 

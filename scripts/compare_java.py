@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""MQDesk beside the Java broker, same machine, same run (called by scripts/compare-java.sh).
+
+For each flush mode, first the Java NameServer + broker (RocketMQ 5.5.0 from Maven Central), then
+mqdesk-broker, each on a fresh store in a temporary folder, each driven by the same clients:
+
+  * RocketMQ's own benchmark Producer (rocketmq-example, `-w THREADS -s SIZE`) for --seconds:
+    send TPS (the mean of its reports after the first), average and max RT as it prints them;
+  * RocketMQ's benchmark Consumer reading the topic back for --consume-seconds: consume TPS;
+  * mqdesk-bench produce (MQDesk's C++ client, the same for both brokers) for RT p50/p99/max,
+    which RocketMQ's tool does not report;
+  * the broker's peak RSS (VmHWM; Java: broker + NameServer, MQDesk: its one process) and the
+    time from starting the broker to its ready line.
+
+It prints one table per flush mode with MQDesk ÷ Java ratios. It is a benchmark, not a test.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPORT = re.compile(r"Send TPS: (\d+) \| Max RT\(ms\): (\d+) \| Average RT\(ms\):\s*([\d.]+)")
+CONSUME_REPORT = re.compile(r"Consume TPS: (\d+)")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def free_port_block(width):
+    """A port p with p-2 .. p+width-1 free (the Java broker binds listenPort-2 and +1 as well)."""
+    for _ in range(200):
+        base = free_port()
+        if base < 2000 or base > 60000:
+            continue
+        ports = range(base - 2, base + width)
+        try:
+            sockets = []
+            for p in ports:
+                s = socket.socket()
+                s.bind(("127.0.0.1", p))
+                sockets.append(s)
+            for s in sockets:
+                s.close()
+            return base
+        except OSError:
+            for s in sockets:
+                s.close()
+    raise RuntimeError("no free block of ports")
+
+
+class Process:
+    """A child process whose output is collected and watched for a line."""
+
+    def __init__(self, args, log_path, env=None):
+        self.log = open(log_path, "w")
+        self.lines = []
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     env=env, start_new_session=True)
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.log.write(line)
+            self.log.flush()
+            with self.cond:
+                self.lines.append((time.monotonic(), line))
+                self.cond.notify_all()
+
+    def wait_for(self, pattern, timeout):
+        """Seconds from start until a line matching pattern appeared."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for at, line in self.lines:
+                    if regex.search(line):
+                        return at - self.started
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"{self.proc.args[0]} exited ({self.proc.returncode}); see {self.log.name}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RuntimeError(f"no line matching {pattern!r} within {timeout} s; see {self.log.name}")
+                self.cond.wait(min(left, 0.5))
+
+    def output(self):
+        with self.cond:
+            return [line for _, line in self.lines]
+
+    def status_kib(self, field):
+        """A /proc/<pid>/status figure: VmHWM (peak RSS, mapped store files included), RssAnon."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as status:
+                for line in status:
+                    if line.startswith(field + ":"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    def stop(self, timeout=30):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def java(classpath, heap, main, *args):
+    return ["java", f"-Xmx{heap}", f"-Xms{heap}", "-XX:+UseG1GC", "-cp", classpath, main, *args]
+
+
+def start_java_cluster(work, classpath, flush_mode):
+    """The Java NameServer and broker; returns (processes, namesrv address, seconds to ready)."""
+    env = dict(os.environ, ROCKETMQ_HOME=work)
+    namesrv_port = free_port()
+    broker_port = free_port_block(3)
+    with open(f"{work}/namesrv.conf", "w") as conf:
+        conf.write(f"listenPort={namesrv_port}\n")
+    with open(f"{work}/broker.conf", "w") as conf:
+        conf.write("\n".join([
+            "brokerClusterName=DefaultCluster", "brokerName=broker-java", "brokerId=0",
+            f"namesrvAddr=127.0.0.1:{namesrv_port}", f"listenPort={broker_port}", "brokerIP1=127.0.0.1",
+            f"storePathRootDir={work}/store", f"storePathCommitLog={work}/store/commitlog",
+            f"flushDiskType={flush_mode}", "autoCreateTopicEnable=true", ""]))
+    home = [f"-Duser.home={work}"]
+    namesrv = Process(["java", *home, "-Xmx256m", "-XX:+UseSerialGC", "-cp", classpath,
+                       "org.apache.rocketmq.namesrv.NamesrvStartup", "-c", f"{work}/namesrv.conf"],
+                      f"{work}/namesrv.log", env)
+    namesrv.wait_for(r"boot success", 60)
+    broker = Process(["java", *home, "-Xmx1g", "-Xms1g", "-XX:+UseG1GC", "-cp", classpath,
+                      "org.apache.rocketmq.broker.BrokerStartup", "-c", f"{work}/broker.conf"],
+                     f"{work}/broker.log", env)
+    ready = broker.wait_for(r"boot success", 120)
+    return [broker, namesrv], f"127.0.0.1:{namesrv_port}", ready
+
+
+def start_mqdesk(work, binary, flush_mode):
+    with open(f"{work}/broker.conf", "w") as conf:
+        conf.write(f"flushDiskType={flush_mode}\nautoCreateTopicEnable=true\n")
+    broker = Process([binary, "-c", f"{work}/broker.conf", "--store", f"{work}/store", "--namesrv-port", "0",
+                      "--broker-port", "0"], f"{work}/broker.log")
+    ready = broker.wait_for(r"mqdesk-broker ready:", 60)
+    namesrv = re.search(r"namesrv=(\S+)", "".join(broker.output())).group(1)
+    return [broker], namesrv, ready
+
+
+def run_for(args, seconds, log_path):
+    """Runs a client for `seconds` (then SIGTERM) and returns its output lines."""
+    client = Process(args, log_path)
+    time.sleep(seconds)
+    client.stop(10)
+    return client.output()
+
+
+def mean(values):
+    return sum(values) / len(values) if values else 0.0
+
+
+def measure(target, opts, flush_mode, root):
+    work = tempfile.mkdtemp(prefix=f"{target}-{flush_mode}-", dir=root)
+    if target == "java":
+        processes, namesrv, ready = start_java_cluster(work, opts.classpath, flush_mode)
+    else:
+        processes, namesrv, ready = start_mqdesk(work, opts.broker, flush_mode)
+    result = {"ready_s": ready}
+    try:
+        time.sleep(2)  # registration with the NameServer
+        lines = run_for(java(opts.classpath, "1g", "org.apache.rocketmq.example.benchmark.Producer",
+                             "-n", namesrv, "-w", str(opts.threads), "-s", str(opts.size), "-ri", "5000"),
+                        opts.seconds, f"{work}/producer.log")
+        reports = [REPORT.search(line) for line in lines]
+        # Each report covers the 10 s before it; the first one includes the JVMs' warm-up.
+        reports = [m for m in reports if m][1:]
+        result["send_tps"] = mean([int(m.group(1)) for m in reports])
+        result["rt_avg_ms"] = mean([float(m.group(3)) for m in reports])
+        result["rt_max_ms"] = max([int(m.group(2)) for m in reports], default=0)
+
+        lines = run_for(java(opts.classpath, "512m", "org.apache.rocketmq.example.benchmark.Consumer",
+                             "-n", namesrv, "-ri", "5000"), opts.consume_seconds, f"{work}/consumer.log")
+        consume = [int(m.group(1)) for m in (CONSUME_REPORT.search(line) for line in lines) if m]
+        result["consume_tps"] = mean([tps for tps in consume[1:] if tps > 0])
+
+        bench = subprocess.run([opts.bench, "produce", "-n", namesrv, "-t", "CompareJavaRt", "-w", str(opts.threads),
+                                "-s", str(opts.size), "--count", str(opts.rt_count), "--json"],
+                               capture_output=True, text=True, timeout=600)
+        with open(f"{work}/mqdesk-bench.log", "w") as log:
+            log.write(bench.stdout + bench.stderr)
+        last = [line for line in bench.stdout.splitlines() if line.startswith("{")]
+        if last:
+            run = json.loads(last[-1])["result"]
+            rt = run["rtMicros"]
+            result.update(cpp_p50_ms=rt["p50"] / 1000, cpp_p99_ms=rt["p99"] / 1000, cpp_max_ms=rt["max"] / 1000,
+                          cpp_tps=run["tps"])
+        result["rss_mib"] = sum(p.status_kib("VmHWM") for p in processes) / 1024
+        result["anon_mib"] = sum(p.status_kib("RssAnon") for p in processes) / 1024
+    finally:
+        for p in processes:
+            p.stop()
+        if not opts.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+ROWS = [
+    ("send_tps", "Send TPS (RocketMQ benchmark Producer)", "{:.0f}", True),
+    ("rt_avg_ms", "Send RT avg, ms (benchmark Producer)", "{:.3f}", False),
+    ("rt_max_ms", "Send RT max, ms (benchmark Producer)", "{:.0f}", False),
+    ("consume_tps", "Consume TPS (RocketMQ benchmark Consumer)", "{:.0f}", True),
+    ("cpp_tps", "Send TPS (mqdesk-bench produce)", "{:.0f}", True),
+    ("cpp_p50_ms", "Send RT p50, ms (mqdesk-bench produce)", "{:.3f}", False),
+    ("cpp_p99_ms", "Send RT p99, ms (mqdesk-bench produce)", "{:.3f}", False),
+    ("cpp_max_ms", "Send RT max, ms (mqdesk-bench produce)", "{:.1f}", False),
+    ("rss_mib", "Broker peak RSS (VmHWM, mapped store pages included), MiB", "{:.0f}", False),
+    ("anon_mib", "Broker anonymous memory at the end (RssAnon: heap, stacks), MiB", "{:.0f}", False),
+    ("ready_s", "Start to ready, s", "{:.2f}", False),
+]
+
+
+def print_table(flush_mode, java_result, mqdesk_result, opts):
+    print(f"\n### {flush_mode}, {opts.threads} threads, {opts.size} B messages\n")
+    print("| metric | Java 5.5.0 | MQDesk | MQDesk ÷ Java |")
+    print("|---|---:|---:|---:|")
+    for key, label, fmt, _ in ROWS:
+        j, m = java_result.get(key), mqdesk_result.get(key)
+        if j is None or m is None:
+            continue
+        ratio = f"{m / j:.2f}" if j else "–"
+        print(f"| {label} | {fmt.format(j)} | {fmt.format(m)} | {ratio} |")
+    sys.stdout.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--broker", required=True, help="mqdesk-broker binary")
+    parser.add_argument("--bench", required=True, help="mqdesk-bench binary")
+    parser.add_argument("--classpath-file", required=True, help="scripts/compare-java/target/classpath.txt")
+    parser.add_argument("--modes", default="ASYNC_FLUSH,SYNC_FLUSH")
+    parser.add_argument("--threads", type=int, default=64)
+    parser.add_argument("--size", type=int, default=1024)
+    parser.add_argument("--seconds", type=int, default=40,
+                        help="benchmark Producer run per broker and mode (it reports every 5 s from 10 s on)")
+    parser.add_argument("--consume-seconds", type=int, default=25,
+                        help="benchmark Consumer run (its first report comes after 10 s of samples)")
+    parser.add_argument("--rt-count", type=int, default=100000, help="messages mqdesk-bench sends for the RT figures")
+    parser.add_argument("--keep", action="store_true", help="keep the stores and logs")
+    opts = parser.parse_args()
+    with open(opts.classpath_file) as f:
+        opts.classpath = f.read().strip()
+    root = tempfile.mkdtemp(prefix="mqdesk-compare-java-")
+    print(f"compare-java: stores and logs in {root}", file=sys.stderr)
+    for flush_mode in opts.modes.split(","):
+        results = {}
+        for target in ("java", "mqdesk"):
+            print(f"compare-java: {flush_mode} against {target} …", file=sys.stderr)
+            results[target] = measure(target, opts, flush_mode, root)
+        print_table(flush_mode, results["java"], results["mqdesk"], opts)
+    if not opts.keep:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
