@@ -32,6 +32,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},
         {"longPollingEnable", boolField(&C::longPollingEnable)},
+        {"enablePropertyFilter", boolField(&C::enablePropertyFilter)},
         {"shortPollingTimeMills", intField(&C::shortPollingTimeMills, int64_t{1})},
         {"transferMsgByHeap", boolField(&C::transferMsgByHeap)},
         {"traceOn", boolField(&C::traceOn)},

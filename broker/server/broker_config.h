@@ -38,6 +38,8 @@ struct BrokerConfig
     bool traceTopicEnable = false;
 
     bool longPollingEnable = true;
+    // SQL92 subscriptions (MessageSelector.bySql): refused with SYSTEM_ERROR while false, as Java.
+    bool enablePropertyFilter = false;
     int64_t shortPollingTimeMills = 1000;
     bool transferMsgByHeap = true;
     bool traceOn = true;

@@ -59,6 +59,7 @@ class BrokerScheduler;
 class PullMessageProcessor;
 class ScheduleMessageService;
 class TransactionService;
+class SqlFilterCache;
 
 class BrokerController
 {
@@ -108,6 +109,7 @@ public:
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }
     TransactionService &transactions() { return *transactions_; }
+    SqlFilterCache &sqlFilters() { return *sqlFilters_; }
     BrokerStats &stats() { return *stats_; }
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
@@ -151,6 +153,7 @@ private:
     std::unique_ptr<ConsumerManager> consumers_;
     std::unique_ptr<ProducerManager> producers_;
     std::unique_ptr<BrokerStats> stats_;
+    std::unique_ptr<SqlFilterCache> sqlFilters_; // compiled SQL92 subscriptions per group and topic
     std::unique_ptr<store::MessageStore> store_;
     store::RecoveryProgressCallback recoveryProgress_;
     std::unique_ptr<remoting::ProcessorExecutor> sendExecutor_;

@@ -3,10 +3,12 @@
 #include "broker/common/clock.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/json_fields.h"
 #include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
+#include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -121,6 +123,47 @@ void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, R
         broker_.notifyConsumerIdsChanged(group);
     for (const remoting::ProducerData &producer : heartbeat.producerDataSet)
         broker_.producers().registerProducer(producer.groupName, client);
+    respond(success(request));
+}
+
+void ClientManageProcessor::checkClientConfig(const remoting::RequestContext &, RemotingCommand request,
+                                              remoting::Responder respond)
+{
+    // CheckClientRequestBody {clientId, group, subscriptionData}; Java reads a missing or
+    // unreadable body as "nothing to check" and answers SUCCESS.
+    const std::string_view body(reinterpret_cast<const char *>(request.body.data()), request.body.size());
+    common::JsonValue root;
+    std::string error;
+    const common::JsonValue *member = nullptr;
+    if (!body.empty() && remoting::parseJsonObject(body, root, error))
+        member = root.find("subscriptionData");
+    remoting::SubscriptionData subscription;
+    if (!member || member->isNull()
+        || !remoting::SubscriptionData::fromJson(*member, "subscriptionData", subscription, error)
+        || subscription.isTagType()) {
+        respond(success(request));
+        return;
+    }
+    if (!broker_.brokerConfig().enablePropertyFilter) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                "The broker does not support consumer to filter message by "
+                                                    + subscription.expressionType));
+        return;
+    }
+    const SqlFilterCache::Compiled compiled =
+        compileFilterExpression(subscription.expressionType, subscription.subString);
+    if (!compiled.expression) {
+        std::string clientId;
+        std::string group;
+        if (const auto *v = root.find("clientId"); v && v->isString())
+            clientId = v->asString();
+        if (const auto *v = root.find("group"); v && v->isString())
+            group = v->asString();
+        spdlog::warn("Client {}@{} filter message, but failed to compile expression! sub={}, error={}", clientId,
+                     group, subscription.subString, compiled.error);
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSubscriptionParseFailed, compiled.error));
+        return;
+    }
     respond(success(request));
 }
 

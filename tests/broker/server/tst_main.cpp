@@ -4,5 +4,6 @@ QObject *createSendPullTest();
 QObject *createAdminTest();
 QObject *createRetryDelayTest();
 QObject *createConfigUpdateTest();
+QObject *createSqlFilterBrokerTest();
 
-MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest())
+MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(), createSqlFilterBrokerTest())
