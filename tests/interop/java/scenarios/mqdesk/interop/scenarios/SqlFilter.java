@@ -13,6 +13,7 @@ import mqdesk.interop.harness.Env;
 import mqdesk.interop.harness.Log;
 import mqdesk.interop.harness.MqdeskBroker;
 import mqdesk.interop.harness.Scenario;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.MessageSelector;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -25,8 +26,9 @@ import org.apache.rocketmq.common.message.MessageExt;
 /**
  * SQL92 property filtering (MessageSelector.bySql) on a broker with enablePropertyFilter=true:
  * DefaultMQPushConsumers in three groups subscribe with different expressions (one of them sending
- * its expression with every pull: postSubscriptionWhenPull) and each receives exactly the messages
- * its expression matches — once each, none of the others — with missing properties, TAGS, IN,
+ * its expression with every pull: postSubscriptionWhenPull), and a DefaultLitePullConsumer
+ * (LITE_PULL_MESSAGE on 5.x, the expression in each pull header), each receive exactly the messages
+ * their expression matches — once each, none of the others — with missing properties, TAGS, IN,
  * BETWEEN and IS NULL in play. Then a consumer with an expression the broker cannot compile, and one
  * against a broker with the property filter off, fail to start (CHECK_CLIENT_CONFIG refuses them).
  */
@@ -82,6 +84,17 @@ public class SqlFilter implements Scenario {
             env.shutdownLater(consumer::shutdown);
         }
 
+        String liteSql = "b <> 'y' AND (a IN ('1', '2') OR a >= 7)";
+        Predicate<Sample> liteExpected = s -> !s.b.equals("y") && (s.a == 1 || s.a == 2 || s.a >= 7);
+        DefaultLitePullConsumer lite = new DefaultLitePullConsumer(env.unique("sqllite"));
+        lite.setNamesrvAddr(broker.namesrvAddr());
+        lite.setInstanceName(env.unique("lite"));
+        lite.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        lite.setPollNameServerInterval(2000);
+        lite.subscribe(topic, MessageSelector.bySql(liteSql));
+        lite.start();
+        env.shutdownLater(lite::shutdown);
+
         for (int i = 0; i < MESSAGES; ++i) {
             Sample s = new Sample(i);
             Message m = new Message(topic, s.tag, ("m" + i).getBytes(StandardCharsets.UTF_8));
@@ -108,6 +121,22 @@ public class SqlFilter implements Scenario {
                 Check.equal(1, e.getValue().get(), "deliveries of " + e.getKey() + " with " + subscriptions[k].sql());
             Log.info("%s: %d of %d messages, each once", subscriptions[k].sql(), expected.size(), MESSAGES);
         }
+
+        Set<String> liteWanted = new TreeSet<>();
+        for (int i = 0; i < MESSAGES; ++i)
+            if (liteExpected.test(new Sample(i)))
+                liteWanted.add("m" + i);
+        Map<String, Integer> polled = new ConcurrentHashMap<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+        while (!polled.keySet().containsAll(liteWanted) && System.nanoTime() < deadline)
+            for (MessageExt m : lite.poll(500))
+                polled.merge(new String(m.getBody(), StandardCharsets.UTF_8), 1, Integer::sum);
+        for (MessageExt m : lite.poll(1000)) // anything unexpected arrives too
+            polled.merge(new String(m.getBody(), StandardCharsets.UTF_8), 1, Integer::sum);
+        Check.equal(liteWanted, new TreeSet<>(polled.keySet()), "messages polled with " + liteSql);
+        for (var e : polled.entrySet())
+            Check.equal(1, e.getValue(), "polls of " + e.getKey() + " with " + liteSql);
+        Log.info("lite pull %s: %d of %d messages, each once", liteSql, liteWanted.size(), MESSAGES);
 
         // An expression the broker cannot compile: CHECK_CLIENT_CONFIG answers SUBSCRIPTION_PARSE_FAILED
         // and the client refuses to start.
