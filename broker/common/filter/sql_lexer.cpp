@@ -118,6 +118,7 @@ std::string_view tokenKindName(TokenKind kind)
 {
     switch (kind) {
     case TokenKind::End: return "<EOF>";
+    case TokenKind::Invalid: return "<INVALID>";
     case TokenKind::Not: return "NOT";
     case TokenKind::And: return "AND";
     case TokenKind::Or: return "OR";
@@ -156,7 +157,7 @@ LexResult tokenize(std::string_view in)
         out.ok = false;
         out.errorOffset = offset;
         out.error = "Lexical error at " + describePosition(in, offset) + ". " + std::move(what);
-        out.tokens.clear();
+        out.tokens.push_back(Token{TokenKind::Invalid, offset, in.substr(offset, 1)});
         return out;
     };
     const auto push = [&](TokenKind kind, size_t at, size_t length) {

@@ -10,7 +10,9 @@
 //
 // Contract: tokenize() is linear in the input and never recurses; every token carries the byte
 // offset where it starts. A character no token starts with, an unterminated string or comment
-// gives an error naming its line and column (1-based, in bytes).
+// gives an error naming its line and column (1-based, in bytes); the tokens before it are kept and
+// an Invalid token stands at its offset, because JavaCC lexes lazily: a fault past the end of
+// what the parser reads is never seen ("a = 1) #" compiles in Java).
 
 #include <cstddef>
 #include <string>
@@ -21,6 +23,7 @@ namespace mqdesk::filter {
 
 enum class TokenKind {
     End,
+    Invalid, // a lexical error: LexResult::error
     // keywords
     Not, And, Or, Between, In, True, False, Null, Is, Contains, StartsWith, EndsWith,
     // literals and names
@@ -38,7 +41,7 @@ struct Token
 
 struct LexResult
 {
-    std::vector<Token> tokens; // ends with TokenKind::End at the input's length
+    std::vector<Token> tokens; // ends with End at the input's length, or Invalid at a lexical error
     bool ok = true;
     std::string error;
     size_t errorOffset = 0;

@@ -17,15 +17,19 @@ using Kind = TokenKind;
 class Parser
 {
 public:
-    Parser(std::string_view text, std::vector<Token> tokens) : text_(text), tokens_(std::move(tokens)) {}
+    Parser(std::string_view text, LexResult lexed)
+        : text_(text), tokens_(std::move(lexed.tokens)), lexError_(std::move(lexed.error))
+    {
+    }
 
+    // Like JavaCC's JmsSelector(), which does not ask for <EOF>: the first complete expression is
+    // the selector and whatever follows it is ignored ("a = 1) b" filters by a = 1); only the
+    // tokens the grammar looks at are lexed.
     NodePtr parseSelector()
     {
         NodePtr root = orExpr();
-        if (!root)
+        if (!root || !error_.empty())
             return nullptr;
-        if (peek().kind != Kind::End)
-            return unexpected("an operator, AND, OR or the end");
         return asBoolean(root, tokens_.front().offset);
     }
 
@@ -33,7 +37,16 @@ public:
     size_t errorOffset() const { return errorOffset_; }
 
 private:
-    const Token &peek(size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
+    // Looking at a token past a lexical error is that error (JavaCC's TokenMgrError).
+    const Token &peek(size_t ahead = 0)
+    {
+        const Token &token = tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+        if (token.kind == Kind::Invalid && error_.empty()) {
+            error_ = lexError_;
+            errorOffset_ = token.offset;
+        }
+        return token;
+    }
     const Token &next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
 
     NodePtr fail(size_t offset, std::string what)
@@ -301,11 +314,12 @@ private:
             bool negated = false;
             Kind kind = op.kind;
             if (kind == Kind::Not) {
-                // LOOKAHEAD(2): NOT binds here only before CONTAINS, STARTSWITH, ENDSWITH, BETWEEN, IN.
+                // NOT after an operand must be NOT CONTAINS / STARTSWITH / ENDSWITH / BETWEEN / IN.
                 const Kind after = peek(1).kind;
                 if (after != Kind::Contains && after != Kind::StartsWith && after != Kind::EndsWith
                     && after != Kind::Between && after != Kind::In)
-                    break;
+                    return unexpected("one of \"BETWEEN\", \"IN\", \"CONTAINS\", \"STARTSWITH\", \"ENDSWITH\", "
+                                      "\">\", \">=\", \"<\", \"<=\"");
                 negated = true;
                 next();
                 kind = after;
@@ -453,6 +467,7 @@ private:
 
     std::string_view text_;
     std::vector<Token> tokens_;
+    std::string lexError_;
     size_t pos_ = 0;
     int nesting_ = 0;
     std::string error_;
@@ -470,13 +485,7 @@ CompileResult compileSql(std::string_view text)
         result.errorOffset = kMaxExpressionLength;
         return result;
     }
-    LexResult lexed = tokenize(text);
-    if (!lexed.ok) {
-        result.error = std::move(lexed.error);
-        result.errorOffset = lexed.errorOffset;
-        return result;
-    }
-    Parser parser(text, std::move(lexed.tokens));
+    Parser parser(text, tokenize(text));
     NodePtr root = parser.parseSelector();
     if (!root) {
         result.error = parser.error();

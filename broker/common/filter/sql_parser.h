@@ -11,7 +11,9 @@
 //                       | [NOT] CONTAINS 'str' | [NOT] STARTSWITH 'str' | [NOT] ENDSWITH 'str' )*
 //   unary      := + unary | - unary | NOT unary | literal | property | ( expr )
 //   literal    := 'string' | integer | decimal | TRUE | FALSE | NULL
-// and refuses what Java refuses when building: a non-boolean where a condition is needed ("3",
+// Like Java, the first complete expression is the selector and what follows it is ignored
+// ("a = 1) b" filters by a = 1; only the token right after it is read, so "a = 1 #" is refused).
+// It refuses what Java refuses when building: a non-boolean where a condition is needed ("3",
 // "NOT 'x'"), x = NULL, ordering comparisons with a string / boolean / NULL literal or a condition,
 // BETWEEN with literal bounds that are NULL or reversed, IN on something not a property, integer
 // literals past a long, decimal literals that are 0 or overflow (Java: "is less than 4.9E-324").
