@@ -200,11 +200,20 @@ LexResult tokenize(std::string_view in)
             continue;
         }
         if (c == '\'') {
+            // Longest match: every quote could close the literal; '' continues it. Input that ends
+            // inside a continuation falls back to the last quote that closed it ("'x''" is 'x'
+            // followed by an unterminated "'").
             size_t end = at + 1;
+            size_t lastClose = 0;
             while (true) {
                 const size_t quote = in.find('\'', end);
-                if (quote == std::string_view::npos)
-                    return fail(at, "Unterminated string literal.");
+                if (quote == std::string_view::npos) {
+                    if (lastClose == 0)
+                        return fail(at, "Unterminated string literal.");
+                    end = lastClose;
+                    break;
+                }
+                lastClose = quote + 1;
                 if (quote + 1 < in.size() && in[quote + 1] == '\'') {
                     end = quote + 2;
                     continue;

@@ -38,6 +38,7 @@ private slots:
         row("", "Encountered \"<EOF>\" at line 1, column 1", 0);
         // lexical
         row("a = 'x", "Lexical error at line 1, column 5. Unterminated string literal", 4);
+        row("a = 'it''", "Lexical error at line 1, column 9. Unterminated string literal", 8); // 'it' then "'"
         row("a # 1", "Lexical error at line 1, column 3. Encountered: \"#\"", 2);
         row("a = 1 #", "Lexical error at line 1, column 7", 6); // the token after an operand is looked at
         row("a != 1", "Lexical error at line 1, column 3", 2);
@@ -94,7 +95,7 @@ private slots:
         // tokens it looks at: what follows is ignored, even bytes that are no token at all.
         const std::vector<std::pair<std::string, std::string>> cases = {
             {"a = 1)", "a=1"}, {"a = 1 --x", "a=1"}, {"a = 007", "a=0"}, {"a = 1) #", "a=1"}, {"a = 1 b = 2", "a=1;b=3"},
-            {"a = 1 'x'", "a=1"}, {"a IN ('x') ) é", "a=x"}};
+            {"a = 1 'x'", "a=1"}, {"a IN ('x') ) é", "a=x"}, {"(a = 1) ''", "a=1"}, {"(a = 1) ''x'", "a=1"}};
         for (const auto &[sql, properties] : cases) {
             const auto result = compileSql(sql);
             QVERIFY2(result.ok(), (sql + ": " + result.error).c_str());
