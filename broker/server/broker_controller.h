@@ -105,6 +105,7 @@ public:
     store::ConsumerOffsetManager &offsets() { return *offsetTable_; }
     store::SubscriptionGroupManager &subscriptionGroups() { return *groupTable_; }
     store::DelayOffsetManager &delayOffsets() { return *delayOffsetTable_; }
+    store::ConsumerFilterManager &consumerFilters() { return *filterTable_; }
     ConsumerManager &consumers() { return *consumers_; }
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }

@@ -10,6 +10,7 @@
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/server/pull_request_hold_service.h"
 #include "broker/server/sql_filter_cache.h"
+#include "broker/store/config/consumer_filter_manager.h"
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
@@ -149,9 +150,23 @@ private slots:
         std::string error;
         QVERIFY2(broker.start(error), error.c_str());
         sendSample(broker, "SqlTopic");
+        const uint64_t before = broker.controller().sqlFilters().compilations();
         QCOMPARE(broker.call(heartbeatSql("CG_REG", "SqlTopic", "a BETWEEN 0 AND 3 AND b = 'x'", 7)).code,
                  ResponseCode::kSuccess);
-        const uint64_t before = broker.controller().sqlFilters().compilations();
+        // Recorded as Java's ConsumerFilterManager does, in memory and in consumerFilter.json.
+        auto recorded = broker.controller().consumerFilters().get("SqlTopic", "CG_REG");
+        QVERIFY(recorded.has_value());
+        QCOMPARE(recorded->expression, std::string("a BETWEEN 0 AND 3 AND b = 'x'"));
+        QCOMPARE(recorded->expressionType, std::string("SQL92"));
+        QCOMPARE(recorded->clientVersion, int64_t{7});
+        QVERIFY(!recorded->isDead());
+        const auto file = test::readFile(broker.storeDir() + "/config/consumerFilter.json");
+        const std::string text(file.begin(), file.end());
+        QVERIFY2(text.find("\"expression\":\"a BETWEEN 0 AND 3 AND b = 'x'\"") != std::string::npos, text.c_str());
+        // The same heartbeat again changes nothing.
+        QCOMPARE(broker.call(heartbeatSql("CG_REG", "SqlTopic", "a BETWEEN 0 AND 3 AND b = 'x'", 7)).code,
+                 ResponseCode::kSuccess);
+        QCOMPARE(broker.controller().consumerFilters().get("SqlTopic", "CG_REG")->bornTime, recorded->bornTime);
         for (int i = 0; i < 5; ++i) {
             const RemotingCommand response = broker.call(pullSql("CG_REG", "SqlTopic", 0, 0, "", 7));
             QCOMPARE(response.code, ResponseCode::kSuccess);
@@ -164,6 +179,9 @@ private slots:
         QCOMPARE(response.code, ResponseCode::kSuccess);
         QCOMPARE(bodiesOf(response), (std::vector<std::string>{"m1", "m3", "m5"}));
         QCOMPARE(broker.controller().sqlFilters().compilations(), before + 2);
+        recorded = broker.controller().consumerFilters().get("SqlTopic", "CG_REG");
+        QCOMPARE(recorded->expression, std::string("b = 'y'"));
+        QCOMPARE(recorded->clientVersion, int64_t{8});
     }
 
     void expressionsThatDoNotCompile()
@@ -176,6 +194,7 @@ private slots:
         QCOMPARE(response.code, ResponseCode::kSubscriptionParseFailed);
         QCOMPARE(response.remark.value_or(""), std::string("parse the consumer's subscription failed"));
         QCOMPARE(broker.call(heartbeatSql("CG_BAD", "SqlTopic", "a > 'x'", 1)).code, ResponseCode::kSuccess);
+        QVERIFY(!broker.controller().consumerFilters().get("SqlTopic", "CG_BAD").has_value()); // not recorded
         response = broker.call(pullSql("CG_BAD", "SqlTopic", 0, 0, "", 1));
         QCOMPARE(response.code, ResponseCode::kFilterDataNotExist);
         QCOMPARE(response.remark.value_or(""),
