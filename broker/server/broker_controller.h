@@ -60,6 +60,7 @@ class BrokerScheduler;
 class PullMessageProcessor;
 class ScheduleMessageService;
 class TransactionService;
+class SqlFilterCache;
 
 class BrokerController
 {
@@ -105,10 +106,12 @@ public:
     store::ConsumerOffsetManager &offsets() { return *offsetTable_; }
     store::SubscriptionGroupManager &subscriptionGroups() { return *groupTable_; }
     store::DelayOffsetManager &delayOffsets() { return *delayOffsetTable_; }
+    store::ConsumerFilterManager &consumerFilters() { return *filterTable_; }
     ConsumerManager &consumers() { return *consumers_; }
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }
     TransactionService &transactions() { return *transactions_; }
+    SqlFilterCache &sqlFilters() { return *sqlFilters_; }
     BrokerStats &stats() { return *stats_; }
     PullOffsetTable &pullOffsets() { return pullOffsets_; }
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
@@ -155,6 +158,7 @@ private:
     std::unique_ptr<ProducerManager> producers_;
     std::unique_ptr<BrokerStats> stats_;
     PullOffsetTable pullOffsets_;
+    std::unique_ptr<SqlFilterCache> sqlFilters_; // compiled SQL92 subscriptions per group and topic
     std::unique_ptr<store::MessageStore> store_;
     store::RecoveryProgressCallback recoveryProgress_;
     std::unique_ptr<remoting::ProcessorExecutor> sendExecutor_;
