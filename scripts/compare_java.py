@@ -100,11 +100,12 @@ class Process:
         with self.cond:
             return [line for _, line in self.lines]
 
-    def peak_rss_kib(self):
+    def status_kib(self, field):
+        """A /proc/<pid>/status figure: VmHWM (peak RSS, mapped store files included), RssAnon."""
         try:
             with open(f"/proc/{self.proc.pid}/status") as status:
                 for line in status:
-                    if line.startswith("VmHWM:"):
+                    if line.startswith(field + ":"):
                         return int(line.split()[1])
         except OSError:
             pass
@@ -185,7 +186,8 @@ def measure(target, opts, flush_mode, root):
                              "-n", namesrv, "-w", str(opts.threads), "-s", str(opts.size), "-ri", "5000"),
                         opts.seconds, f"{work}/producer.log")
         reports = [REPORT.search(line) for line in lines]
-        reports = [m for m in reports if m][1:]  # the first report includes the JVMs' warm-up
+        # Each report covers the 10 s before it; the first one includes the JVMs' warm-up.
+        reports = [m for m in reports if m][1:]
         result["send_tps"] = mean([int(m.group(1)) for m in reports])
         result["rt_avg_ms"] = mean([float(m.group(3)) for m in reports])
         result["rt_max_ms"] = max([int(m.group(2)) for m in reports], default=0)
@@ -202,10 +204,12 @@ def measure(target, opts, flush_mode, root):
             log.write(bench.stdout + bench.stderr)
         last = [line for line in bench.stdout.splitlines() if line.startswith("{")]
         if last:
-            rt = json.loads(last[-1])["rtMicros"]
+            run = json.loads(last[-1])["result"]
+            rt = run["rtMicros"]
             result.update(cpp_p50_ms=rt["p50"] / 1000, cpp_p99_ms=rt["p99"] / 1000, cpp_max_ms=rt["max"] / 1000,
-                          cpp_tps=json.loads(last[-1])["tps"])
-        result["rss_mib"] = sum(p.peak_rss_kib() for p in processes) / 1024
+                          cpp_tps=run["tps"])
+        result["rss_mib"] = sum(p.status_kib("VmHWM") for p in processes) / 1024
+        result["anon_mib"] = sum(p.status_kib("RssAnon") for p in processes) / 1024
     finally:
         for p in processes:
             p.stop()
@@ -223,7 +227,8 @@ ROWS = [
     ("cpp_p50_ms", "Send RT p50, ms (mqdesk-bench produce)", "{:.3f}", False),
     ("cpp_p99_ms", "Send RT p99, ms (mqdesk-bench produce)", "{:.3f}", False),
     ("cpp_max_ms", "Send RT max, ms (mqdesk-bench produce)", "{:.1f}", False),
-    ("rss_mib", "Broker peak RSS, MiB", "{:.0f}", False),
+    ("rss_mib", "Broker peak RSS (VmHWM, mapped store pages included), MiB", "{:.0f}", False),
+    ("anon_mib", "Broker anonymous memory at the end (RssAnon: heap, stacks), MiB", "{:.0f}", False),
     ("ready_s", "Start to ready, s", "{:.2f}", False),
 ]
 
@@ -249,8 +254,10 @@ def main():
     parser.add_argument("--modes", default="ASYNC_FLUSH,SYNC_FLUSH")
     parser.add_argument("--threads", type=int, default=64)
     parser.add_argument("--size", type=int, default=1024)
-    parser.add_argument("--seconds", type=int, default=30, help="benchmark Producer run per broker and mode")
-    parser.add_argument("--consume-seconds", type=int, default=15)
+    parser.add_argument("--seconds", type=int, default=40,
+                        help="benchmark Producer run per broker and mode (it reports every 5 s from 10 s on)")
+    parser.add_argument("--consume-seconds", type=int, default=25,
+                        help="benchmark Consumer run (its first report comes after 10 s of samples)")
     parser.add_argument("--rt-count", type=int, default=100000, help="messages mqdesk-bench sends for the RT figures")
     parser.add_argument("--keep", action="store_true", help="keep the stores and logs")
     opts = parser.parse_args()

@@ -26,6 +26,9 @@ packages=(
   nodejs npm
   # interop tests (tests/interop: the RocketMQ Java client, mqadmin and broker from Maven Central)
   openjdk-17-jdk-headless maven
+  # interop tests (tests/interop/go: the RocketMQ Go client from the Go module proxy); Debian 12's
+  # golang-go is Go 1.19, which go.mod's `go 1.19` directive and the pinned client build with
+  golang-go
   # the fuzz preset: clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, test.sh)
   clang-14 libclang-rt-14-dev
   # tests/install checks the installed desktop entry with desktop-file-validate
@@ -39,6 +42,9 @@ for p in "${packages[@]}"; do
   # A JDK or Maven installed outside Debian's packages (Temurin, SDKMAN) serves as well.
   if [[ $p == openjdk-17-jdk-headless ]] && command -v javac >/dev/null; then continue; fi
   if [[ $p == maven ]] && command -v mvn >/dev/null; then continue; fi
+  # A Go toolchain installed outside Debian's packages (an official tarball in /usr/local/go) serves as
+  # well; CMake checks that it is Go 1.19 or newer.
+  if [[ $p == golang-go ]] && command -v go >/dev/null; then continue; fi
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi

@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     auto *index = command("index", "Index files; with --key and --topic, the key's hash chain in each file");
-    index->add_option("--key", options.key, "Message key");
+    index->add_option("--key", options.key, "Message key (T#<tags>: the Java broker 5.5's entry for those tags)");
     index->add_option("--topic", options.topic, "Topic of the key");
     command("checkpoint", "The checkpoint file's times and offsets");
     auto *config = command("config", "Files in config/, decoded");

@@ -1,5 +1,7 @@
 #include "broker/remoting/processor_executor.h"
 
+#include "broker/common/clock.h"
+
 #include <spdlog/spdlog.h>
 
 #include <pthread.h>
@@ -44,7 +46,7 @@ bool ProcessorExecutor::tryExecute(Task task, size_t bytes)
             return false;
         }
         queuedBytes_ += bytes;
-        queue_.push_back(Queued{std::move(task), bytes});
+        queue_.push_back(Queued{std::move(task), bytes, common::steadyMicros()});
     }
     wakeUp_.notify_one();
     return true;
@@ -67,6 +69,12 @@ size_t ProcessorExecutor::queuedTasks() const
 {
     std::lock_guard lock(mutex_);
     return queue_.size();
+}
+
+int64_t ProcessorExecutor::headWaitMillis() const
+{
+    std::lock_guard lock(mutex_);
+    return queue_.empty() ? 0 : std::max<int64_t>(0, (common::steadyMicros() - queue_.front().enqueuedMicros) / 1000);
 }
 
 size_t ProcessorExecutor::queuedBytes() const

@@ -64,6 +64,9 @@ public:
     size_t queueCapacity() const { return queueCapacity_; }
     size_t queuedTasks() const;
     size_t queuedBytes() const;
+    // How long the oldest queued task has waited, in ms; 0 when none waits (Java's
+    // headSlowTimeMills, the runtime info's …ThreadPoolQueueHeadWaitTimeMills).
+    int64_t headWaitMillis() const;
     // How many tasks were refused because the queue was full (tasks or bytes) since the start.
     uint64_t refusedTasks() const;
 
@@ -75,6 +78,7 @@ private:
     {
         Task task;
         size_t bytes = 0;
+        int64_t enqueuedMicros = 0; // steady clock
     };
 
     const size_t queueCapacity_;

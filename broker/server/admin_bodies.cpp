@@ -57,6 +57,7 @@ std::string encodeConsumeStats(double consumeTps, const std::vector<ConsumeOffse
         value.set("brokerOffset", entry.brokerOffset);
         value.set("consumerOffset", entry.consumerOffset);
         value.set("lastTimestamp", entry.lastTimestamp);
+        value.set("pullOffset", entry.pullOffset);
         members.emplace_back(messageQueueKeyText(entry.queue), common::toJsonCompact(JsonValue(std::move(value))));
     }
     // fastjson writes a double with Java's Double.toString: 0.0, 12.5.

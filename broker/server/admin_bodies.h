@@ -42,6 +42,7 @@ struct ConsumeOffsetEntry
     int64_t brokerOffset = 0;
     int64_t consumerOffset = 0;
     int64_t lastTimestamp = 0;
+    int64_t pullOffset = 0; // 5.x OffsetWrapper; 4.x readers ignore it
 };
 
 // `{"brokerName":"b","queueId":0,"topic":"T"}`, strings escaped as JSON strings.

@@ -95,6 +95,8 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
     }
     const std::string body = admin::encodeResetOffsetBody(table);
 
+    // The group's pulls now start elsewhere (Java clearPullOffset).
+    broker_.pullOffsets().clear(group, topic);
     const auto online = broker_.consumers().group(group);
     if (online && !online->channels.empty()) {
         for (const ClientChannelInfo &client : online->channels) {

@@ -1,5 +1,6 @@
 #include "broker/server/admin_processor.h"
 
+#include "broker/common/json.h"
 #include "broker/common/properties_file.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
@@ -28,11 +29,13 @@ std::vector<int32_t> AdminProcessor::codes()
     return {RequestCode::kUpdateAndCreateTopic,
             RequestCode::kDeleteTopicInBroker,
             RequestCode::kGetAllTopicConfig,
+            RequestCode::kGetTopicConfig,
             RequestCode::kGetSystemTopicListFromBroker,
             RequestCode::kUpdateBrokerConfig,
             RequestCode::kGetBrokerConfig,
             RequestCode::kGetTopicStatsInfo,
             RequestCode::kGetConsumeStats,
+            RequestCode::kGetBrokerConsumeStats,
             RequestCode::kGetBrokerRuntimeInfo,
             RequestCode::kGetFlushSamples,
             RequestCode::kGetActivityTotals,
@@ -61,11 +64,13 @@ void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand r
     case RequestCode::kUpdateAndCreateTopic: return respond(updateAndCreateTopic(request));
     case RequestCode::kDeleteTopicInBroker: return respond(deleteTopic(request));
     case RequestCode::kGetAllTopicConfig: return respond(getAllTopicConfig(request));
+    case RequestCode::kGetTopicConfig: return respond(getTopicConfig(request));
     case RequestCode::kGetSystemTopicListFromBroker: return respond(getSystemTopicList(request));
     case RequestCode::kUpdateBrokerConfig: return respond(updateBrokerConfig(request));
     case RequestCode::kGetBrokerConfig: return respond(getBrokerConfig(request));
     case RequestCode::kGetTopicStatsInfo: return respond(getTopicStats(request));
     case RequestCode::kGetConsumeStats: return respond(getConsumeStats(request));
+    case RequestCode::kGetBrokerConsumeStats: return respond(getBrokerConsumeStats(request));
     case RequestCode::kGetBrokerRuntimeInfo: return respond(getBrokerRuntimeInfo(request));
     case RequestCode::kGetFlushSamples: return respond(getFlushSamples(request));
     case RequestCode::kGetActivityTotals: return respond(getActivityTotals(request));
@@ -154,6 +159,7 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     // The groups' committed offsets of the topic go with it, so a topic created again under
     // the same name does not inherit them. Its consume-queue files stay (the store has no
     // per-topic removal yet), so such a topic continues their queue offsets.
+    broker_.pullOffsets().clearTopic(topic);
     store::ConsumerOffsetManager &offsets = broker_.offsets();
     bool offsetsChanged = false;
     for (const std::string &group : offsets.whichGroupByTopic(topic))
@@ -173,6 +179,23 @@ RemotingCommand AdminProcessor::getAllTopicConfig(const RemotingCommand &request
     if (wrapper.topicConfigTable.empty())
         return failure(request, ResponseCode::kSystemError, "No topic in this broker");
     return successWithBody(request, wrapper.toJson());
+}
+
+// GET_TOPIC_CONFIG (351, 5.x): one topic's config. The 5.x admin tools (topicStatus,
+// consumerProgress, …) ask for it before the stats. Java answers a TopicConfigAndQueueMapping:
+// the TopicConfig fields plus mappingDetail, which only a static topic has (fastjson leaves the
+// null out), so the body is the topic's entry as topics.json holds it. Unlike Java the name is
+// validated first: the header comes from a client.
+RemotingCommand AdminProcessor::getTopicConfig(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string topic = reader.requireTopic("topic");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    const auto config = broker_.topics().find(topic);
+    if (!config)
+        return failure(request, ResponseCode::kTopicNotExist, "No topic in this broker. topic: " + topic);
+    return successWithBody(request, common::toJsonCompact(config->toJson()));
 }
 
 RemotingCommand AdminProcessor::getSystemTopicList(const RemotingCommand &request)

@@ -15,12 +15,21 @@
 #include "broker/remoting/remoting_channel.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+namespace mqdesk::store {
+struct TopicConfig;
+}
+
 namespace mqdesk::server {
 
+namespace admin {
+struct ConsumeOffsetEntry;
+}
 class BrokerController;
+struct ConsumerGroupSnapshot;
 
 class AdminProcessor
 {
@@ -39,6 +48,7 @@ private:
     Command updateAndCreateTopic(const Command &request);
     Command deleteTopic(const Command &request);
     Command getAllTopicConfig(const Command &request);
+    Command getTopicConfig(const Command &request);
     Command getSystemTopicList(const Command &request);
     Command updateBrokerConfig(const Command &request);
     Command getBrokerConfig(const Command &request);
@@ -46,9 +56,15 @@ private:
     // admin_stats.cpp
     Command getTopicStats(const Command &request);
     Command getConsumeStats(const Command &request);
+    Command getBrokerConsumeStats(const Command &request);
     Command getBrokerRuntimeInfo(const Command &request);
     Command getFlushSamples(const Command &request);
     Command getActivityTotals(const Command &request);
+    // Whether the consume stats of `online` (the group's live state, if any) include `topic`.
+    static bool subscribesTo(const std::optional<ConsumerGroupSnapshot> &online, const std::string &topic);
+    // One entry per write queue of `config`: broker, consumer and pull offsets, last time.
+    void appendConsumeOffsets(const std::string &group, const store::TopicConfig &config,
+                              std::vector<admin::ConsumeOffsetEntry> &entries) const;
     // Store time of the message at `offset` of a queue; 0 when it is not readable.
     int64_t storeTimeAt(const std::string &topic, int32_t queueId, int64_t offset) const;
 

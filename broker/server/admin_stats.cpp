@@ -5,6 +5,7 @@
 
 #include "broker/common/clock.h"
 #include "broker/common/json.h"
+#include "broker/remoting/processor_executor.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_codes.h"
@@ -14,6 +15,7 @@
 #include "broker/server/consumer_manager.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
 
 #include <sys/statvfs.h>
@@ -180,6 +182,34 @@ RemotingCommand AdminProcessor::getTopicStats(const RemotingCommand &request)
     return successWithBody(request, admin::encodeTopicStatsTable(entries));
 }
 
+// A group that subscribes to something, but not to this topic, has only stale offsets there
+// (Java skips them too). An offline group, or one without subscriptions, keeps all of them.
+bool AdminProcessor::subscribesTo(const std::optional<ConsumerGroupSnapshot> &online, const std::string &topic)
+{
+    return !online || online->subscriptions.empty()
+           || std::any_of(online->subscriptions.begin(), online->subscriptions.end(),
+                          [&](const remoting::SubscriptionData &s) { return s.topic == topic; });
+}
+
+void AdminProcessor::appendConsumeOffsets(const std::string &group, const store::TopicConfig &config,
+                                          std::vector<admin::ConsumeOffsetEntry> &entries) const
+{
+    store::MessageStore &store = broker_.store();
+    const std::string &topic = config.topicName;
+    for (int32_t queueId = 0; queueId < config.writeQueueNums; ++queueId) {
+        admin::ConsumeOffsetEntry entry;
+        entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
+        entry.brokerOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
+        entry.consumerOffset = std::max<int64_t>(0, broker_.offsets().queryOffset(group, topic, queueId));
+        // As Java: never behind the committed offset (a group that has not pulled since a
+        // restart has nothing in flight).
+        entry.pullOffset = std::max(entry.consumerOffset, broker_.pullOffsets().query(group, topic, queueId));
+        if (entry.consumerOffset > 0)
+            entry.lastTimestamp = storeTimeAt(topic, queueId, entry.consumerOffset - 1);
+        entries.push_back(std::move(entry));
+    }
+}
+
 RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
@@ -195,30 +225,54 @@ RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
         topics.insert(onlyTopic);
     const auto online = broker_.consumers().group(group);
 
-    store::MessageStore &store = broker_.store();
     std::vector<admin::ConsumeOffsetEntry> entries;
     for (const std::string &topic : topics) {
         const auto config = broker_.topics().find(topic);
-        if (!config)
+        if (!config || !subscribesTo(online, topic))
             continue;
-        // A group that subscribes to something, but not to this topic, has only stale offsets
-        // here (Java skips them too).
-        if (online && !online->subscriptions.empty()
-            && std::none_of(online->subscriptions.begin(), online->subscriptions.end(),
-                            [&](const remoting::SubscriptionData &s) { return s.topic == topic; }))
-            continue;
-        for (int32_t queueId = 0; queueId < config->writeQueueNums; ++queueId) {
-            admin::ConsumeOffsetEntry entry;
-            entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
-            entry.brokerOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
-            entry.consumerOffset = std::max<int64_t>(0, broker_.offsets().queryOffset(group, topic, queueId));
-            if (entry.consumerOffset > 0)
-                entry.lastTimestamp = storeTimeAt(topic, queueId, entry.consumerOffset - 1);
-            entries.push_back(std::move(entry));
-        }
+        appendConsumeOffsets(group, *config, entries);
     }
     // MQDesk does not count gets per group, so the group's consume TPS is reported as 0.
     return successWithBody(request, admin::encodeConsumeStats(0.0, entries));
+}
+
+// GET_BROKER_CONSUME_STATS (317, mqadmin brokerConsumeStats): every subscription group's
+// consume stats on this broker, one ConsumeStats per topic it has offsets for, as Java's
+// fetchAllConsumeStatsInBroker builds them (isOrder: order topics only), with the totals of
+// lag and in-flight messages. Java leaves pullOffset 0 here, so its in-flight total is minus the
+// committed offsets; MQDesk fills it as GET_CONSUME_STATS does.
+RemotingCommand AdminProcessor::getBrokerConsumeStats(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const bool orderOnly = reader.optBool("isOrder", false);
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+
+    int64_t totalDiff = 0;
+    int64_t totalInflightDiff = 0;
+    std::string list;
+    for (const store::SubscriptionGroupConfig &groupConfig : broker_.subscriptionGroups().subscriptionGroupConfigs()) {
+        const std::string &group = groupConfig.groupName;
+        const auto online = broker_.consumers().group(group);
+        std::string stats;
+        for (const std::string &topic : broker_.offsets().whichTopicByConsumer(group)) {
+            const auto config = broker_.topics().find(topic);
+            if (!config || (orderOnly && !config->order) || !subscribesTo(online, topic))
+                continue;
+            std::vector<admin::ConsumeOffsetEntry> entries;
+            appendConsumeOffsets(group, *config, entries);
+            for (const admin::ConsumeOffsetEntry &entry : entries) {
+                totalDiff += entry.brokerOffset - entry.consumerOffset;
+                totalInflightDiff += entry.pullOffset - entry.consumerOffset;
+            }
+            stats += (stats.empty() ? "" : ",") + admin::encodeConsumeStats(0.0, entries);
+        }
+        list += (list.empty() ? "{" : ",{") + common::toJsonCompact(common::JsonValue(group)) + ":[" + stats + "]}";
+    }
+    const std::string body = "{\"brokerAddr\":" + common::toJsonCompact(common::JsonValue(broker_.brokerAddress()))
+                             + ",\"consumeStatsList\":[" + list + "],\"totalDiff\":" + std::to_string(totalDiff)
+                             + ",\"totalInflightDiff\":" + std::to_string(totalInflightDiff) + "}";
+    return successWithBody(request, body);
 }
 
 RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &request)
@@ -254,8 +308,28 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
     put("getFoundTps", getTps);
     put("getTransferedTps", getTps);
 
+    put("getTransferredTps", getTps); // the 5.x spelling, which mqadmin 5.x clusterList reads
+
+    // The executors' queues as Java reports its thread pools' (clusterList's "(queue, wait)").
+    remoting::ProcessorExecutor &sendExecutor = broker_.sendExecutor();
+    remoting::ProcessorExecutor &pullExecutor = broker_.pullExecutor();
+    put("sendThreadPoolQueueSize", sendExecutor.queuedTasks());
     put("sendThreadPoolQueueCapacity", config.sendThreadPoolQueueCapacity);
+    put("sendThreadPoolQueueHeadWaitTimeMills", sendExecutor.headWaitMillis());
+    put("pullThreadPoolQueueSize", pullExecutor.queuedTasks());
     put("pullThreadPoolQueueCapacity", config.pullThreadPoolQueueCapacity);
+    put("pullThreadPoolQueueHeadWaitTimeMills", pullExecutor.headWaitMillis());
+    // Java: how long the current put has held the commit-log lock. MQDesk's append holds its
+    // lock only to assign offsets and copy bytes (never across a flush), so it reports 0.
+    put("pageCacheLockTimeMills", 0);
+    // A serving master runs its schedule and transaction services (Java isSpecialServiceRunning).
+    put("brokerActive", "true");
+    // No timer wheel (timerWheelEnable): Java's zeros for that case.
+    put("timerReadBehind", 0);
+    put("timerOffsetBehind", 0);
+    put("timerCongestNum", 0);
+    put("timerEnqueueTps", "0.0");
+    put("timerDequeueTps", "0.0");
 
     put("putMessageTimesTotal", stats.putMessages());
     put("putMessageSizeTotal", stats.putBytes());

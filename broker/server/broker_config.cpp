@@ -33,6 +33,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},
         {"msgTraceTopicName", stringField(&C::msgTraceTopicName)},
         {"longPollingEnable", boolField(&C::longPollingEnable)},
+        {"enablePropertyFilter", boolField(&C::enablePropertyFilter)},
         {"shortPollingTimeMills", intField(&C::shortPollingTimeMills, int64_t{1})},
         {"transferMsgByHeap", boolField(&C::transferMsgByHeap)},
         {"traceOn", boolField(&C::traceOn)},

@@ -39,6 +39,8 @@ struct BrokerConfig
     std::string msgTraceTopicName = "RMQ_SYS_TRACE_TOPIC";
 
     bool longPollingEnable = true;
+    // SQL92 subscriptions (MessageSelector.bySql): refused with SYSTEM_ERROR while false, as Java.
+    bool enablePropertyFilter = false;
     int64_t shortPollingTimeMills = 1000;
     bool transferMsgByHeap = true;
     bool traceOn = true;

@@ -22,6 +22,7 @@
 #include "broker/server/reply_message_processor.h"
 #include "broker/server/send_message_processor.h"
 #include "broker/server/send_msg_back_processor.h"
+#include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
 #include "broker/server/transaction_service.h"
 #include "broker/store/config/consumer_filter_manager.h"
@@ -90,7 +91,7 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
       delayOffsetTable_(std::make_unique<store::DelayOffsetManager>()),
       filterTable_(std::make_unique<store::ConsumerFilterManager>()),
       consumers_(std::make_unique<ConsumerManager>()), producers_(std::make_unique<ProducerManager>()),
-      stats_(std::make_unique<BrokerStats>())
+      stats_(std::make_unique<BrokerStats>()), sqlFilters_(std::make_unique<SqlFilterCache>())
 {
     topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_);
     publishSettings(settings_);
@@ -250,6 +251,7 @@ void BrokerController::registerProcessors()
     };
     bind(RequestCode::kHeartBeat, &ClientManageProcessor::heartbeat, *clientExecutor_);
     bind(RequestCode::kUnregisterClient, &ClientManageProcessor::unregisterClient, *clientExecutor_);
+    bind(RequestCode::kCheckClientConfig, &ClientManageProcessor::checkClientConfig, *clientExecutor_);
     bind(RequestCode::kGetConsumerListByGroup, &ClientManageProcessor::consumerListByGroup, *clientExecutor_);
     bind(RequestCode::kQueryConsumerOffset, &ClientManageProcessor::queryConsumerOffset, *clientExecutor_);
     bind(RequestCode::kUpdateConsumerOffset, &ClientManageProcessor::updateConsumerOffset, *clientExecutor_);
@@ -319,6 +321,9 @@ bool BrokerController::start(std::string &error)
     namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
     scheduler_ = std::make_unique<BrokerScheduler>(*this);
     started_ = true;
+    // The TPS windows start from the counters at boot; else puts before the scheduler's first
+    // sample (a second later) would be in every sample and never in a TPS figure.
+    stats_->sample(common::wallMillis());
     serving_.store(true, std::memory_order_release);
     registerBrokerAll();
     scheduler_->start();
@@ -500,7 +505,7 @@ namespace {
 bool isLiveKey(std::string_view key)
 {
     static const std::set<std::string_view> live = {
-        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "longPollingEnable", "shortPollingTimeMills",
+        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
         "channelNotActiveInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",

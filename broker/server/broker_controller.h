@@ -16,6 +16,7 @@
 // persistence, NameServer registration and statistics.
 
 #include "broker/server/broker_config.h"
+#include "broker/server/pull_offset_table.h"
 #include "broker/store/recovery_progress.h"
 
 #include <atomic>
@@ -59,6 +60,7 @@ class BrokerScheduler;
 class PullMessageProcessor;
 class ScheduleMessageService;
 class TransactionService;
+class SqlFilterCache;
 
 class BrokerController
 {
@@ -104,12 +106,16 @@ public:
     store::ConsumerOffsetManager &offsets() { return *offsetTable_; }
     store::SubscriptionGroupManager &subscriptionGroups() { return *groupTable_; }
     store::DelayOffsetManager &delayOffsets() { return *delayOffsetTable_; }
+    store::ConsumerFilterManager &consumerFilters() { return *filterTable_; }
     ConsumerManager &consumers() { return *consumers_; }
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }
     TransactionService &transactions() { return *transactions_; }
+    SqlFilterCache &sqlFilters() { return *sqlFilters_; }
     BrokerStats &stats() { return *stats_; }
+    PullOffsetTable &pullOffsets() { return pullOffsets_; }
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
+    remoting::ProcessorExecutor &sendExecutor() { return *sendExecutor_; }
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
 
@@ -151,6 +157,8 @@ private:
     std::unique_ptr<ConsumerManager> consumers_;
     std::unique_ptr<ProducerManager> producers_;
     std::unique_ptr<BrokerStats> stats_;
+    PullOffsetTable pullOffsets_;
+    std::unique_ptr<SqlFilterCache> sqlFilters_; // compiled SQL92 subscriptions per group and topic
     std::unique_ptr<store::MessageStore> store_;
     store::RecoveryProgressCallback recoveryProgress_;
     std::unique_ptr<remoting::ProcessorExecutor> sendExecutor_;

@@ -3,11 +3,14 @@
 #include "broker/common/clock.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/json_fields.h"
 #include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
+#include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_filter_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/consume_queue.h"
@@ -64,6 +67,48 @@ std::string invalidNameIn(const remoting::HeartbeatData &heartbeat)
     return {};
 }
 
+// RocketMQ's ConsumerFilterManager.register for one heartbeat's SQL92 subscriptions: a filter that
+// compiles is recorded in consumerFilter.json (new, changed expression, higher client version or
+// revived); returns whether anything changed. Expressions are compiled through the pull path's
+// cache, so the first pull finds them compiled.
+bool registerSqlFilters(BrokerController &broker, const remoting::ConsumerData &consumer, int64_t nowMillis)
+{
+    bool changed = false;
+    for (const remoting::SubscriptionData &subscription : consumer.subscriptionDataSet) {
+        if (subscription.isTagType() || subscription.subString.empty())
+            continue;
+        auto existing = broker.consumerFilters().get(subscription.topic, consumer.groupName);
+        const bool same = existing && existing->expression == subscription.subString
+                          && existing->expressionType == subscription.expressionType;
+        if (same && existing->clientVersion >= subscription.subVersion && !existing->isDead())
+            continue;
+        if (existing && !same && existing->clientVersion >= subscription.subVersion)
+            continue; // an older heartbeat than the filter recorded: Java ignores it too
+        const SqlFilterCache::Compiled compiled =
+            broker.sqlFilters().get(consumer.groupName, subscription.topic, subscription.subVersion,
+                                    subscription.expressionType, subscription.subString);
+        if (!compiled.expression) {
+            spdlog::warn("heartbeat: the {} filter of group {} on {} does not compile: {}", subscription.expressionType,
+                         consumer.groupName, subscription.topic, compiled.error);
+            continue;
+        }
+        store::ConsumerFilterData data = same ? *existing : store::ConsumerFilterData{};
+        if (!same) {
+            data.consumerGroup = consumer.groupName;
+            data.topic = subscription.topic;
+            data.expression = subscription.subString;
+            data.expressionType = subscription.expressionType;
+            data.bornTime = nowMillis;
+            data.bloomFilterData.reset();
+        }
+        data.deadTime = 0;
+        data.clientVersion = std::max(data.clientVersion, subscription.subVersion);
+        broker.consumerFilters().put(data);
+        changed = true;
+    }
+    return changed;
+}
+
 } // namespace
 
 void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, RemotingCommand request,
@@ -92,6 +137,7 @@ void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, R
     // topics.json thousands of times.
     std::vector<store::TopicConfig> retryTopics;
     bool groupsCreated = false;
+    bool filtersChanged = false;
     std::vector<std::string> changedGroups;
     for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
         auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(consumer.groupName);
@@ -110,17 +156,61 @@ void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, R
             retryTopics.push_back(std::move(retry));
         }
         const bool changed = broker_.consumers().registerConsumer(consumer, client, client.lastUpdateMillis);
+        filtersChanged = registerSqlFilters(broker_, consumer, client.lastUpdateMillis) || filtersChanged;
         if (changed && (!group || group->notifyConsumerIdsChangedEnable))
             changedGroups.push_back(consumer.groupName);
     }
     if (groupsCreated && !broker_.subscriptionGroups().persist(error))
         spdlog::error("heartbeat: cannot persist the subscription groups of client {}: {}", heartbeat.clientId, error);
+    if (filtersChanged && !broker_.consumerFilters().persist(error))
+        spdlog::error("heartbeat: cannot persist the consumer filters of client {}: {}", heartbeat.clientId, error);
     if (!retryTopics.empty() && !broker_.topics().createTopicsIfAbsent(retryTopics))
         spdlog::error("heartbeat: cannot persist the retry topics of client {}", heartbeat.clientId);
     for (const std::string &group : changedGroups)
         broker_.notifyConsumerIdsChanged(group);
     for (const remoting::ProducerData &producer : heartbeat.producerDataSet)
         broker_.producers().registerProducer(producer.groupName, client);
+    respond(success(request));
+}
+
+void ClientManageProcessor::checkClientConfig(const remoting::RequestContext &, RemotingCommand request,
+                                              remoting::Responder respond)
+{
+    // CheckClientRequestBody {clientId, group, subscriptionData}; Java reads a missing or
+    // unreadable body as "nothing to check" and answers SUCCESS.
+    const std::string_view body(reinterpret_cast<const char *>(request.body.data()), request.body.size());
+    common::JsonValue root;
+    std::string error;
+    const common::JsonValue *member = nullptr;
+    if (!body.empty() && remoting::parseJsonObject(body, root, error))
+        member = root.find("subscriptionData");
+    remoting::SubscriptionData subscription;
+    if (!member || member->isNull()
+        || !remoting::SubscriptionData::fromJson(*member, "subscriptionData", subscription, error)
+        || subscription.isTagType()) {
+        respond(success(request));
+        return;
+    }
+    if (!broker_.brokerConfig().enablePropertyFilter) {
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                "The broker does not support consumer to filter message by "
+                                                    + subscription.expressionType));
+        return;
+    }
+    const SqlFilterCache::Compiled compiled =
+        compileFilterExpression(subscription.expressionType, subscription.subString);
+    if (!compiled.expression) {
+        std::string clientId;
+        std::string group;
+        if (const auto *v = root.find("clientId"); v && v->isString())
+            clientId = v->asString();
+        if (const auto *v = root.find("group"); v && v->isString())
+            group = v->asString();
+        spdlog::warn("Client {}@{} filter message, but failed to compile expression! sub={}, error={}", clientId,
+                     group, subscription.subString, compiled.error);
+        respond(RemotingCommand::createResponse(request, ResponseCode::kSubscriptionParseFailed, compiled.error));
+        return;
+    }
     respond(success(request));
 }
 

@@ -2,7 +2,7 @@
 
 // Client management and per-queue offsets (remoting spec §4.3, §6.1–6.5): HEART_BEAT,
 // UNREGISTER_CLIENT, GET_CONSUMER_LIST_BY_GROUP, QUERY/UPDATE_CONSUMER_OFFSET, GET_MAX_OFFSET,
-// GET_MIN_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP and GET_EARLIEST_MSG_STORETIME.
+// GET_MIN_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP, GET_EARLIEST_MSG_STORETIME and CHECK_CLIENT_CONFIG.
 
 #include "broker/remoting/remoting_channel.h"
 
@@ -17,6 +17,11 @@ public:
 
     void heartbeat(const remoting::RequestContext &context, remoting::RemotingCommand request,
                    remoting::Responder respond);
+    // CHECK_CLIENT_CONFIG (46): the Java client asks before heartbeating an SQL92 subscription.
+    // TAG (or no subscription): SUCCESS; property filter off: SYSTEM_ERROR; an expression that
+    // does not compile: SUBSCRIPTION_PARSE_FAILED with the error as remark.
+    void checkClientConfig(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                           remoting::Responder respond);
     void unregisterClient(const remoting::RequestContext &context, remoting::RemotingCommand request,
                           remoting::Responder respond);
     void consumerListByGroup(const remoting::RequestContext &context, remoting::RemotingCommand request,

@@ -8,6 +8,7 @@
 #include "broker/server/broker_stats.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_request_hold_service.h"
+#include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -158,15 +159,37 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
             return refuse(ResponseCode::kSubscriptionNotLatest, "the consumer's subscription not latest");
         subscription = *registered;
     }
-    if (!subscription.isTagType())
-        return refuse(ResponseCode::kSystemError, "The broker does not support consumer to filter message by "
-                                                      + subscription.expressionType);
+    // An SQL92 subscription (RocketMQ's ExpressionMessageFilter without the bloom filter): the
+    // compiled expression of the group's subscription, or of the header's when the sysFlag says
+    // so, judged on each record's properties; tag subscriptions stay on the consume queue's codes.
+    std::shared_ptr<const filter::SqlExpression> sql;
+    if (!subscription.isTagType()) {
+        if (!config.enablePropertyFilter)
+            return refuse(ResponseCode::kSystemError, "The broker does not support consumer to filter message by "
+                                                          + subscription.expressionType);
+        const SqlFilterCache::Compiled compiled =
+            broker_.sqlFilters().get(header.consumerGroup, header.topic, subscription.subVersion,
+                                     subscription.expressionType, subscription.subString);
+        if (!compiled.expression) {
+            spdlog::warn("pull: the {} subscription of group {} to {} does not compile: {}", subscription.expressionType,
+                         header.consumerGroup, header.topic, compiled.error);
+            if (header.sysFlag & kFlagSubscription)
+                return refuse(ResponseCode::kSubscriptionParseFailed, "parse the consumer's subscription failed");
+            return refuse(ResponseCode::kFilterDataNotExist,
+                          "The broker's consumer filter data is not exist!Your expression may be wrong!");
+        }
+        sql = compiled.expression;
+    }
 
     store::GetMessageOptions options;
     options.rawRecords = true;
     options.maxBytes = kMaxBytesPerPull;
     if (!subscription.subscribesAll())
         options.tagsFilter = [&subscription](int64_t code) { return subscription.matchesTagsCode(code); };
+    if (sql)
+        options.propertiesFilter = [&sql](const common::MessageProperties &properties) {
+            return sql->matches(MessagePropertiesContext(properties));
+        };
     const int maxCount = std::clamp(header.maxMsgNums, 1, kMaxMessagesPerPull);
     store::GetMessageResult result =
         broker_.store().getMessage(header.topic, header.queueId, requested, maxCount, options);
@@ -191,6 +214,9 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
         spdlog::info("pull: offset moved, group {} topic {} queue {}: requested {}, next {} (min {}, max {})",
                      header.consumerGroup, header.topic, header.queueId, requested, next, result.minOffset,
                      result.maxOffset);
+
+    // Where this pull ended (Java commitPullOffset): consumerProgress's in-flight figures.
+    broker_.pullOffsets().commit(header.consumerGroup, header.topic, header.queueId, next);
 
     // The piggy-backed commit, first pass only. A negative offset means "none" (ali-ons sends -1
     // for untouched queues) and never replaces a real one.

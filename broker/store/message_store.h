@@ -15,6 +15,7 @@
 #include "broker/store/dispatch_request.h"
 #include "broker/store/flush_metrics.h"
 #include "broker/common/log_rate_limiter.h"
+#include "broker/common/message_properties.h"
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
 
@@ -70,6 +71,9 @@ struct GetMessageOptions
     // Only messages whose consume-queue tags code passes; entries it skips still advance
     // nextBeginOffset. Null: every message.
     std::function<bool(int64_t tagsCode)> tagsFilter;
+    // Only messages whose properties pass (an SQL92 subscription), judged on the stored record
+    // after tagsFilter; skipped ones advance nextBeginOffset too. Null: no record is decoded for it.
+    std::function<bool(const common::MessageProperties &properties)> propertiesFilter;
     bool rawRecords = false;
     // Stop before the bytes found would pass this (0: no limit); the first message always fits.
     int64_t maxBytes = 0;

@@ -3,6 +3,8 @@
 
 #include "broker/store/message_store.h"
 
+#include "broker/common/record_codec.h"
+
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/index_service.h"
 
@@ -105,9 +107,21 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
             const int64_t queueOffset = next++;
             ++scanned;
             if (options.rawRecords) {
+                const size_t before = result.recordBytes.size();
                 if (!commitLog_->copyRecord(entry.commitLogOffset, entry.size, result.recordBytes)) {
                     result.status = GetMessageStatus::OffsetFoundNull;
                     continue;
+                }
+                if (options.propertiesFilter) {
+                    const std::span<const uint8_t> record(result.recordBytes.data() + before,
+                                                          result.recordBytes.size() - before);
+                    const common::DecodeResult decoded = common::decodeRecord(record, {.checkCrc = false});
+                    // A record that does not decode is served as it is (the client reports it).
+                    if (decoded.status == common::DecodeStatus::Ok
+                        && !options.propertiesFilter(common::MessageProperties::decode(decoded.record.properties))) {
+                        result.recordBytes.resize(before);
+                        continue;
+                    }
                 }
             } else {
                 auto message = commitLog_->readMessage(entry.commitLogOffset);
@@ -115,6 +129,8 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
                     result.status = GetMessageStatus::OffsetFoundNull;
                     continue;
                 }
+                if (options.propertiesFilter && !options.propertiesFilter(message->properties))
+                    continue;
                 result.messages.push_back(std::move(*message));
             }
             result.queueOffsets.push_back(queueOffset);

@@ -335,9 +335,12 @@ std::vector<IndexKeyLookup> StoreReader::lookupIndexKey(std::string_view topic, 
             if (auto record = decodeAt(log, step.phyOffset); record && record->kind == RecordKind::Message) {
                 const auto &m = record->message;
                 const auto keys = m.properties.keys();
+                // "T#<TAGS>": the Java broker 5.5's tag entry (topic#T#<TAGS>, IndexFile::kTagKeyInfix).
+                const auto tags = m.properties.get(common::property::kTags);
+                const bool tagKey = key.size() > 2 && key.substr(0, 2) == "T#" && tags && *tags == key.substr(2);
                 step.recordHasKey = m.topic == topic
                                     && (m.properties.get(common::property::kUniqClientMessageId) == key
-                                        || std::find(keys.begin(), keys.end(), key) != keys.end());
+                                        || std::find(keys.begin(), keys.end(), key) != keys.end() || tagKey);
             }
             lookup.chain.push_back(step);
             if (step.prev <= 0) {

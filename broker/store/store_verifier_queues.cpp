@@ -187,10 +187,12 @@ void VerifierRun::checkIndex()
                                     what() + ": " + why});
                 continue;
             }
-            // The keys dispatch indexes this record under (§6.3): topic#UNIQ_KEY and topic#k.
+            // The keys dispatch indexes this record under (§6.3): topic#UNIQ_KEY and topic#k; the
+            // Java broker 5.5 also indexes topic#T#<TAGS> (the whole TAGS value, when not empty).
             const auto &r = decoded.record;
             const auto uniq = common::MessageProperties::find(r.properties, common::property::kUniqClientMessageId);
             const auto keys = common::MessageProperties::find(r.properties, common::property::kKeys);
+            const auto tags = common::MessageProperties::find(r.properties, common::property::kTags);
             const auto hashOf = [&](std::string_view key) {
                 indexKey.assign(r.topic).append(1, '#').append(key); // no allocation once grown
                 return IndexFile::keyHash(indexKey);
@@ -201,9 +203,14 @@ void VerifierRun::checkIndex()
                 carried = space > at && hashOf(keys->substr(at, space - at)) == e.keyHash;
                 at = space + 1;
             }
+            if (!carried && tags && !tags->empty()) {
+                indexKey.assign(r.topic).append(IndexFile::kTagKeyInfix).append(*tags);
+                carried = IndexFile::keyHash(indexKey) == e.keyHash;
+            }
             if (!carried) {
                 const std::string list = std::string(uniq.value_or("")) + (uniq && keys ? " " : "")
-                                         + std::string(keys.value_or(""));
+                                         + std::string(keys.value_or(""))
+                                         + (tags && !tags->empty() ? " T#" + std::string(*tags) : "");
                 fault(file, e.filePosition, "index-hash-mismatch",
                       what() + " points at " + describe(r) + ", whose keys [" + list + "] have other hashes");
             }

@@ -156,3 +156,15 @@ parts = [json.dumps({'timestamp': 1638316800000, 'counter': 1}).encode(), struct
          b'TopicTest 4 4 6 0', b'[]']
 compressed = zlib.compress(b''.join(p if i == 1 else struct.pack('>i', len(p)) + p for i, p in enumerate(parts)))
 put('fuzz_protocol_bodies', '5', b'\x05' + compressed)
+
+# SQL92 filter expressions, then NUL and the properties they are evaluated on (fuzz_sql_filter.cpp).
+sql_seeds = [
+    "a BETWEEN 0 AND 3 AND b = 'x'",
+    "(b IN ('y', 'z') AND a > 5) OR c IS NOT NULL",
+    "TAGS = 'TagB' AND c IS NULL AND NOT (a BETWEEN 2 AND 6)",
+    "a NOT CONTAINS 'it''s' OR b STARTSWITH 'p' AND c NOT ENDSWITH 'q'",
+    "a >= 1.5E2 OR -a < -3L OR a <> TRUE /* c */ -- d\n",
+    "a = 1 = TRUE AND a IS NULL IS NULL",
+]
+for i, sql in enumerate(sql_seeds):
+    put('fuzz_sql_filter', str(i), sql.encode() + b'\x00a\x011\x02b\x01x\x02TAGS\x01TagB\x02')

@@ -4,6 +4,9 @@
 #include "broker/common/json.h"
 #include "broker/remoting/protocol/json_fields.h"
 
+#include <charconv>
+#include <optional>
+
 namespace mqdesk::remoting {
 
 using common::JsonArray;
@@ -11,6 +14,18 @@ using common::JsonObject;
 using common::JsonValue;
 
 namespace {
+
+// A JSON string holding a decimal int32 ("-123"), as fastjson converts it to an Integer field.
+std::optional<int32_t> decimalInt32(const std::string &text)
+{
+    int32_t value = 0;
+    const char *begin = text.data();
+    const char *end = begin + text.size();
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (ec != std::errc() || ptr != end || begin == end)
+        return std::nullopt;
+    return value;
+}
 
 std::string_view trimmed(std::string_view text)
 {
@@ -133,15 +148,25 @@ bool SubscriptionData::fromJson(const JsonValue &value, const std::string &path,
     }
     if (const JsonArray *codes = reader.array("codeSet")) {
         for (const JsonValue &code : *codes) {
-            if (!code.isInteger()) {
+            // The Go client (rocketmq-client-go/v2) sends its codes as decimal strings
+            // ("codeSet":["2598919"]); the Java broker's fastjson reads those as Integers too.
+            std::optional<int32_t> hash;
+            if (code.isInteger())
+                hash = static_cast<int32_t>(code.asInteger());
+            else if (code.isString())
+                hash = decimalInt32(code.asString());
+            if (!hash) {
                 reader.fail(reader.pathOf("codeSet"), "expected integers");
                 break;
             }
-            out.codeSet.insert(static_cast<int32_t>(code.asInteger()));
+            out.codeSet.insert(*hash);
         }
     }
-    // A client that sent tags but no codes (or codes of another hash) still filters right.
-    if (out.isTagType() && !out.subscribesAll() && out.codeSet.empty()) {
+    // The codes the consume queues hold are the Java String.hashCode of each message's tag. A client
+    // that sent tags but no codes, or codes of another hash (the Go client hashes a tag's UTF-8 bytes,
+    // which differs from Java's UTF-16 hash for non-ASCII tags), still filters right: the codes of
+    // the tags are always added. The client filters by the tag strings again, so extra codes are safe.
+    if (out.isTagType() && !out.subscribesAll()) {
         for (const std::string &tag : out.tagsSet)
             out.codeSet.insert(common::javaStringHashCode(tag));
     }

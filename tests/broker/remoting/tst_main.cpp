@@ -6,6 +6,8 @@ QObject *createFrameDecoderTest();
 QObject *createRemotingServerTest();
 QObject *createRemotingClientTest();
 QObject *createRemotingLimitsTest();
+QObject *createClientDataTest();
 
 MQDESK_TEST_MAIN(createRemotingCommandTest(), createRemotingCodecTest(), createFrameDecoderTest(),
-                 createRemotingServerTest(), createRemotingClientTest(), createRemotingLimitsTest())
+                 createRemotingServerTest(), createRemotingClientTest(), createRemotingLimitsTest(),
+                 createClientDataTest())

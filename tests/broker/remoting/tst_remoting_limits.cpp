@@ -16,6 +16,7 @@
 
 #include <future>
 #include <memory>
+#include <thread>
 
 using namespace mqdesk::remoting;
 using namespace mqdesk::test;
@@ -218,6 +219,29 @@ private slots:
         for (int i = 0; i < 3; ++i)
             QCOMPARE(results[size_t(i)].response.code, ResponseCode::kSuccess);
         QCOMPARE(executor.queuedBytes(), size_t{0});
+    }
+
+    // headWaitMillis: how long the oldest queued task has waited (the broker's runtime info
+    // reports it as Java's …ThreadPoolQueueHeadWaitTimeMills); 0 with nothing queued.
+    void headWaitIsTheOldestQueuedTasksWait()
+    {
+        ProcessorExecutor executor("wait", 1);
+        QCOMPARE(executor.headWaitMillis(), int64_t{0});
+        std::promise<void> gate;
+        std::shared_future<void> opened = gate.get_future().share();
+        EventCounter started;
+        QVERIFY(executor.tryExecute([&] { started.add(); opened.wait(); }, 0));
+        QVERIFY(started.waitFor(1)); // running: nothing queued yet
+        QCOMPARE(executor.headWaitMillis(), int64_t{0});
+        QVERIFY(executor.tryExecute([] {}, 0));
+        std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        QVERIFY(executor.tryExecute([] {}, 0));
+        const int64_t waited = executor.headWaitMillis();
+        QVERIFY2(waited >= 50, std::to_string(waited).c_str()); // the first queued task's wait, not the newest
+        gate.set_value();
+        QTRY_COMPARE(executor.queuedTasks(), size_t{0});
+        QCOMPARE(executor.headWaitMillis(), int64_t{0});
+        executor.shutdown();
     }
 };
 

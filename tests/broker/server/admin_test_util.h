@@ -46,6 +46,16 @@ inline RemotingCommand commitOffset(const std::string &group, const std::string 
                                                         {"commitOffset", std::to_string(offset)}});
 }
 
+// A pull without suspend or commit, with its own subscription ("*").
+inline RemotingCommand pullRequest(const std::string &group, const std::string &topic, int32_t queueId, int64_t offset)
+{
+    return request(RequestCode::kPullMessage,
+                   {{"consumerGroup", group}, {"topic", topic}, {"queueId", std::to_string(queueId)},
+                    {"queueOffset", std::to_string(offset)}, {"maxMsgNums", "32"}, {"sysFlag", "4"},
+                    {"commitOffset", "-1"}, {"suspendTimeoutMillis", "0"}, {"subscription", "*"},
+                    {"subVersion", "1"}});
+}
+
 inline RemotingCommand heartbeat(const std::string &clientId, const std::string &group, const std::string &topic,
                                  const std::string &producerGroup = "PG")
 {

@@ -102,6 +102,40 @@ private slots:
         QVERIFY(systemBody.find("Kept") == std::string::npos);
     }
 
+    // GET_TOPIC_CONFIG (351): the 5.x mqadmin's topicStatus and consumerProgress ask for it first.
+    void topicConfigOfOneTopic()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(createTopic("OneTopic", 3)).code, ResponseCode::kSuccess);
+
+        // Java's TopicConfigAndQueueMapping with no mappingDetail: the TopicConfig fields.
+        RemotingCommand answer = broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "OneTopic"}, {"lo", "true"}}));
+        QCOMPARE(answer.code, ResponseCode::kSuccess);
+        const JsonValue config = parsed(test::bodyOf(answer));
+        QCOMPARE(at(config, {"topicName"}).asString(), std::string("OneTopic"));
+        QCOMPARE(at(config, {"readQueueNums"}).asInteger(), int64_t{3});
+        QCOMPARE(at(config, {"writeQueueNums"}).asInteger(), int64_t{3});
+        QCOMPARE(at(config, {"perm"}).asInteger(), int64_t{6});
+        QCOMPARE(at(config, {"topicFilterType"}).asString(), std::string("SINGLE_TAG"));
+        QVERIFY(at(config, {"attributes"}).isObject());
+        QVERIFY(at(config, {"mappingDetail"}).isNull());
+        // A system topic is answered too (the tools look up %RETRY% topics).
+        QCOMPARE(broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "TBW102"}})).code, ResponseCode::kSuccess);
+
+        // An absent topic: TOPIC_NOT_EXIST with Java's remark; bad and missing names: SYSTEM_ERROR naming the field.
+        RemotingCommand bad = broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "NoSuchTopic"}}));
+        QCOMPARE(bad.code, ResponseCode::kTopicNotExist);
+        QCOMPARE(*bad.remark, std::string("No topic in this broker. topic: NoSuchTopic"));
+        bad = broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "../escape"}}));
+        QCOMPARE(bad.code, ResponseCode::kSystemError);
+        QVERIFY2(bad.remark->find("topic") != std::string::npos, bad.remark->c_str());
+        bad = broker.call(request(RequestCode::kGetTopicConfig));
+        QCOMPARE(bad.code, ResponseCode::kSystemError);
+        QVERIFY2(bad.remark->find("topic") != std::string::npos, bad.remark->c_str());
+    }
+
     void topicStatsHaveTheObjectKeyedShape()
     {
         TestBroker broker;
@@ -160,6 +194,13 @@ private slots:
         QVERIFY(at(table, {"offsetTable", "CsTopic/0", "lastTimestamp"}).asInteger() > 0);
         QCOMPARE(at(table, {"offsetTable", "CsTopic/1", "consumerOffset"}).asInteger(), int64_t{0});
         QCOMPARE(at(table, {"offsetTable", "CsTopic/1", "lastTimestamp"}).asInteger(), int64_t{0});
+        // pullOffset (5.x; mqadmin's in-flight = pullOffset - consumerOffset): never behind the
+        // committed offset, then where the group's last pull ended (a reset: at the end).
+        QCOMPARE(at(table, {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{2});
+        QCOMPARE(broker.call(pullRequest("CsGroup", "CsTopic", 0, 2)).code, ResponseCode::kSuccess);
+        table = parsedQueueKeyed(test::bodyOf(consumeStats("CsTopic")));
+        QCOMPARE(at(table, {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{5});
+        QCOMPARE(at(table, {"offsetTable", "CsTopic/0", "consumerOffset"}).asInteger(), int64_t{2});
         // Blank topic: every topic the group has offsets for.
         table = parsedQueueKeyed(test::bodyOf(consumeStats("")));
         QCOMPARE(at(table, {"offsetTable"}).asObject().size(), size_t{4});
@@ -186,6 +227,63 @@ private slots:
         QCOMPARE(broker.call(heartbeat("client-2", "CsGroup", "OtherTopic")).code, ResponseCode::kSuccess);
         table = parsedQueueKeyed(test::bodyOf(consumeStats("CsTopic")));
         QCOMPARE(at(table, {"offsetTable"}).asObject().size(), size_t{0});
+
+        // An offset reset forgets where the group's pulls ended (Java clearPullOffset).
+        for (int32_t queueId = 0; queueId < 4; ++queueId)
+            QCOMPARE(broker.call(commitOffset("CsReset", "CsTopic", queueId, 0)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(pullRequest("CsReset", "CsTopic", 0, 0)).code, ResponseCode::kSuccess);
+        const auto resetStats = [&] {
+            return parsedQueueKeyed(test::bodyOf(broker.call(
+                request(RequestCode::kGetConsumeStats, {{"consumerGroup", "CsReset"}, {"topic", "CsTopic"}}))));
+        };
+        QCOMPARE(at(resetStats(), {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{5});
+        QCOMPARE(broker.call(request(RequestCode::kInvokeBrokerToResetOffset,
+                                     {{"topic", "CsTopic"}, {"group", "CsReset"}, {"timestamp", "0"}, {"isForce", "true"}}))
+                     .code,
+                 ResponseCode::kSuccess);
+        QCOMPARE(at(resetStats(), {"offsetTable", "CsTopic/0", "pullOffset"}).asInteger(), int64_t{0});
+    }
+
+    // GET_BROKER_CONSUME_STATS (317, mqadmin brokerConsumeStats): every subscription group's
+    // stats per topic it has offsets for, with the lag and in-flight totals.
+    void brokerConsumeStatsOfEveryGroup()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(createTopic("BcTopic", 2)).code, ResponseCode::kSuccess);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(broker.call(sendV2("BcTopic", 0, "m")).code, ResponseCode::kSuccess);
+        for (const char *group : {"BcGroup", "BcIdle"}) {
+            RemotingCommand create = request(RequestCode::kUpdateAndCreateSubscriptiongroup);
+            setBodyText(create, std::string("{\"groupName\":\"") + group + "\"}");
+            QCOMPARE(broker.call(create).code, ResponseCode::kSuccess);
+        }
+        QCOMPARE(broker.call(commitOffset("BcGroup", "BcTopic", 0, 2)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(commitOffset("BcGroup", "BcTopic", 1, 0)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(pullRequest("BcGroup", "BcTopic", 0, 2)).code, ResponseCode::kSuccess); // pulled up to 5
+
+        RemotingCommand answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer = broker.call(request(RequestCode::kGetBrokerConsumeStats, {{"isOrder", "false"}})),
+                                  test::bodyOf(answer).find("\"totalDiff\":3,") != std::string::npos),
+                                 5000);
+        QCOMPARE(answer.code, ResponseCode::kSuccess);
+        const std::string body = test::bodyOf(answer);
+        QVERIFY2(body.starts_with("{\"brokerAddr\":\"" + broker.controller().brokerAddress() + "\",\"consumeStatsList\":["),
+                 body.c_str());
+        QVERIFY2(body.ends_with(",\"totalDiff\":3,\"totalInflightDiff\":3}"), body.c_str());
+        // BcGroup's one ConsumeStats (BcTopic), in GET_CONSUME_STATS's shape; BcIdle has none.
+        QVERIFY2(body.find("{\"BcGroup\":[{\"consumeTps\":0.0,\"offsetTable\":{{\"brokerName\":\"broker-a\",\"queueId\":0,"
+                           "\"topic\":\"BcTopic\"}:{\"brokerOffset\":5,\"consumerOffset\":2,")
+                     != std::string::npos,
+                 body.c_str());
+        QVERIFY2(body.find("{\"BcIdle\":[]}") != std::string::npos, body.c_str());
+        // isOrder: order topics only (BcTopic is not one); without the field, every topic.
+        const std::string orderOnly =
+            test::bodyOf(broker.call(request(RequestCode::kGetBrokerConsumeStats, {{"isOrder", "true"}})));
+        QVERIFY2(orderOnly.find("{\"BcGroup\":[]}") != std::string::npos && orderOnly.ends_with("\"totalDiff\":0,\"totalInflightDiff\":0}"),
+                 orderOnly.c_str());
+        QVERIFY(test::bodyOf(broker.call(request(RequestCode::kGetBrokerConsumeStats))).ends_with("\"totalDiff\":3,\"totalInflightDiff\":3}"));
     }
 
     void subscriptionGroupsAreCreatedListedAndDeleted()
@@ -296,6 +394,21 @@ private slots:
         QCOMPARE(table.table["transientStorePoolEnable"], std::string("false"));
         QVERIFY(table.table.contains("storeWriteFault"));
         QCOMPARE(table.table["storeWriteFault"], std::string()); // writes healthy
+        // The keys mqadmin 5.x clusterList prints besides (Java 5.x writes them too).
+        for (const char *key : {"sendThreadPoolQueueSize", "sendThreadPoolQueueHeadWaitTimeMills",
+                                "pullThreadPoolQueueSize", "pullThreadPoolQueueHeadWaitTimeMills",
+                                "pageCacheLockTimeMills", "timerReadBehind", "timerOffsetBehind", "timerCongestNum"})
+            QVERIFY2(std::regex_match(table.table[key], std::regex(R"(\d+)")), key);
+        QCOMPARE(table.table["brokerActive"], std::string("true"));
+        QCOMPARE(table.table["timerEnqueueTps"], std::string("0.0"));
+        QCOMPARE(table.table["timerDequeueTps"], std::string("0.0"));
+        QCOMPARE(table.table["getTransferredTps"], table.table["getTransferedTps"]);
+        // The puts sent right after the start count in the TPS windows once the next sample
+        // is taken (the windows begin at the boot-time counters).
+        QTRY_VERIFY_WITH_TIMEOUT(std::stod(runtimeInfoOf(broker)["putTps"].substr(
+                                     runtimeInfoOf(broker)["putTps"].find(' ') + 1))
+                                     > 0.0,
+                                 5000);
 
         // GET_BROKER_CONFIG: the settings and the topic table's data version.
         RemotingCommand config = broker.call(request(RequestCode::kGetBrokerConfig));

@@ -5,6 +5,7 @@ QObject *createAdminTest();
 QObject *createRetryDelayTest();
 QObject *createConfigUpdateTest();
 QObject *createRequestReplyTest();
+QObject *createSqlFilterBrokerTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
-                  createRequestReplyTest())
+                  createRequestReplyTest(), createSqlFilterBrokerTest())

@@ -4,6 +4,9 @@
 
 #include "store_reader_test_util.h"
 
+#include "broker/store/index_file.h"
+
+#include <filesystem>
 #include <thread>
 
 using namespace mqdesk;
@@ -64,6 +67,60 @@ private slots:
         QVERIFY(report.cancelled);
         QVERIFY(!report.healthy());
         QVERIFY2(report.faults.empty(), listFaults(report).c_str()); // nothing judged half-way
+    }
+
+    // The Java broker 5.5 also indexes a record with TAGS under "<topic>#T#<TAGS>" (a store it wrote
+    // has such entries for every tagged record: the interop scenario JavaStoreOpenedByMqdesk found
+    // verify calling each of them index-hash-mismatch). Such an entry is healthy; one whose hash
+    // matches no key, uniq key or tag of its record is still a fault.
+    void acceptsJavaTagIndexEntries()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString() + "/store";
+        PutMessageResult put;
+        {
+            auto store = test::openStore(test::smallStoreConfig(q(root)));
+            QVERIFY(store);
+            put = store->putMessage(makeMessage("J", 0, "tagged", "k1")); // TAGS TagA
+            QCOMPARE(put.status, PutMessageStatus::PutOk);
+        }
+        std::string indexPath;
+        for (const auto &entry : std::filesystem::directory_iterator(root + "/index"))
+            indexPath = entry.path().string();
+        QVERIFY(!indexPath.empty());
+        {
+            std::string error;
+            auto index = IndexFile::load(indexPath, 1000, 4000, error); // smallStoreConfig's layout
+            QVERIFY2(index, error.c_str());
+            QCOMPARE(index->indexCount(), 2); // J#k1 (makeMessage sets no UNIQ_KEY)
+            QVERIFY(index->putKey("J#T#TagA", put.wroteOffset, put.storeTimestamp));
+            QVERIFY(index->flush(error));
+        }
+        auto reader = openReader(root);
+        QVERIFY(reader);
+        auto report = verifyStore(*reader, {});
+        QVERIFY2(report.healthy(), listFaults(report).c_str());
+        QCOMPARE(report.indexEntries, uint64_t{2});
+        // A lookup of "T#TagA" (mqdesk-admin store index --key T#TagA) finds the record carrying it.
+        const auto lookups = reader->lookupIndexKey("J", "T#TagA");
+        QCOMPARE(lookups.size(), size_t{1});
+        QCOMPARE(lookups[0].chain.size(), size_t{1});
+        QVERIFY(lookups[0].chain[0].hashMatches);
+        QCOMPARE(lookups[0].chain[0].recordHasKey, std::optional<bool>(true));
+        QCOMPARE(reader->lookupIndexKey("J", "T#TagB")[0].chain.size(), size_t{0});
+
+        {
+            std::string error;
+            auto index = IndexFile::load(indexPath, 1000, 4000, error);
+            QVERIFY2(index, error.c_str());
+            QVERIFY(index->putKey("J#T#TagB", put.wroteOffset, put.storeTimestamp)); // not its tag
+            QVERIFY(index->flush(error));
+        }
+        reader = openReader(root);
+        report = verifyStore(*reader, {});
+        QCOMPARE(report.faults.size(), size_t{1});
+        QCOMPARE(report.faults[0].kind, std::string("index-hash-mismatch"));
+        QVERIFY2(report.faults[0].message.find("T#TagA") != std::string::npos, report.faults[0].message.c_str());
     }
 };
 

@@ -13,11 +13,13 @@ import java.nio.file.attribute.BasicFileAttributes;
  * Runs one scenario: {@code java -cp … mqdesk.interop.harness.Main <Scenario> <path/to/mqdesk-broker>}.
  *
  * The scenario gets a fresh temp folder. On success everything it started is closed, the brokers are
- * stopped with SIGTERM (they must exit cleanly), the folder is removed and the exit status is 0. On
+ * stopped with SIGTERM (they must exit cleanly), then the Java peers (JavaPeer: brokers before the
+ * NameServers), the folder is removed and the exit status is 0. On
  * failure (an exception, or the deadline) it prints what differed and each broker's log tail, keeps
  * the folder and exits 1. The clients' own threads never keep the JVM alive: it ends by exit().
  *
- * Environment: MQDESK_INTEROP_TIMEOUT_S (default 150), MQDESK_INTEROP_KEEP=1 keeps the folder.
+ * Environment: MQDESK_INTEROP_TIMEOUT_S (default 150), MQDESK_INTEROP_KEEP=1 keeps the folder,
+ * MQDESK_INTEROP_ADMIN the mqdesk-admin binary (Env#adminBinary).
  */
 public final class Main {
     private Main() {}
@@ -48,6 +50,8 @@ public final class Main {
             env.closeAll();
             for (MqdeskBroker broker : env.brokers())
                 broker.stop();
+            for (JavaPeer peer : env.javaPeersReversed())
+                peer.stop();
         } catch (Throwable failure) {
             fail(args[0], env, failure);
         }
@@ -63,11 +67,20 @@ public final class Main {
         failure.printStackTrace();
         for (MqdeskBroker broker : env.brokers())
             System.err.println("\n-- " + broker.stderrLog() + " (last lines):\n" + broker.stderrTail());
+        for (JavaPeer peer : env.javaPeersReversed())
+            System.err.println("\n-- " + peer + ", " + peer.log() + " (last lines):\n" + peer.tail());
         System.err.println("\n-- kept for inspection: " + env.root());
         env.closeAll();
         for (MqdeskBroker broker : env.brokers()) {
             try {
                 broker.kill();
+            } catch (InterruptedException ignored) {
+                // Exiting anyway.
+            }
+        }
+        for (JavaPeer peer : env.javaPeersReversed()) {
+            try {
+                peer.kill();
             } catch (InterruptedException ignored) {
                 // Exiting anyway.
             }

@@ -1,0 +1,238 @@
+package mqdesk.interop.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Java RocketMQ NameServer (org.apache.rocketmq.namesrv.NamesrvStartup) or broker
+ * (org.apache.rocketmq.broker.BrokerStartup -c broker.conf) in a child JVM, as a peer of mqdesk-broker.
+ *
+ * The child runs the current JVM's class path, so only a module that depends on rocketmq-namesrv and
+ * rocketmq-broker (tests/interop/java/peer) can start one. Each peer has its own folder: ROCKETMQ_HOME
+ * and user.home point into it (the Java servers log to ${user.home}/logs/rocketmqlogs), stdout/stderr
+ * go to peer.log there. Ports are free loopback ports picked here: a broker binds listenPort, and
+ * also fastListenPort = listenPort - 2 and haListenPort = listenPort + 1, so all three must be free.
+ *
+ * start() waits for the "boot success" line; stop() is SIGTERM and, for a broker, requires that the
+ * store has no `abort` file afterwards (a clean shutdown); kill() is SIGKILL.
+ */
+public final class JavaPeer implements AutoCloseable {
+    public enum Kind { NAMESRV, BROKER }
+
+    private static final long READY_TIMEOUT_S = 60;
+    private static final long STOP_TIMEOUT_S = 60;
+
+    private final Kind kind;
+    private final Path root;
+    private final Path confFile;
+    private final Path storeDir;
+    private final int port;
+    private final String heap;
+    private Process process;
+    private int starts;
+
+    private JavaPeer(Kind kind, Path root, Path confFile, Path storeDir, int port, String heap) {
+        this.kind = kind;
+        this.root = root;
+        this.confFile = confFile;
+        this.storeDir = storeDir;
+        this.port = port;
+        this.heap = heap;
+    }
+
+    /** A NameServer on a free loopback port, not started yet. */
+    public static JavaPeer namesrv(Path root) throws IOException {
+        Files.createDirectories(root);
+        int port = freePort(0, 0);
+        Path conf = root.resolve("namesrv.conf");
+        Files.write(conf, List.of("listenPort=" + port), StandardCharsets.UTF_8);
+        return new JavaPeer(Kind.NAMESRV, root, conf, null, port, "-Xmx256m");
+    }
+
+    /**
+     * A broker (brokerId 0, brokerIP1 127.0.0.1, ASYNC_FLUSH) registering with {@code namesrvAddr},
+     * its store in {@code storeDir}; confLines are further broker.conf lines (they override the ones
+     * written here: later keys win in a properties file). Not started yet.
+     */
+    public static JavaPeer broker(Path root, String brokerName, String namesrvAddr, Path storeDir,
+                                  List<String> confLines) throws IOException {
+        Files.createDirectories(root);
+        int port = freePort(2, 1);
+        List<String> conf = new ArrayList<>(List.of(
+            "brokerClusterName=DefaultCluster",
+            "brokerName=" + brokerName,
+            "brokerId=0",
+            "namesrvAddr=" + namesrvAddr,
+            "brokerIP1=127.0.0.1",
+            "listenPort=" + port,
+            "storePathRootDir=" + storeDir,
+            "storePathCommitLog=" + storeDir.resolve("commitlog"),
+            "flushDiskType=ASYNC_FLUSH",
+            "autoCreateTopicEnable=true"));
+        conf.addAll(confLines);
+        Path confPath = root.resolve("broker.conf");
+        Files.write(confPath, conf, StandardCharsets.UTF_8);
+        return new JavaPeer(Kind.BROKER, root, confPath, storeDir, port, "-Xmx512m");
+    }
+
+    public JavaPeer start() throws IOException, InterruptedException {
+        if (process != null && process.isAlive())
+            throw new IllegalStateException(this + " is already running");
+        ++starts;
+        Path home = root.resolve("home");
+        Files.createDirectories(home);
+        String mainClass = kind == Kind.NAMESRV ? "org.apache.rocketmq.namesrv.NamesrvStartup"
+                                                : "org.apache.rocketmq.broker.BrokerStartup";
+        List<String> command = List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            heap, "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=256m",
+            "-Duser.home=" + home, "-Drocketmq.home.dir=" + home,
+            "-cp", System.getProperty("java.class.path"),
+            mainClass, "-c", confFile.toString());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("ROCKETMQ_HOME", home.toString());
+        process = builder.start();
+        Path log = log();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        final boolean[] ready = new boolean[1];
+        Thread reader = new Thread(() -> {
+            try (var w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    // logback's own status lines (|-INFO …) are noise.
+                    if (line.contains(" |-"))
+                        continue;
+                    w.write(line);
+                    w.newLine();
+                    w.flush();
+                    if (line.contains("boot success")) {
+                        synchronized (ready) {
+                            ready[0] = true;
+                            ready.notifyAll();
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // The process ended; its exit status says how.
+            }
+        }, "java-" + kind + "-stdout-" + starts);
+        reader.setDaemon(true);
+        reader.start();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_TIMEOUT_S);
+        synchronized (ready) {
+            while (!ready[0]) {
+                if (!process.isAlive())
+                    throw new IllegalStateException(this + " exited with status " + process.exitValue()
+                                                    + " before booting; output:\n" + tail());
+                long left = deadline - System.nanoTime();
+                if (left <= 0)
+                    throw new IllegalStateException(this + " did not boot within " + READY_TIMEOUT_S
+                                                    + " s; output:\n" + tail());
+                ready.wait(Math.min(200, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+            }
+        }
+        Log.info("%s #%d ready", this, starts);
+        return this;
+    }
+
+    /** SIGTERM (the JVM's shutdown hook stops the server); a broker must leave no `abort` file. */
+    public void stop() throws IOException, InterruptedException {
+        if (process == null || !process.isAlive())
+            return;
+        process.destroy();
+        if (!process.waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new IllegalStateException(this + " did not stop within " + STOP_TIMEOUT_S
+                                            + " s of SIGTERM; output:\n" + tail());
+        }
+        if (kind == Kind.BROKER)
+            Check.that(!Files.exists(storeDir.resolve("abort")), "%s left %s after SIGTERM", this,
+                       storeDir.resolve("abort"));
+        Log.info("%s #%d stopped (exit status %d)", this, starts, process.exitValue());
+    }
+
+    public void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly().waitFor();
+            Log.info("%s #%d killed", this, starts);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        kill();
+    }
+
+    public Kind kind() { return kind; }
+    public String addr() { return "127.0.0.1:" + port; }
+    public int port() { return port; }
+    public Path storeDir() { return storeDir; }
+    public Path root() { return root; }
+    public Path log() { return root.resolve("peer-" + starts + ".log"); }
+
+    /** The last lines of the child's output and of its rocketmqlogs broker/namesrv log. */
+    public String tail() {
+        StringBuilder s = new StringBuilder(tailOf(log(), 20));
+        Path logs = root.resolve("home/logs/rocketmqlogs");
+        for (String name : List.of("namesrv.log", "broker.log", "store.log")) {
+            Path p = logs.resolve(name);
+            if (Files.exists(p))
+                s.append("\n-- ").append(p).append(":\n").append(tailOf(p, 25));
+        }
+        return s.toString();
+    }
+
+    private static String tailOf(Path file, int lines) {
+        try {
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(cannot read " + file + ": " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return (kind == Kind.NAMESRV ? "Java NameServer " : "Java broker ") + addr();
+    }
+
+    /**
+     * A port p that is free on all addresses, with p - below .. p + above free too (the broker's
+     * fastListenPort and haListenPort).
+     */
+    static int freePort(int below, int above) throws IOException {
+        for (int attempt = 0; attempt < 50; ++attempt) {
+            int p;
+            try (ServerSocket s = new ServerSocket(0)) {
+                p = s.getLocalPort();
+            }
+            if (p - below < 1024 || p + above > 65535)
+                continue;
+            boolean ok = true;
+            for (int q = p - below; q <= p + above && ok; ++q)
+                ok = isFree(q);
+            if (ok)
+                return p;
+        }
+        throw new IOException("no free port with " + below + " free below and " + above + " above");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(false);
+            s.bind(new InetSocketAddress(port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

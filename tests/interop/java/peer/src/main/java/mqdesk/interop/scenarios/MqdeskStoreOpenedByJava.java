@@ -1,0 +1,29 @@
+package mqdesk.interop.scenarios;
+
+import mqdesk.interop.harness.Env;
+import mqdesk.interop.harness.JavaPeer;
+import mqdesk.interop.harness.MqdeskBroker;
+import mqdesk.interop.harness.Scenario;
+
+/**
+ * mqdesk-broker writes a store (every kind of message, PeerMessages), is stopped with SIGTERM; the Java
+ * broker 5.5.0 opened on a copy of that store serves every message to a Java consumer with its body,
+ * tags and keys.
+ */
+public class MqdeskStoreOpenedByJava implements Scenario {
+    @Override
+    public void run(Env env) throws Exception {
+        PeerLogging.quiet(env);
+        MqdeskBroker broker = env.startBroker();
+        PeerMessages messages = new PeerMessages(env.unique("peermq"));
+        messages.sendAll(env, broker.namesrvAddr());
+        // Also waits for the delayed messages to reach the topic.
+        messages.readAndCheck(env, broker.namesrvAddr(), "mqdesk-broker");
+        broker.stop();
+
+        JavaPeer namesrv = env.startJavaNamesrv();
+        JavaPeer java = env.startJavaBroker(namesrv.addr(), env.copyStore(broker.storeDir(), env.root().resolve("java-store")));
+        messages.readAndCheck(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
+        messages.queryByKeys(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
+    }
+}
