@@ -4,7 +4,8 @@
 // Java: the Java NameServer and a master + slave broker pair (one brokerName, brokerId 0 and 1,
 // ASYNC_MASTER / SLAVE) started from the Maven jars of tests/interop/java/javabroker on free
 // loopback ports. Everything the JVMs write (stores, ~/logs/rocketmqlogs, stdout) stays in a
-// temporary folder; the destructor stops them (SIGTERM, then SIGKILL).
+// temporary folder; the destructor stops them (SIGTERM, then SIGKILL), and they are killed with
+// the test process if it dies first.
 //
 // The jars come from `mvn -B -q -f tests/interop/java/pom.xml package` (the CTest fixture
 // interop_java_build); without them start() fails naming that command, so a test never skips
@@ -24,6 +25,8 @@
 #include <QThread>
 
 #include <arpa/inet.h>
+#include <csignal>
+#include <sys/prctl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -215,6 +218,9 @@ private:
         const QString out = name + QStringLiteral(".out");
         process->setStandardOutputFile(dir_.filePath(out));
         process->setStandardErrorFile(dir_.filePath(out), QIODevice::Append);
+        // A test killed by CTest's timeout never runs the destructor: the JVMs go with it instead
+        // of holding their ports and CPU afterwards.
+        process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         process->start(java, {QStringLiteral("-Duser.home=%1").arg(dir_.path()),
                               QStringLiteral("-Drocketmq.home.dir=%1").arg(dir_.path()), heap,
                               QStringLiteral("-XX:+UseSerialGC"), QStringLiteral("-cp"), classpath_, mainClass,
