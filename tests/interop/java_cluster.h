@@ -52,7 +52,8 @@ public:
     JavaCluster &operator=(const JavaCluster &) = delete;
     ~JavaCluster() { stop(); }
 
-    // Starts the NameServer, then the master and the slave, each up to its "boot success" line.
+    // Starts the NameServer, then the master and the slave, each up to its "boot success" line, and
+    // returns once the NameServer lists both brokers.
     // On failure `error` says which process and why (with the end of its output).
     bool start(QString &error)
     {
@@ -86,7 +87,8 @@ public:
                && launch(QStringLiteral("master"), QStringLiteral("-Xmx512m"),
                          QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("master.conf"), error)
                && launch(QStringLiteral("slave"), QStringLiteral("-Xmx512m"),
-                         QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("slave.conf"), error);
+                         QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("slave.conf"), error)
+               && waitForRegistration(error);
     }
 
     // Slave first, so that the master does not log a broken HA connection as an error; all are
@@ -192,6 +194,41 @@ private:
             return {};
         const QByteArray all = file.readAll();
         return QString::fromUtf8(all.right(2000));
+    }
+
+    // "boot success" comes before a 5.x broker has registered with the NameServer (a slave can
+    // take up to its first 10 s registration round): wait until the NameServer lists both.
+    bool waitForRegistration(QString &error) const
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = namesrvAddress().toStdString();
+        config.instanceName = "java-cluster-boot";
+        client::AdminClient admin(config);
+        const std::map<int64_t, std::string> expected{{0, masterAddress().toStdString()},
+                                                      {1, slaveAddress().toStdString()}};
+        QElapsedTimer timer;
+        timer.start();
+        std::string seen;
+        while (timer.elapsed() < kBootTimeoutMs) {
+            const auto info = admin.clusterInfo();
+            if (info.ok) {
+                const auto broker = info.value.brokerAddrTable.find(kBrokerName);
+                if (broker != info.value.brokerAddrTable.end() && broker->second.brokerAddrs == expected) {
+                    admin.shutdown();
+                    return true;
+                }
+                seen = info.value.toJson();
+            } else {
+                seen = info.error;
+            }
+            QThread::msleep(500);
+        }
+        admin.shutdown();
+        error = QStringLiteral("the Java NameServer %1 did not list the master and the slave in %2 s: %3")
+                    .arg(namesrvAddress())
+                    .arg(kBootTimeoutMs / 1000)
+                    .arg(QString::fromStdString(seen));
+        return false;
     }
 
     bool outputContains(const QString &name, const char *text) const
