@@ -158,10 +158,12 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
 
 namespace {
 
+enum class InvokeResult { Sent, NoClientOnline, Failed };
+
 // INVOKE_BROKER_TO_RESET_OFFSET (222) on one broker, forced: the broker tells the group's online
 // clients and answers the offsets it sent (ResetOffsetBody).
-bool invokeResetOffset(client::AdminClient &admin, const std::string &addr, const std::string &group,
-                       const std::string &topic, int64_t timestamp, ResetOutcome &outcome)
+InvokeResult invokeResetOffset(client::AdminClient &admin, const std::string &addr, const std::string &group,
+                               const std::string &topic, int64_t timestamp, ResetOutcome &outcome)
 {
     remoting::ExtFields fields;
     remoting::setField(fields, "topic", topic);
@@ -174,11 +176,13 @@ bool invokeResetOffset(client::AdminClient &admin, const std::string &addr, cons
     const auto response = admin.api().invoke(addr, std::move(request), admin.api().config().timeoutMillis);
     if (!response.ok) {
         outcome.error = response.error;
-        return false;
+        return InvokeResult::Failed;
     }
+    if (response.value.code == remoting::ResponseCode::kConsumerNotOnline)
+        return InvokeResult::NoClientOnline;
     if (response.value.code != remoting::ResponseCode::kSuccess) {
         outcome.error = client::MQClientAPI::responseFailure(what, response.value).error;
-        return false;
+        return InvokeResult::Failed;
     }
     const std::string_view body(reinterpret_cast<const char *>(response.value.body.data()), response.value.body.size());
     std::string error;
@@ -191,7 +195,43 @@ bool invokeResetOffset(client::AdminClient &admin, const std::string &addr, cons
         {}, error);
     if (!parsed)
         outcome.error = what + ": " + error;
-    return parsed;
+    return parsed ? InvokeResult::Sent : InvokeResult::Failed;
+}
+
+// UPDATE_CONSUMER_OFFSET (15) for each readable queue of `topic` whose master is `onlyAddr`
+// (every master when empty), to the offset `target` names.
+bool writeOffsets(client::AdminClient &admin, const std::string &group, const std::string &topic,
+                  const remoting::TopicRouteData &route, ResetTarget target, int64_t timestampMillis,
+                  const std::string &onlyAddr, ResetOutcome &outcome)
+{
+    for (const client::MessageQueue &queue : client::subscribeQueues(topic, route)) {
+        const std::string addr = client::masterAddress(route, queue.brokerName);
+        if (addr.empty() || (!onlyAddr.empty() && addr != onlyAddr))
+            continue;
+        client::Result<int64_t> offset;
+        switch (target) {
+        case ResetTarget::Earliest:
+            offset = admin.api().getMinOffset(addr, topic, queue.queueId);
+            break;
+        case ResetTarget::Latest:
+            offset = admin.api().getMaxOffset(addr, topic, queue.queueId);
+            break;
+        case ResetTarget::ByTime:
+            offset = admin.api().searchOffsetByTimestamp(addr, topic, queue.queueId, timestampMillis);
+            break;
+        }
+        if (!offset.ok) {
+            outcome.error = offset.error;
+            return false;
+        }
+        const auto status = admin.api().updateConsumerOffset(addr, group, topic, queue.queueId, offset.value);
+        if (!status.ok) {
+            outcome.error = status.error;
+            return false;
+        }
+        outcome.written[queue] = offset.value;
+    }
+    return true;
 }
 
 } // namespace
@@ -207,42 +247,27 @@ ResetOutcome resetGroupOffsets(client::AdminClient &admin, const std::string &gr
             outcome.error = route.error;
             return outcome;
         }
-        if (throughOnlineClients) {
-            const int64_t timestamp = target == ResetTarget::Latest     ? -1
-                                      : target == ResetTarget::Earliest ? 0
-                                                                        : timestampMillis;
-            for (const std::string &addr : client::masterAddresses(route.value)) {
-                if (!invokeResetOffset(admin, addr, group, topic, timestamp, outcome))
-                    return outcome;
-            }
+        if (!throughOnlineClients) {
+            if (!writeOffsets(admin, group, topic, route.value, target, timestampMillis, {}, outcome))
+                return outcome;
             continue;
         }
-        for (const client::MessageQueue &queue : client::subscribeQueues(topic, route.value)) {
-            const std::string addr = client::masterAddress(route.value, queue.brokerName);
-            if (addr.empty())
-                continue;
-            client::Result<int64_t> offset;
-            switch (target) {
-            case ResetTarget::Earliest:
-                offset = admin.api().getMinOffset(addr, topic, queue.queueId);
+        const int64_t timestamp = target == ResetTarget::Latest     ? -1
+                                  : target == ResetTarget::Earliest ? 0
+                                                                    : timestampMillis;
+        for (const std::string &addr : client::masterAddresses(route.value)) {
+            switch (invokeResetOffset(admin, addr, group, topic, timestamp, outcome)) {
+            case InvokeResult::Sent:
                 break;
-            case ResetTarget::Latest:
-                offset = admin.api().getMaxOffset(addr, topic, queue.queueId);
+            case InvokeResult::NoClientOnline:
+                // Nobody would commit an old position over a write now: write it, as mqadmin does.
+                outcome.wroteDirectly = true;
+                if (!writeOffsets(admin, group, topic, route.value, target, timestampMillis, addr, outcome))
+                    return outcome;
                 break;
-            case ResetTarget::ByTime:
-                offset = admin.api().searchOffsetByTimestamp(addr, topic, queue.queueId, timestampMillis);
-                break;
-            }
-            if (!offset.ok) {
-                outcome.error = offset.error;
+            case InvokeResult::Failed:
                 return outcome;
             }
-            const auto status = admin.api().updateConsumerOffset(addr, group, topic, queue.queueId, offset.value);
-            if (!status.ok) {
-                outcome.error = status.error;
-                return outcome;
-            }
-            outcome.written[queue] = offset.value;
         }
     }
     return outcome;

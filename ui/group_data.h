@@ -75,6 +75,9 @@ struct ResetOutcome
 {
     std::map<client::MessageQueue, int64_t> written;
     std::string error; // empty on success
+    // Some offsets were written with UPDATE_CONSUMER_OFFSET although the reset was meant to go
+    // through the online clients: a broker answered that none was online any more.
+    bool wroteDirectly = false;
 };
 
 // Moves the group's committed offset of every readable queue of `topics` to the queue's first
@@ -82,7 +85,10 @@ struct ResetOutcome
 // `timestampMillis` or later. With `throughOnlineClients` (push consumers online, which would
 // commit their old position over a write) each master gets INVOKE_BROKER_TO_RESET_OFFSET and
 // tells the clients; otherwise the offsets are written with UPDATE_CONSUMER_OFFSET (offline
-// groups, pull consumers). Stops at the first failure, reporting what was already done.
+// groups, pull consumers). A broker answering CONSUMER_NOT_ONLINE (the clients left since the
+// list was fetched; the Java broker answers so for any group without clients) gets the offsets
+// written instead, as mqadmin's resetOffsetByTime does. Stops at the first failure, reporting
+// what was already done.
 ResetOutcome resetGroupOffsets(client::AdminClient &admin, const std::string &group,
                                const std::vector<std::string> &topics, ResetTarget target, int64_t timestampMillis,
                                bool throughOnlineClients = false);

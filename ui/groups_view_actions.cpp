@@ -115,7 +115,7 @@ void GroupsView::requestReset(ResetTarget target, int64_t timestampMillis)
                 const int written = static_cast<int>(outcome.written.size());
                 if (written > 0)
                     recordReset(group);
-                if (outcome.error.empty() && throughClients)
+                if (outcome.error.empty() && throughClients && !outcome.wroteDirectly)
                     finishAction(true, tr("Sent the reset of %n queue(s) of %1 to its online clients.", "", written)
                                            .arg(group));
                 else if (outcome.error.empty())

@@ -186,6 +186,10 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     connect(kindCombo_, &QComboBox::currentIndexChanged, this,
             [this] { filter_->setKindFilter(kindCombo_->currentData().toInt()); });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TopicsView::onCurrentChanged);
+    // selectedTopic() needs the current row selected too, and a mouse click moves the current
+    // row before it selects it (QAbstractItemView::mousePressEvent): only the selection change
+    // that follows names the clicked topic.
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TopicsView::onCurrentChanged);
     connect(detail_, &TopicDetailPane::messageCountKnown, model_, &TopicTableModel::setMessageCount);
 
     // The rows on screen get their message counts shortly after they appear.
@@ -423,7 +427,9 @@ void TopicsView::updateActions()
 
 void TopicsView::onCurrentChanged()
 {
-    detail_->showTopic(selectedTopic());
+    // A click that moves both the current row and the selection arrives twice: fetch once.
+    if (const QString topic = selectedTopic(); topic != detail_->topic() || topic.isEmpty())
+        detail_->showTopic(topic);
     updateActions();
 }
 

@@ -61,6 +61,8 @@ int runClusterList(AdminSession &s)
                     json.set("cluster", cluster);
                     json.set("brokerName", brokerName);
                     json.set("brokerId", brokerId);
+                    // RocketMQ's convention: brokerId 0 is the master of its brokerName, any other a slave.
+                    json.set("role", brokerId == 0 ? "MASTER" : "SLAVE");
                     json.set("addr", addr);
                     json.set("reachable", runtime.ok);
                     json.set("version", get("brokerVersionDesc"));
