@@ -346,6 +346,13 @@ Check the address and that it runs, then press F5.</source>
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::ClientSnippets</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::CommitLogView</name>
     <message>
         <source>records.csv</source>
@@ -2664,8 +2671,8 @@ Widen the time range, check the topic, or browse the queues.</source>
         <translation>复制 NameServer 地址</translation>
     </message>
     <message>
-        <source>Connect a client (Node.js, ali-ons):</source>
-        <translation>连接客户端（Node.js，ali-ons）：</translation>
+        <source>Connect a client:</source>
+        <translation>连接客户端：</translation>
     </message>
     <message>
         <source>Embedded broker: %1</source>

@@ -2,20 +2,21 @@
 
 #include "ui/brokers_panel.h"
 #include "ui/choose_ports_dialog.h"
+#include "ui/client_snippets.h"
+#include "ui/cluster_connection.h"
 
 #include <QAction>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QClipboard>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace mqdesk::ui {
 
 OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWidget *parent)
-    : QWidget(parent), host_(host)
+    : QWidget(parent), host_(host), connection_(connection)
 {
     auto *layout = new QVBoxLayout(this);
     title_ = new QLabel(this);
@@ -26,12 +27,14 @@ OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWid
     details_ = new QLabel(this);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     details_->setWordWrap(true);
-    snippet_ = new QPlainTextEdit(this);
-    snippet_->setReadOnly(true);
-    snippet_->setMaximumHeight(80);
+    // The snippets name the cluster the views show: the embedded broker's while it is picked
+    // (and runs), else the saved connection picked.
+    snippets_ = new ClientSnippets(this);
+    snippets_->setObjectName(QStringLiteral("clientSnippets"));
     auto *copy = new QPushButton(tr("Copy NameServer address"), this);
+    copy->setObjectName(QStringLiteral("copyNamesrvAddress"));
     connect(copy, &QPushButton::clicked, this, [this] {
-        QGuiApplication::clipboard()->setText(host_.namesrvAddress());
+        QGuiApplication::clipboard()->setText(connection_.namesrvAddress());
     });
     // A port conflict is fixed from here in one click.
     usePortsAction_ = new QAction(this);
@@ -59,14 +62,18 @@ OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWid
     clientPart_ = new QWidget(this);
     auto *clientLayout = new QVBoxLayout(clientPart_);
     clientLayout->setContentsMargins(0, 0, 0, 0);
-    clientLayout->addWidget(new QLabel(tr("Connect a client (Node.js, ali-ons):"), clientPart_));
-    clientLayout->addWidget(snippet_);
-    clientLayout->addWidget(copy, 0, Qt::AlignLeft);
+    auto *clientHeading = new QHBoxLayout;
+    clientHeading->addWidget(new QLabel(tr("Connect a client:"), clientPart_));
+    clientHeading->addWidget(copy);
+    clientHeading->addStretch(1);
+    clientLayout->addLayout(clientHeading);
+    clientLayout->addWidget(snippets_);
     layout->addWidget(clientPart_);
     brokers_ = new BrokersPanel(connection, this);
     layout->addWidget(brokers_, 1);
 
     connect(&host_, &BrokerHost::stateChanged, this, &OverviewView::refresh);
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &OverviewView::refresh);
     refresh();
 }
 
@@ -82,18 +89,13 @@ void OverviewView::refresh()
                                    QString::fromStdString(options.settings.broker.brokerName),
                                    QString::fromStdString(options.settings.broker.brokerClusterName), host_.storeDir(),
                                    flush));
-        snippet_->setPlainText(QStringLiteral("const { Producer } = require('ali-ons');\n"
-                                              "const producer = new Producer({ httpclient: {}, nameSrv: '%1',"
-                                              " producerGroup: 'PG' });")
-                                   .arg(host_.namesrvAddress()));
     } else if (state == BrokerHost::State::Failed) {
         details_->setText(failureText());
-        snippet_->clear();
     } else {
         details_->setText(tr("Store: %1").arg(QString::fromStdString(options.settings.store.rootDir())));
-        snippet_->clear();
     }
-    clientPart_->setVisible(state == BrokerHost::State::Running);
+    snippets_->setNamesrvAddress(connection_.namesrvAddress());
+    clientPart_->setVisible(connection_.isConnected());
     const PortConflict conflict = host_.portConflict();
     const bool offerPorts = state == BrokerHost::State::Failed && conflict.any();
     portFix_->setVisible(offerPorts);

@@ -1,7 +1,8 @@
 // The Overview in a real MainWindow, offscreen, with a real embedded broker on a temporary store:
 // the brokers table (version, address, flush mode, TPS after sends, uptime, today's totals) for
 // one and for two brokers on one NameServer, a broker that stops answering, an unreachable
-// cluster, Ctrl+C and CSV; GET_BROKER_RUNTIME_INFO's Java-shaped values read into numbers.
+// cluster, Ctrl+C and CSV; the "Connect a client" tabs (Java, Spring Boot, Go, Node.js) naming the
+// shown NameServer, their Copy buttons, after a restart on another port and another cluster picked; GET_BROKER_RUNTIME_INFO's Java-shaped values read into numbers.
 // Screenshots in the build tree (screenshots/).
 
 #include "ui_test_util.h"
@@ -13,6 +14,8 @@
 #include "broker/remoting/remoting_codes.h"
 #include "ui/broker_table_model.h"
 #include "ui/choose_ports_dialog.h"
+#include "ui/client_snippets.h"
+#include "ui/connection_manager.h"
 #include "ui/port_choice.h"
 #include "ui/brokers_panel.h"
 #include "ui/main_window.h"
@@ -21,6 +24,10 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
+#include <QPlainTextEdit>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QSpinBox>
@@ -155,6 +162,143 @@ private slots:
         QVERIFY(client::readBrokerRuntime({{"putTps", "fast"}}).putTps == std::nullopt);
         QCOMPARE(ui::uptimeText(3 * 86400000LL + 4 * 3600000LL), QStringLiteral("3 d 4 h"));
         QCOMPARE(ui::uptimeText(42000), QStringLiteral("42 s"));
+    }
+
+    // "Connect a client": each tab, clicked on the real tab bar, names the NameServer of the
+    // cluster shown; its Copy button puts exactly that snippet on the clipboard; the snippets
+    // follow a restart on another port and another cluster picked in the toolbar combo.
+    void clientSnippetsNameTheShownNameServer()
+    {
+        using Snippets = ui::ClientSnippets;
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("snippets"))));
+        window.resize(1000, 900);
+        window.show();
+        BrokerHost &host = window.brokerHost();
+        QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Running, 60000);
+        auto *overview = qobject_cast<ui::OverviewView *>(window.pages()->widget(0));
+        QVERIFY(overview);
+        Snippets *snippets = overview->clientSnippets();
+        QTRY_VERIFY(snippets->isVisible());
+        QTabBar *tabBar = snippets->tabs()->tabBar();
+        QCOMPARE(tabBar->count(), int(Snippets::LanguageCount));
+
+        // What a person sees in each tab: the address as each language writes it.
+        auto expectShows = [&](const QString &address, bool clickCopy, bool screenshots) {
+            for (int i = 0; i < Snippets::LanguageCount; ++i) {
+                const auto language = static_cast<Snippets::Language>(i);
+                QTest::mouseClick(tabBar, Qt::LeftButton, {}, tabBar->tabRect(i).center());
+                QCOMPARE(snippets->tabs()->currentIndex(), i);
+                QPlainTextEdit *text = snippets->text(language);
+                QVERIFY(text->isVisible());
+                QVERIFY(text->isReadOnly());
+                QVERIFY(QFontInfo(text->font()).fixedPitch());
+                const QString shown = text->toPlainText();
+                QCOMPARE(shown, Snippets::snippet(language, address));
+                const QStringList parts = address.split(QLatin1Char(';'));
+                switch (language) {
+                case Snippets::Java:
+                    QVERIFY2(shown.contains(QStringLiteral("producer.setNamesrvAddr(\"%1\");").arg(address)), qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral("consumer.setNamesrvAddr(\"%1\");").arg(address)));
+                    QVERIFY(shown.contains(QStringLiteral("new DefaultMQPushConsumer(")));
+                    QVERIFY(shown.contains(QStringLiteral("<artifactId>rocketmq-client</artifactId><version>5.5.0</version>")));
+                    break;
+                case Snippets::SpringBoot:
+                    QVERIFY2(shown.contains(QStringLiteral("\nrocketmq.name-server=%1\n").arg(address)), qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral("\nrocketmq.producer.group=")));
+                    QVERIFY(shown.contains(QStringLiteral("org.apache.rocketmq:rocketmq-spring-boot-starter:2.3.5")));
+                    break;
+                case Snippets::Go: {
+                    QStringList quoted;
+                    for (const QString &part : parts)
+                        quoted << QLatin1Char('"') + part + QLatin1Char('"');
+                    const QString resolver = QStringLiteral("primitive.NewPassthroughResolver([]string{%1})")
+                                                 .arg(quoted.join(QStringLiteral(", ")));
+                    QVERIFY2(shown.contains(QStringLiteral("producer.WithNsResolver(") + resolver), qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral("consumer.WithNsResolver(") + resolver));
+                    QVERIFY(shown.contains(QStringLiteral("p.SendSync(")));
+                    QVERIFY(shown.contains(QStringLiteral("rocketmq.NewPushConsumer(")));
+                    break;
+                }
+                case Snippets::Node:
+                case Snippets::LanguageCount:
+                    QVERIFY2(shown.contains(QStringLiteral("nameSrv: '%1'").arg(address)), qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral("require('ali-ons')")));
+                    break;
+                }
+                if (clickCopy) {
+                    QGuiApplication::clipboard()->setText(QStringLiteral("something else"));
+                    QPushButton *copy = snippets->copyButton(language);
+                    QVERIFY(copy->isVisible());
+                    QTest::mouseClick(copy, Qt::LeftButton);
+                    QCOMPARE(QGuiApplication::clipboard()->text(), shown);
+                }
+                if (screenshots)
+                    saveScreenshot(window, QStringLiteral("snippets-") + Snippets::id(language));
+            }
+        };
+
+        const QString first = host.namesrvAddress();
+        QVERIFY(!first.isEmpty());
+        expectShows(first, true, true);
+        if (QTest::currentTestFailed())
+            return;
+
+        // The broker restarted on another NameServer port: every tab names the new one.
+        quint16 otherPort = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            otherPort = probe.serverPort();
+        }
+        host.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Stopped, 60000);
+        QTRY_VERIFY(!snippets->isVisible()); // no cluster shown, no snippet
+        host.startOnPorts(otherPort, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Running, 60000);
+        const QString second = host.namesrvAddress();
+        QVERIFY(second.endsWith(QStringLiteral(":%1").arg(otherPort)));
+        QVERIFY(second != first);
+        QTRY_VERIFY(snippets->isVisible());
+        expectShows(second, true, false);
+        if (QTest::currentTestFailed())
+            return;
+        for (int i = 0; i < Snippets::LanguageCount; ++i)
+            QVERIFY(!snippets->text(static_cast<Snippets::Language>(i))->toPlainText().contains(first));
+
+        // Another cluster picked in the toolbar combo (a person's Down key): its addresses.
+        ui::ConnectionManager &connections = window.connections();
+        const QString name = QStringLiteral("Snippets staging");
+        for (int i = int(connections.connections().size()) - 1; i >= 0; --i)
+            if (connections.connections()[size_t(i)].name == name)
+                connections.removeConnection(i);
+        QString error;
+        QVERIFY2(connections.addConnection(name, QStringLiteral("127.0.0.1:1;127.0.0.1:2"), &error),
+                 qPrintable(error));
+        auto *combo = window.findChild<QComboBox *>(QStringLiteral("connectionCombo"));
+        QVERIFY(combo);
+        const int comboIndex = combo->findText(name, Qt::MatchContains);
+        QVERIFY(comboIndex > 0);
+        combo->setFocus();
+        while (combo->currentIndex() < comboIndex)
+            QTest::keyClick(combo, Qt::Key_Down);
+        QCOMPARE(combo->currentIndex(), comboIndex);
+        const QString picked = QStringLiteral("127.0.0.1:1;127.0.0.1:2");
+        QTRY_COMPARE(snippets->namesrvAddress(), picked);
+        expectShows(picked, true, false);
+        if (QTest::currentTestFailed())
+            return;
+        QTest::mouseClick(overview->findChild<QPushButton *>(QStringLiteral("copyNamesrvAddress")), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), picked);
+
+        // Back to the embedded broker.
+        combo->setFocus();
+        while (combo->currentIndex() > 0)
+            QTest::keyClick(combo, Qt::Key_Up);
+        QTRY_COMPARE(snippets->namesrvAddress(), second);
+        for (int i = int(connections.connections().size()) - 1; i >= 0; --i)
+            if (connections.connections()[size_t(i)].name == name)
+                connections.removeConnection(i);
     }
 
     void brokersTableShowsTheEmbeddedBroker()
