@@ -46,8 +46,11 @@ QString ClientSnippets::snippet(Language language, const QString &namesrvAddr)
     case Java:
         return QStringLiteral(
                    "<!-- pom.xml: rocketmq-client 5.5.0 (or 4.9.8) -->\n"
-                   "<dependency><groupId>org.apache.rocketmq</groupId><artifactId>rocketmq-client</artifactId>"
-                   "<version>5.5.0</version></dependency>\n"
+                   "<dependency>\n"
+                   "  <groupId>org.apache.rocketmq</groupId>\n"
+                   "  <artifactId>rocketmq-client</artifactId>\n"
+                   "  <version>5.5.0</version>\n"
+                   "</dependency>\n"
                    "\n"
                    "DefaultMQProducer producer = new DefaultMQProducer(\"MyProducerGroup\");\n"
                    "producer.setNamesrvAddr(\"%1\");\n"
@@ -66,9 +69,11 @@ QString ClientSnippets::snippet(Language language, const QString &namesrvAddr)
             .arg(namesrvAddr);
     case SpringBoot:
         return QStringLiteral("<!-- pom.xml: org.apache.rocketmq:rocketmq-spring-boot-starter:2.3.5 -->\n"
-                              "<dependency><groupId>org.apache.rocketmq</groupId>"
-                              "<artifactId>rocketmq-spring-boot-starter</artifactId>"
-                              "<version>2.3.5</version></dependency>\n"
+                              "<dependency>\n"
+                              "  <groupId>org.apache.rocketmq</groupId>\n"
+                              "  <artifactId>rocketmq-spring-boot-starter</artifactId>\n"
+                              "  <version>2.3.5</version>\n"
+                              "</dependency>\n"
                               "\n"
                               "# application.properties\n"
                               "rocketmq.name-server=%1\n"

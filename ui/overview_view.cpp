@@ -68,7 +68,7 @@ OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWid
     clientHeading->addStretch(1);
     clientLayout->addLayout(clientHeading);
     clientLayout->addWidget(snippets_);
-    layout->addWidget(clientPart_);
+    layout->addWidget(clientPart_, 1);
     brokers_ = new BrokersPanel(connection, this);
     layout->addWidget(brokers_, 1);
 

@@ -201,7 +201,7 @@ private slots:
                     QVERIFY2(shown.contains(QStringLiteral("producer.setNamesrvAddr(\"%1\");").arg(address)), qPrintable(shown));
                     QVERIFY(shown.contains(QStringLiteral("consumer.setNamesrvAddr(\"%1\");").arg(address)));
                     QVERIFY(shown.contains(QStringLiteral("new DefaultMQPushConsumer(")));
-                    QVERIFY(shown.contains(QStringLiteral("<artifactId>rocketmq-client</artifactId><version>5.5.0</version>")));
+                    QVERIFY(shown.contains(QStringLiteral("<artifactId>rocketmq-client</artifactId>\n  <version>5.5.0</version>")));
                     break;
                 case Snippets::SpringBoot:
                     QVERIFY2(shown.contains(QStringLiteral("\nrocketmq.name-server=%1\n").arg(address)), qPrintable(shown));
