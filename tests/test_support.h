@@ -54,6 +54,55 @@ inline void copyFixture(const std::string &name, const std::string &target)
 
 inline QString q(const std::string &s) { return QString::fromStdString(s); }
 
+// Rebuilds in `target` the store the Java broker 5.5.0 wrote (tests/fixtures/java-5.5.0, whose
+// README says how it was made): the fixture keeps only the used bytes of the Java files, which
+// are large and sparse, so the commit log and consume queues are extended with zeros to their
+// Java sizes and the 420 MB index file is written back from its header, non-zero slots and
+// entries. The files come back as the Java broker left them, holes and all.
+inline void restoreJava550Store(const std::string &target)
+{
+    namespace fs = std::filesystem;
+    const fs::path source = fs::path(MQDESK_PROJECT_FIXTURES_DIR) / "java-5.5.0";
+    QVERIFY2(fs::is_directory(source), source.c_str());
+    fs::create_directories(target);
+    for (const char *item : {"checkpoint", "config", "commitlog", "consumequeue"})
+        fs::copy(source / item, fs::path(target) / item, fs::copy_options::recursive);
+    for (const auto &entry : fs::recursive_directory_iterator(target)) {
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+        if (!entry.is_regular_file())
+            continue;
+        const std::string parent = entry.path().parent_path().parent_path().parent_path().filename().string();
+        if (entry.path().parent_path().filename() == "commitlog")
+            fs::resize_file(entry.path(), 1073741824); // mappedFileSizeCommitLog
+        else if (parent == "consumequeue")
+            fs::resize_file(entry.path(), 6000000); // 300,000 entries of 20 bytes
+    }
+    constexpr int64_t kHeaderSize = 40, kSlots = 5000000, kEntrySize = 20, kEntries = 20000000;
+    fs::create_directories(fs::path(target) / "index");
+    for (const auto &entry : fs::directory_iterator(source / "index")) {
+        if (entry.path().extension() != ".header")
+            continue;
+        const fs::path stem = entry.path().parent_path() / entry.path().stem();
+        const std::string file = (fs::path(target) / "index" / entry.path().stem()).string();
+        std::vector<uint8_t> bytes = readFile(entry.path().string());
+        writeFile(file, bytes);
+        fs::resize_file(file, kHeaderSize + kSlots * 4 + kEntries * kEntrySize);
+        std::fstream out(file, std::ios::binary | std::ios::in | std::ios::out);
+        std::ifstream slotLines(stem.string() + ".slots.txt");
+        int64_t slot = 0;
+        uint32_t value = 0;
+        while (slotLines >> slot >> value) {
+            const char bigEndian[4] = {char(value >> 24), char(value >> 16), char(value >> 8), char(value)};
+            out.seekp(kHeaderSize + slot * 4);
+            out.write(bigEndian, 4);
+        }
+        const std::vector<uint8_t> entries = readFile(stem.string() + ".entries");
+        out.seekp(kHeaderSize + kSlots * 4);
+        out.write(reinterpret_cast<const char *>(entries.data()), static_cast<std::streamsize>(entries.size()));
+        QVERIFY2(out.good(), file.c_str());
+    }
+}
+
 } // namespace mqdesk::test
 
 namespace mqdesk::test {
