@@ -226,14 +226,28 @@ void MainWindow::updateStatus()
     restartAction_->setEnabled(state == BrokerHost::State::Running);
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::rememberWindowState()
 {
-    // Quitting shuts the broker down cleanly; the host stops it on its own thread and the
-    // window waits only for that (a flush), never for anything on the network.
     saveWindowState(*this, *splitter_, navigation_->currentRow());
+}
+
+void MainWindow::shutDown()
+{
+    if (shutDown_)
+        return;
+    shutDown_ = true;
+    // The host stops the broker on its own thread and the window waits only for that (a
+    // flush), never for anything on the network.
+    rememberWindowState();
     statusBar()->showMessage(tr("Stopping the broker…"));
     host_.stop();
     host_.waitIdle(30000);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Quitting shuts the broker down cleanly.
+    shutDown();
     event->accept();
 }
 
