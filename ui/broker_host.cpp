@@ -106,8 +106,21 @@ void BrokerHost::start(const server::EmbeddedBrokerOptions &options)
     options_ = options;
     lastError_.clear();
     portConflict_ = {};
+    // A start runs the configured mode (a live switch does not outlive the broker).
+    QString mode = QString::fromUtf8(store::flushDiskTypeName(options_.settings.store.flushDiskType).data());
+    if (options_.settings.store.transientStorePoolEnable)
+        mode += QStringLiteral(" + pool");
+    setReportedFlushMode(mode);
     setState(State::Starting);
     emit startRequested(options_);
+}
+
+void BrokerHost::setReportedFlushMode(const QString &mode)
+{
+    if (mode.isEmpty() || mode == flushMode_)
+        return;
+    flushMode_ = mode;
+    emit flushModeChanged(mode);
 }
 
 void BrokerHost::stop()

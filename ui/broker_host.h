@@ -37,6 +37,11 @@ public:
     // After a failed start: which ports were taken and free ones to use instead.
     PortConflict portConflict() const { return portConflict_; }
     const server::EmbeddedBrokerOptions &options() const { return options_; }
+    // The flush mode of the embedded broker as every view shows it ("SYNC_FLUSH",
+    // "ASYNC_FLUSH + pool"): the started options' mode, then what the broker reports after a
+    // live switch (setReportedFlushMode, fed by the flush monitor's samples).
+    QString flushMode() const { return flushMode_; }
+    void setReportedFlushMode(const QString &mode);
 
     // Starts with `options` (ignored while a broker runs or starts).
     void start(const server::EmbeddedBrokerOptions &options);
@@ -67,6 +72,8 @@ signals:
     // To the worker (queued onto its thread).
     void startRequested(const mqdesk::server::EmbeddedBrokerOptions &options);
     void stopRequested();
+    // flushMode() changed (a start, or a live switch the broker reported).
+    void flushModeChanged(const QString &mode);
 
 private:
     void setState(State state);
@@ -82,6 +89,7 @@ private:
     QString namesrvAddress_;
     QString brokerAddress_;
     QString storeDir_;
+    QString flushMode_;
     QString lastError_;
     PortConflict portConflict_;
 };

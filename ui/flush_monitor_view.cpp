@@ -65,6 +65,7 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     connect(brokerBox_, &QComboBox::activated, this,
             [this](int index) { selectBroker(brokerBox_->itemData(index).toString()); });
     modeBox_ = new QComboBox(this);
+    modeBox_->setObjectName(QStringLiteral("flushModeBox"));
     for (Mode mode : {Mode::SyncFlush, Mode::AsyncFlush, Mode::AsyncFlushWithPool})
         modeBox_->addItem(modeText(mode), static_cast<int>(mode));
     modeBox_->setCurrentIndex(1);

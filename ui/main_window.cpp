@@ -101,8 +101,10 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     usePortsButton_->setObjectName(QStringLiteral("statusUsePortsButton"));
     usePortsButton_->setDefaultAction(overview_->usePortsAction());
     statusBar()->addPermanentWidget(usePortsButton_);
-    // The status bar shows the mode the broker reports, which a switch changes live.
-    connect(flushMonitor, &FlushMonitorView::brokerModeChanged, flushLabel_, &QLabel::setText);
+    // The mode the embedded broker reports, which a switch changes live, is kept by the host:
+    // the status bar and the Overview both show host_.flushMode().
+    connect(flushMonitor, &FlushMonitorView::brokerModeChanged, &host_, &BrokerHost::setReportedFlushMode);
+    connect(&host_, &BrokerHost::flushModeChanged, this, &MainWindow::updateStatus);
 
     buildMenus();
     connect(&host_, &BrokerHost::stateChanged, this, &MainWindow::onStateChanged);
@@ -218,22 +220,35 @@ void MainWindow::updateStatus()
     if (const SavedConnection *selected = connections_.selectedConnection())
         parts << tr("Views show %1 (%2)").arg(selected->name, selected->namesrvAddress);
     addressLabel_->setText(parts.join(QStringLiteral(" · ")));
-    const auto type = host_.options().settings.store.flushDiskType;
-    flushLabel_->setText(QString::fromUtf8(store::flushDiskTypeName(type).data()));
+    flushLabel_->setText(host_.flushMode());
     usePortsButton_->setVisible(overview_->usePortsAction()->isVisible());
     startAction_->setEnabled(state == BrokerHost::State::Stopped || state == BrokerHost::State::Failed);
     stopAction_->setEnabled(state == BrokerHost::State::Running);
     restartAction_->setEnabled(state == BrokerHost::State::Running);
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::rememberWindowState()
 {
-    // Quitting shuts the broker down cleanly; the host stops it on its own thread and the
-    // window waits only for that (a flush), never for anything on the network.
     saveWindowState(*this, *splitter_, navigation_->currentRow());
+}
+
+void MainWindow::shutDown()
+{
+    if (shutDown_)
+        return;
+    shutDown_ = true;
+    // The host stops the broker on its own thread and the window waits only for that (a
+    // flush), never for anything on the network.
+    rememberWindowState();
     statusBar()->showMessage(tr("Stopping the broker…"));
     host_.stop();
     host_.waitIdle(30000);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Quitting shuts the broker down cleanly.
+    shutDown();
     event->accept();
 }
 

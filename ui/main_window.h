@@ -52,6 +52,13 @@ public:
     // The view pages, in navigation order (for tests and screenshots).
     QStackedWidget *pages() const { return pages_; }
     QString statusText() const;
+    // The app's every quit path (closing the window, QCoreApplication::quit() on a stop signal
+    // or at the session's end): saves the window state and stops the broker cleanly, waiting
+    // for that (a flush, at most 30 s). Only the first call does anything.
+    void shutDown();
+    // Saves geometry, splitter and view (closing does it too; the session manager asks for it
+    // before a logout).
+    void rememberWindowState();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -83,6 +90,7 @@ private:
     QAction *startAction_ = nullptr;
     QAction *stopAction_ = nullptr;
     QAction *restartAction_ = nullptr;
+    bool shutDown_ = false;
 };
 
 } // namespace mqdesk::ui

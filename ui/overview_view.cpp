@@ -25,6 +25,7 @@ OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWid
     big.setBold(true);
     title_->setFont(big);
     details_ = new QLabel(this);
+    details_->setObjectName(QStringLiteral("overviewDetails"));
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     details_->setWordWrap(true);
     // The snippets name the cluster the views show: the embedded broker's while it is picked
@@ -74,6 +75,7 @@ OverviewView::OverviewView(BrokerHost &host, ClusterConnection &connection, QWid
 
     connect(&host_, &BrokerHost::stateChanged, this, &OverviewView::refresh);
     connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &OverviewView::refresh);
+    connect(&host_, &BrokerHost::flushModeChanged, this, &OverviewView::refresh);
     refresh();
 }
 
@@ -82,7 +84,7 @@ void OverviewView::refresh()
     const auto state = host_.state();
     title_->setText(tr("Embedded broker: %1").arg(BrokerHost::stateName(state)));
     const auto &options = host_.options();
-    const QString flush = QString::fromUtf8(store::flushDiskTypeName(options.settings.store.flushDiskType).data());
+    const QString flush = host_.flushMode(); // what the status bar shows, switched live too
     if (state == BrokerHost::State::Running) {
         details_->setText(tr("NameServer: %1\nBroker: %2 (%3, cluster %4)\nStore: %5\nFlush mode: %6")
                               .arg(host_.namesrvAddress(), host_.brokerAddress(),

@@ -6,11 +6,13 @@
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/port_choice.h"
+#include "stop_signals.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QSessionManager>
 #include <QStandardPaths>
 
 #include <iostream>
@@ -20,6 +22,13 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("mqdesk"));
     QApplication::setOrganizationName(QStringLiteral("MQDesk"));
+    // SIGTERM, SIGINT and SIGHUP (kill, Ctrl+C, logout) quit the event loop instead of ending
+    // the process, so the broker below is stopped cleanly (MainWindow::shutDown on aboutToQuit).
+    mqdesk::app::StopSignals stopSignals;
+    QObject::connect(&stopSignals, &mqdesk::app::StopSignals::received, &app, [](int signal) {
+        std::cerr << "mqdesk: " << mqdesk::app::StopSignals::signalName(signal) << " received, stopping the broker\n";
+        QCoreApplication::quit();
+    });
 
     // The language comes first, so that --help is in it too: --lang is read before parsing.
     QString langArgument;
@@ -94,6 +103,11 @@ int main(int argc, char **argv)
         options.settings.store.listenPort = *remembered.brokerPort;
 
     mqdesk::ui::MainWindow window(options);
+    // Every quit (the window closed, a stop signal, the session manager's quit at logout) stops
+    // the broker before main() returns; the session manager's save request keeps the layout.
+    QObject::connect(&app, &QCoreApplication::aboutToQuit, &window, &mqdesk::ui::MainWindow::shutDown);
+    QObject::connect(&app, &QGuiApplication::commitDataRequest, &window,
+                     [&window](QSessionManager &) { window.rememberWindowState(); });
     window.show();
     for (const QString &dir : parser.values(exploreOption))
         mqdesk::ui::openStoreExplorer(dir);

@@ -2,7 +2,9 @@
 // the brokers table (version, address, flush mode, TPS after sends, uptime, today's totals) for
 // one and for two brokers on one NameServer, a broker that stops answering, an unreachable
 // cluster, Ctrl+C and CSV; the "Connect a client" tabs (Java, Spring Boot, Go, Node.js) naming the
-// shown NameServer, their Copy buttons, after a restart on another port and another cluster picked; GET_BROKER_RUNTIME_INFO's Java-shaped values read into numbers.
+// shown NameServer, their Copy buttons, after a restart on another port and another cluster picked;
+// a flush-mode switch clicked in the flush monitor shown alike by the Overview's header, its brokers
+// table and the status bar; GET_BROKER_RUNTIME_INFO's Java-shaped values read into numbers.
 // Screenshots in the build tree (screenshots/).
 
 #include "ui_test_util.h"
@@ -16,13 +18,16 @@
 #include "ui/choose_ports_dialog.h"
 #include "ui/client_snippets.h"
 #include "ui/connection_manager.h"
+#include "ui/flush_monitor_view.h"
 #include "ui/port_choice.h"
 #include "ui/brokers_panel.h"
 #include "ui/main_window.h"
 #include "ui/overview_view.h"
 #include "ui/table_text.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QComboBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QPlainTextEdit>
@@ -414,6 +419,58 @@ private slots:
 
     // Another program holds the NameServer port, then the broker port: the Overview names the
     // port, offers a free one, and one click starts the broker there (remembered for next time).
+    // The user switches to SYNC_FLUSH in the flush monitor's mode box (mouse clicks): the
+    // Overview's header, its brokers table and the status bar all say SYNC_FLUSH.
+    void flushModeSwitchIsShownEverywhere()
+    {
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("a"))));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+        auto *overview = qobject_cast<ui::OverviewView *>(window.pages()->widget(0));
+        QVERIFY(overview);
+        ui::FlushMonitorView *monitor = nullptr;
+        int monitorPage = -1;
+        for (int page = 0; page < window.pages()->count() && !monitor; ++page)
+            if ((monitor = qobject_cast<ui::FlushMonitorView *>(window.pages()->widget(page))))
+                monitorPage = page;
+        QVERIFY(monitor);
+        auto *header = overview->findChild<QLabel *>(QStringLiteral("overviewDetails"));
+        QVERIFY(header);
+        QVERIFY2(header->text().contains(QStringLiteral("Flush mode: ASYNC_FLUSH")), qPrintable(header->text()));
+
+        window.showView(monitorPage);
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor->brokerAddress().isEmpty(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->reportedModeText().contains(QStringLiteral("ASYNC_FLUSH")), 30000);
+        auto *modeBox = monitor->findChild<QComboBox *>(QStringLiteral("flushModeBox"));
+        QVERIFY(modeBox);
+        const int syncIndex = modeBox->findData(static_cast<int>(ui::FlushMonitorView::Mode::SyncFlush));
+        QVERIFY(syncIndex >= 0);
+        QTest::mouseClick(modeBox, Qt::LeftButton);
+        QAbstractItemView *list = modeBox->view();
+        QTRY_VERIFY(list->isVisible());
+        QTest::qWait(QApplication::doubleClickInterval() + 100); // not taken for the opening click's release
+        const QRect item = list->visualRect(list->model()->index(syncIndex, 0));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, item.center());
+        QTRY_VERIFY(!list->isVisible());
+        QCOMPARE(modeBox->currentIndex(), syncIndex);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->reportedModeText().contains(QStringLiteral("SYNC_FLUSH"))
+                                     && !monitor->reportedModeText().contains(QStringLiteral("ASYNC")),
+                                 60000);
+
+        // Back on the Overview: header, table and status bar agree.
+        window.showView(0);
+        ui::BrokersPanel &panel = *overview->brokers();
+        QVERIFY(refreshUntil(panel, [&] {
+            const int row = rowOf(panel, QStringLiteral("broker-a"));
+            return row >= 0 && cell(panel, row, BrokerTableModel::FlushColumn) == QStringLiteral("SYNC_FLUSH");
+        }));
+        QTRY_VERIFY_WITH_TIMEOUT(header->text().contains(QStringLiteral("Flush mode: SYNC_FLUSH")), 10000);
+        QVERIFY2(window.statusText().endsWith(QStringLiteral(" SYNC_FLUSH")), qPrintable(window.statusText()));
+        QCOMPARE(window.brokerHost().flushMode(), QStringLiteral("SYNC_FLUSH"));
+        saveScreenshot(window, QStringLiteral("overview-flush-sync"));
+    }
+
     void portInUseIsFixedInOneClick_data()
     {
         QTest::addColumn<bool>("namesrvPortTaken");
