@@ -2,7 +2,7 @@
 // store: the list with its system topics, a topic created through the dialog, filtered by name
 // and kind, its queues, route and message count after a send, copied as text, edited and
 // deleted; a topic created through the client API appearing by itself (the live refresh) with
-// the clicked row, the sort and the detail kept; then 1,000 topics created directly through
+// the clicked row, the sort and the detail kept, but not while another page is shown; then 1,000 topics created directly through
 // the client API all shown after F5.
 // Screenshots of each state are saved in the build tree (screenshots/topics-*.png).
 
@@ -337,6 +337,32 @@ private slots:
 
         QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(nameX, header->height() / 2));
         QCOMPARE(header->sortIndicatorOrder(), before);
+    }
+
+    // While another page is shown the list is not fetched; showing the page again fetches it at
+    // once (not a refresh period later).
+    void fetchesOnlyWhileShown()
+    {
+        const int page = window_->pages()->indexOf(view_);
+        window_->showView(page == 0 ? 1 : 0);
+        QVERIFY(!view_->isVisible());
+        QTest::qWait(300); // a live fetch started just before is answered
+        const QString created = QStringLiteral("DeskWhileHidden");
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        remoting::TopicConfigData topic;
+        topic.topicName = created.toStdString();
+        topic.readQueueNums = 1;
+        topic.writeQueueNums = 1;
+        const auto status = admin.api().createTopic(window_->brokerHost().brokerAddress().toStdString(), topic);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+        QTest::qWait(TopicsView::kLiveRefreshMillis + 1000);
+        QCOMPARE(view_->topicModel()->rowOf(created), -1);
+
+        window_->showView(page);
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->topicModel()->rowOf(created) >= 0; }, 3000));
     }
 
     void deletesAfterOneConfirmation()
