@@ -253,6 +253,8 @@ private slots:
         QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
                  qPrintable(view_->clientsText()));
         QCOMPARE(table->verticalScrollBar()->value(), scroll);
+        QTRY_VERIFY_WITH_TIMEOUT(view_->groupModel()->clients(view_->groupModel()->rowOf(created)) >= 0, kTimeout);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
         saveScreenshot(*window_, QStringLiteral("groups-live"));
     }
 
