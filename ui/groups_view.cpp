@@ -256,10 +256,11 @@ void GroupsView::refreshIfShown()
 
 void GroupsView::fetchList(bool live)
 {
-    const int generation = ++refreshGeneration_;
     if (!connection_.isConnected()) {
+        ++refreshGeneration_; // answers still under way are of no use
         loading_ = false;
         listInFlight_ = false;
+        fetchQueued_ = false;
         presenceInFlight_ = false;
         applySnapshot({});
         status_->setText(tr("Not connected: start the broker (Broker ▸ Start) to see its consumer groups."));
@@ -269,6 +270,18 @@ void GroupsView::fetchList(bool live)
         loading_ = true;
         status_->setText(tr("Loading consumer groups…"));
     }
+    // One list fetch at a time: F5 (or an action, or another cluster) while one is under way
+    // fetches again once it is answered, and that answer, maybe older than the change, is dropped.
+    if (listInFlight_) {
+        fetchQueued_ = true;
+        return;
+    }
+    startFetch(live);
+}
+
+void GroupsView::startFetch(bool live)
+{
+    const int generation = ++refreshGeneration_;
     listInFlight_ = true;
     connection_.run(
         this, [](client::AdminClient &admin) { return fetchGroups(admin); },
@@ -276,6 +289,11 @@ void GroupsView::fetchList(bool live)
             if (generation != refreshGeneration_)
                 return;
             listInFlight_ = false;
+            if (fetchQueued_) {
+                fetchQueued_ = false;
+                fetchList(false); // starts it (or shows the disconnected state)
+                return;
+            }
             applySnapshot(std::move(snapshot), live);
         });
 }

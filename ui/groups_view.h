@@ -92,6 +92,7 @@ private:
     QWidget *buildToolbar();
     QWidget *buildDetailPane();
     void fetchList(bool live);
+    void startFetch(bool live);
     void applySnapshot(GroupsSnapshot snapshot, bool live = false);
     void showGroups(bool live = false);
     void loadDetail();
@@ -134,7 +135,8 @@ private:
     std::function<void()> pendingAction_;
     QString selectAfterLoad_;
     bool loading_ = false;
-    bool listInFlight_ = false;     // any list fetch, live ones too
+    bool listInFlight_ = false;     // any list fetch, live ones too: never two at once
+    bool fetchQueued_ = false;      // F5 or an action while one was under way: fetch again after it
     bool presenceInFlight_ = false; // the clients column's pass after it
     int refreshGeneration_ = 0;
     int detailGeneration_ = 0;

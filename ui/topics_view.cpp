@@ -240,11 +240,12 @@ void TopicsView::refreshIfShown()
 
 void TopicsView::fetchList(bool live)
 {
-    const uint64_t generation = ++listGeneration_;
     if (!live)
         countsRequested_.clear(); // F5 fetches the counts on screen again
     if (!connection_.isConnected()) {
+        ++listGeneration_; // an answer still under way is of no use
         listInFlight_ = false;
+        fetchQueued_ = false;
         loading_ = false;
         loadError_.clear();
         model_->clear();
@@ -258,11 +259,28 @@ void TopicsView::fetchList(bool live)
         updateEmptyState();
         updateActions();
     }
+    // One fetch at a time: F5 (or a change, or another cluster) while one is under way fetches
+    // again once it is answered, and that answer, maybe older than the change, is dropped.
+    if (listInFlight_) {
+        fetchQueued_ = true;
+        return;
+    }
+    startFetch(live);
+}
+
+void TopicsView::startFetch(bool live)
+{
+    const uint64_t generation = ++listGeneration_;
     listInFlight_ = true;
     connection_.run(this, fetchTopics, [this, generation, live](TopicListing listing) {
         if (generation != listGeneration_)
             return;
         listInFlight_ = false;
+        if (fetchQueued_) {
+            fetchQueued_ = false;
+            fetchList(false); // starts it (or shows the disconnected state)
+            return;
+        }
         loading_ = false;
         loadError_ = listing.status.ok ? QString() : QString::fromStdString(listing.status.error);
         const QString keep = topicToSelect_.isEmpty() ? selectedTopic() : topicToSelect_;

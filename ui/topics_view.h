@@ -70,6 +70,7 @@ signals:
 
 private:
     void fetchList(bool live);
+    void startFetch(bool live);
     void applyTopicConfig(const remoting::TopicConfigData &config, bool creating);
     void showBanner(const QString &text, bool error);
     void updateEmptyState();
@@ -97,7 +98,8 @@ private:
     QTimer *liveTimer_ = nullptr;
 
     bool loading_ = false;     // a fetch asked for (F5, a change, a new connection)
-    bool listInFlight_ = false; // any list fetch, live ones too
+    bool listInFlight_ = false; // any list fetch, live ones too: never two at once
+    bool fetchQueued_ = false;  // F5 or a change while one was under way: fetch again after it
     QString loadError_;
     uint64_t listGeneration_ = 0;
     QSet<QString> countsRequested_;
