@@ -2,7 +2,8 @@
 // store: the list with its system topics, a topic created through the dialog, filtered by name
 // and kind, its queues, route and message count after a send, copied as text, edited and
 // deleted; a topic created through the client API appearing by itself (the live refresh) with
-// the clicked row, the sort and the detail kept, but not while another page is shown; then 1,000 topics created directly through
+// the clicked row, the sort and the detail kept, but not while another page is shown or the
+// window is minimised; then 1,000 topics created directly through
 // the client API all shown after F5.
 // Screenshots of each state are saved in the build tree (screenshots/topics-*.png).
 
@@ -363,6 +364,32 @@ private slots:
 
         window_->showView(page);
         QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->topicModel()->rowOf(created) >= 0; }, 3000));
+    }
+
+    // Nor while the window is minimised.
+    void fetchesNothingWhileMinimised()
+    {
+        window_->showMinimized();
+        QTRY_VERIFY(window_->isMinimized());
+        QTest::qWait(300); // a live fetch started just before is answered
+        const QString created = QStringLiteral("DeskWhileMinimised");
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        remoting::TopicConfigData topic;
+        topic.topicName = created.toStdString();
+        topic.readQueueNums = 1;
+        topic.writeQueueNums = 1;
+        const auto status = admin.api().createTopic(window_->brokerHost().brokerAddress().toStdString(), topic);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+        QTest::qWait(TopicsView::kLiveRefreshMillis + 1000);
+        QCOMPARE(view_->topicModel()->rowOf(created), -1);
+
+        window_->showNormal();
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->topicModel()->rowOf(created) >= 0; },
+                                                TopicsView::kLiveRefreshMillis + 3000));
+        activateWindow();
     }
 
     void deletesAfterOneConfirmation()
