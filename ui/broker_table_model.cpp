@@ -1,5 +1,10 @@
 #include "ui/broker_table_model.h"
 
+#include "ui/row_merge.h"
+
+#include <algorithm>
+#include <tuple>
+
 #include "broker/client/admin_client.h"
 
 #include <QBrush>
@@ -112,9 +117,34 @@ int BrokerTableModel::columnCount(const QModelIndex &parent) const
 
 void BrokerTableModel::setRows(std::vector<BrokerRow> rows)
 {
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
+    // In place (by cluster, broker name, id, address), so the 5 s refresh keeps the selection.
+    const auto key = [](const BrokerRow &row) { return std::tie(row.cluster, row.brokerName, row.brokerId, row.address); };
+    const auto byKey = [&key](const BrokerRow &a, const BrokerRow &b) { return key(a) < key(b); };
+    std::sort(rows.begin(), rows.end(), byKey);
+    const bool unique = std::adjacent_find(rows.begin(), rows.end(), [&key](const BrokerRow &a, const BrokerRow &b) {
+                            return key(a) == key(b);
+                        }) == rows.end();
+    if (!unique || !std::is_sorted(rows_.begin(), rows_.end(), byKey)) {
+        beginResetModel();
+        rows_ = std::move(rows);
+        endResetModel();
+        return;
+    }
+    struct Ops
+    {
+        BrokerTableModel *model;
+        void beginRemove(int first, int last) { model->beginRemoveRows({}, first, last); }
+        void endRemove() { model->endRemoveRows(); }
+        void beginInsert(int first, int last) { model->beginInsertRows({}, first, last); }
+        void endInsert() { model->endInsertRows(); }
+    };
+    mergeSortedRows(
+        rows_, std::move(rows), key, Ops{this},
+        [](BrokerRow &current, BrokerRow &&fresh) {
+            current = std::move(fresh); // the numbers change every time
+            return true;
+        },
+        [this](int row) { emit dataChanged(index(row, 0), index(row, ColumnCount - 1)); });
 }
 
 QVariant BrokerTableModel::headerData(int section, Qt::Orientation orientation, int role) const

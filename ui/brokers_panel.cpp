@@ -61,6 +61,9 @@ BrokersPanel::BrokersPanel(ClusterConnection &connection, QWidget *parent) : QWi
     };
     connect(sorter_, &QAbstractItemModel::modelReset, this, spanErrors);
     connect(sorter_, &QAbstractItemModel::layoutChanged, this, spanErrors);
+    connect(sorter_, &QAbstractItemModel::rowsInserted, this, spanErrors);
+    connect(sorter_, &QAbstractItemModel::rowsRemoved, this, spanErrors);
+    connect(sorter_, &QAbstractItemModel::dataChanged, this, spanErrors);
     emptyState_ = new QLabel(this);
     emptyState_->setObjectName(QStringLiteral("brokersEmptyState"));
     emptyState_->setAlignment(Qt::AlignCenter);
@@ -95,7 +98,7 @@ BrokersPanel::BrokersPanel(ClusterConnection &connection, QWidget *parent) : QWi
     timer_ = new QTimer(this);
     timer_->setInterval(kRefreshMillis);
     connect(timer_, &QTimer::timeout, this, [this] {
-        if (isVisible() && !loading_)
+        if (isVisible() && !window()->isMinimized() && !loading_)
             refresh();
     });
     timer_->start();

@@ -1,5 +1,9 @@
 #include "ui/group_table_model.h"
 
+#include "ui/row_merge.h"
+
+#include <algorithm>
+
 #include <QDateTime>
 #include <QLocale>
 
@@ -20,9 +24,32 @@ GroupTableModel::GroupTableModel(QObject *parent) : QAbstractTableModel(parent) 
 
 void GroupTableModel::setGroups(std::vector<GroupSummary> groups)
 {
-    beginResetModel();
-    groups_ = std::move(groups);
-    endResetModel();
+    const auto byName = [](const GroupSummary &a, const GroupSummary &b) { return a.name < b.name; };
+    std::sort(groups.begin(), groups.end(), byName);
+    if (!std::is_sorted(groups_.begin(), groups_.end(), byName)) {
+        beginResetModel();
+        groups_ = std::move(groups);
+        endResetModel();
+        return;
+    }
+    struct Ops
+    {
+        GroupTableModel *model;
+        void beginRemove(int first, int last) { model->beginRemoveRows({}, first, last); }
+        void endRemove() { model->endRemoveRows(); }
+        void beginInsert(int first, int last) { model->beginInsertRows({}, first, last); }
+        void endInsert() { model->endInsertRows(); }
+    };
+    mergeSortedRows(
+        groups_, std::move(groups), [](const GroupSummary &group) -> const std::string & { return group.name; },
+        Ops{this},
+        [](GroupSummary &current, GroupSummary &&fresh) {
+            const bool changed = current.topics != fresh.topics || current.totalLag != fresh.totalLag
+                                 || current.config.has_value() != fresh.config.has_value();
+            current = std::move(fresh);
+            return changed;
+        },
+        [this](int row) { emit dataChanged(index(row, 0), index(row, ColumnCount - 1)); });
 }
 
 void GroupTableModel::setPresence(std::map<std::string, GroupPresence> presence)

@@ -23,7 +23,8 @@ public:
 
     explicit GroupTableModel(QObject *parent = nullptr);
 
-    // Replaces the rows; presence fetched earlier is kept for groups still listed.
+    // Applies a fresh listing in place (rows removed, inserted and changed one by one, so the view
+    // keeps its selection and scroll position); presence fetched earlier is kept for groups still listed.
     void setGroups(std::vector<GroupSummary> groups);
     void setPresence(std::map<std::string, GroupPresence> presence);
     const GroupSummary &group(int row) const { return groups_[static_cast<size_t>(row)]; }

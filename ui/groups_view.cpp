@@ -21,6 +21,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -133,6 +134,11 @@ GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent) : QWidget
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(groupTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &GroupsView::loadDetail);
     connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &GroupsView::refresh);
+    // Live: groups that appear (a consumer connects) or go away elsewhere while the view is shown.
+    auto *liveTimer = new QTimer(this);
+    liveTimer->setInterval(kLiveRefreshMillis);
+    connect(liveTimer, &QTimer::timeout, this, &GroupsView::refreshIfShown);
+    liveTimer->start();
     refresh();
 }
 
@@ -230,30 +236,73 @@ void GroupsView::recordReset(const QString &group)
         lagChart_->markReset(now);
 }
 
+void GroupsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refreshIfShown();
+}
+
 void GroupsView::refresh()
 {
-    const int generation = ++refreshGeneration_;
+    fetchList(false);
+}
+
+void GroupsView::refreshIfShown()
+{
+    if (!isVisible() || window()->isMinimized() || listInFlight_ || presenceInFlight_ || !connection_.isConnected())
+        return;
+    fetchList(true);
+}
+
+void GroupsView::fetchList(bool live)
+{
     if (!connection_.isConnected()) {
+        ++refreshGeneration_; // answers still under way are of no use
         loading_ = false;
+        listInFlight_ = false;
+        fetchQueued_ = false;
+        presenceInFlight_ = false;
         applySnapshot({});
         status_->setText(tr("Not connected: start the broker (Broker ▸ Start) to see its consumer groups."));
         return;
     }
-    loading_ = true;
-    status_->setText(tr("Loading consumer groups…"));
+    if (!live) {
+        loading_ = true;
+        status_->setText(tr("Loading consumer groups…"));
+    }
+    // One list fetch at a time: F5 (or an action, or another cluster) while one is under way
+    // fetches again once it is answered, and that answer, maybe older than the change, is dropped.
+    if (listInFlight_) {
+        fetchQueued_ = true;
+        return;
+    }
+    startFetch(live);
+}
+
+void GroupsView::startFetch(bool live)
+{
+    const int generation = ++refreshGeneration_;
+    listInFlight_ = true;
     connection_.run(
         this, [](client::AdminClient &admin) { return fetchGroups(admin); },
-        [this, generation](GroupsSnapshot snapshot) {
-            if (generation == refreshGeneration_)
-                applySnapshot(std::move(snapshot));
+        [this, generation, live](GroupsSnapshot snapshot) {
+            if (generation != refreshGeneration_)
+                return;
+            listInFlight_ = false;
+            if (fetchQueued_) {
+                fetchQueued_ = false;
+                fetchList(false); // starts it (or shows the disconnected state)
+                return;
+            }
+            applySnapshot(std::move(snapshot), live);
         });
 }
 
-void GroupsView::applySnapshot(GroupsSnapshot snapshot)
+void GroupsView::applySnapshot(GroupsSnapshot snapshot, bool live)
 {
     loading_ = false;
     snapshot_ = std::move(snapshot);
-    showGroups();
+    showGroups(live);
     if (!snapshot_.errors.empty()) {
         QStringList errors;
         for (size_t i = 0; i < snapshot_.errors.size() && i < 3; ++i)
@@ -267,21 +316,26 @@ void GroupsView::applySnapshot(GroupsSnapshot snapshot)
     for (int row = 0; row < groups_->rowCount(); ++row)
         names.push_back(groups_->group(row).name);
     const int generation = refreshGeneration_;
-    if (!names.empty()) {
+    presenceInFlight_ = false; // an older pass, if any, is answered for nothing
+    if (!names.empty() && connection_.isConnected()) {
+        presenceInFlight_ = true;
         connection_.run(
             this,
             [brokers = snapshot_.brokers, names](client::AdminClient &admin) {
                 return fetchPresence(admin, brokers, names);
             },
             [this, generation](std::map<std::string, GroupPresence> presence) {
-                if (generation == refreshGeneration_)
-                    groups_->setPresence(std::move(presence));
+                if (generation != refreshGeneration_)
+                    return;
+                presenceInFlight_ = false;
+                groups_->setPresence(std::move(presence));
             });
     }
-    emit groupsLoaded();
+    if (!live)
+        emit groupsLoaded();
 }
 
-void GroupsView::showGroups()
+void GroupsView::showGroups(bool live)
 {
     const QString selected = selectAfterLoad_.isEmpty() ? selectedGroup() : selectAfterLoad_;
     selectAfterLoad_.clear();
@@ -302,6 +356,10 @@ void GroupsView::showGroups()
         emptyState_->setText(tr("Not connected. Start the broker to see its consumer groups."));
     }
     content_->setCurrentIndex(count == 0 ? 0 : 1);
+    // Rows were updated in place: a live refresh leaves a group that is still selected (and its
+    // detail, and the scroll position) as it was.
+    if (live && selected == selectedGroup() && (selected.isEmpty() || groups_->rowOf(selected.toStdString()) >= 0))
+        return;
     if (!selected.isEmpty() && groups_->rowOf(selected.toStdString()) >= 0)
         selectGroup(selected);
     else

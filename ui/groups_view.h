@@ -1,7 +1,9 @@
 #pragma once
 
 // Consumer groups: the groups of the connected cluster (name, online clients, total lag, topics
-// consumed, consume mode) with a filter, and for the selected group its queues (offsets, lag,
+// consumed, consume mode) with a filter, live: fetched again every 5 s while the view is shown
+// (and when it is shown; never while hidden, minimised or while a fetch is under way) with the
+// rows updated in place, and for the selected group its queues (offsets, lag,
 // last consume time) and its connected clients. Actions: reset offsets (earliest / latest / by
 // time), skip accumulated, create and delete a group config. Everything is fetched through
 // ClusterConnection::run; results and errors appear inline, destructive changes ask once in an
@@ -44,6 +46,11 @@ public:
 
     // F5: fetches the list again (and the selected group's detail).
     void refresh();
+    // The live refresh: fetches the list quietly (no loading text, no groupsLoaded, the selected
+    // group's detail left as it is) unless the view is hidden, its window minimised or a fetch of
+    // the list or of its clients is under way.
+    void refreshIfShown();
+    static constexpr int kLiveRefreshMillis = 5000;
     bool isLoading() const { return loading_; }
     // Makes `name` the current group (when listed and not filtered out) and loads its detail,
     // again when it already was current; detailLoaded() follows.
@@ -72,7 +79,11 @@ public:
     QString emptyStateText() const;
     QString copySelectedRows() const;
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 signals:
+    // A list fetch finished; not emitted by live refreshes.
     void groupsLoaded();
     void detailLoaded();
     void actionFinished(bool ok);
@@ -80,8 +91,10 @@ signals:
 private:
     QWidget *buildToolbar();
     QWidget *buildDetailPane();
-    void applySnapshot(GroupsSnapshot snapshot);
-    void showGroups();
+    void fetchList(bool live);
+    void startFetch(bool live);
+    void applySnapshot(GroupsSnapshot snapshot, bool live = false);
+    void showGroups(bool live = false);
     void loadDetail();
     void showDetail(GroupDetail detail);
     void updateActions();
@@ -122,6 +135,9 @@ private:
     std::function<void()> pendingAction_;
     QString selectAfterLoad_;
     bool loading_ = false;
+    bool listInFlight_ = false;     // any list fetch, live ones too: never two at once
+    bool fetchQueued_ = false;      // F5 or an action while one was under way: fetch again after it
+    bool presenceInFlight_ = false; // the clients column's pass after it
     int refreshGeneration_ = 0;
     int detailGeneration_ = 0;
 };

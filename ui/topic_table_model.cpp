@@ -1,5 +1,7 @@
 #include "ui/topic_table_model.h"
 
+#include "ui/row_merge.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -131,10 +133,53 @@ void TopicTableModel::setTopics(std::vector<TopicRow> topics)
 {
     beginResetModel();
     topics_ = std::move(topics);
+    indexRows();
+    endResetModel();
+}
+
+void TopicTableModel::indexRows()
+{
     rowByName_.clear();
     for (size_t i = 0; i < topics_.size(); ++i)
         rowByName_.insert(topics_[i].name, static_cast<int>(i));
-    endResetModel();
+}
+
+void TopicTableModel::updateTopics(std::vector<TopicRow> topics, bool keepCounts)
+{
+    struct Ops
+    {
+        TopicTableModel *model;
+        void beginRemove(int first, int last) { model->beginRemoveRows({}, first, last); }
+        void endRemove()
+        {
+            model->indexRows();
+            model->endRemoveRows();
+        }
+        void beginInsert(int first, int last) { model->beginInsertRows({}, first, last); }
+        void endInsert()
+        {
+            model->indexRows();
+            model->endInsertRows();
+        }
+    };
+    const auto byName = [](const TopicRow &a, const TopicRow &b) { return a.name < b.name; };
+    std::sort(topics.begin(), topics.end(), byName);
+    if (!std::is_sorted(topics_.begin(), topics_.end(), byName)) {
+        setTopics(std::move(topics));
+        return;
+    }
+    mergeSortedRows(
+        topics_, std::move(topics), [](const TopicRow &row) -> const QString & { return row.name; }, Ops{this},
+        [keepCounts](TopicRow &current, TopicRow &&fresh) {
+            if (keepCounts)
+                fresh.messages = current.messages;
+            const bool changed = current.kind != fresh.kind || current.readQueues != fresh.readQueues
+                                 || current.writeQueues != fresh.writeQueues || current.perm != fresh.perm
+                                 || current.messages != fresh.messages;
+            current = std::move(fresh);
+            return changed;
+        },
+        [this](int row) { emit dataChanged(index(row, 0), index(row, ColumnCount - 1)); });
 }
 
 const TopicRow *TopicTableModel::topic(int row) const

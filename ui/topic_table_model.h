@@ -61,6 +61,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setTopics(std::vector<TopicRow> topics);
+    // A fresh listing (sorted by name) applied in place: rows removed, inserted and changed one
+    // by one, so a view keeps its selection and scroll position. `keepCounts`: message counts
+    // fetched earlier stay (a live refresh); otherwise they are fetched again (F5).
+    void updateTopics(std::vector<TopicRow> topics, bool keepCounts);
     void clear() { setTopics({}); }
     const TopicRow *topic(int row) const;
     const TopicRow *topic(const QString &name) const;
@@ -68,6 +72,8 @@ public:
     void setMessageCount(const QString &name, qint64 messages);
 
 private:
+    void indexRows();
+
     std::vector<TopicRow> topics_;
     QHash<QString, int> rowByName_;
 };

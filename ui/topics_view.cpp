@@ -212,14 +212,40 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
         model_->clear();
         refresh();
     });
+    // Live: the list follows topics created or deleted elsewhere while the view is shown.
+    liveTimer_ = new QTimer(this);
+    liveTimer_->setInterval(kLiveRefreshMillis);
+    connect(liveTimer_, &QTimer::timeout, this, &TopicsView::refreshIfShown);
+    liveTimer_->start();
     refresh();
+}
+
+void TopicsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refreshIfShown();
 }
 
 void TopicsView::refresh()
 {
-    const uint64_t generation = ++listGeneration_;
-    countsRequested_.clear();
+    fetchList(false);
+}
+
+void TopicsView::refreshIfShown()
+{
+    if (!isVisible() || window()->isMinimized() || listInFlight_ || !connection_.isConnected())
+        return;
+    fetchList(true);
+}
+
+void TopicsView::fetchList(bool live)
+{
+    if (!live)
+        countsRequested_.clear(); // F5 fetches the counts on screen again
     if (!connection_.isConnected()) {
+        ++listGeneration_; // an answer still under way is of no use
+        listInFlight_ = false;
+        fetchQueued_ = false;
         loading_ = false;
         loadError_.clear();
         model_->clear();
@@ -228,25 +254,48 @@ void TopicsView::refresh()
         emit topicsLoaded();
         return;
     }
-    loading_ = true;
-    updateEmptyState();
-    updateActions();
-    connection_.run(this, fetchTopics, [this, generation](TopicListing listing) {
+    if (!live) {
+        loading_ = true;
+        updateEmptyState();
+        updateActions();
+    }
+    // One fetch at a time: F5 (or a change, or another cluster) while one is under way fetches
+    // again once it is answered, and that answer, maybe older than the change, is dropped.
+    if (listInFlight_) {
+        fetchQueued_ = true;
+        return;
+    }
+    startFetch(live);
+}
+
+void TopicsView::startFetch(bool live)
+{
+    const uint64_t generation = ++listGeneration_;
+    listInFlight_ = true;
+    connection_.run(this, fetchTopics, [this, generation, live](TopicListing listing) {
         if (generation != listGeneration_)
             return;
+        listInFlight_ = false;
+        if (fetchQueued_) {
+            fetchQueued_ = false;
+            fetchList(false); // starts it (or shows the disconnected state)
+            return;
+        }
         loading_ = false;
         loadError_ = listing.status.ok ? QString() : QString::fromStdString(listing.status.error);
         const QString keep = topicToSelect_.isEmpty() ? selectedTopic() : topicToSelect_;
         topicToSelect_.clear();
-        model_->setTopics(std::move(listing.topics));
-        if (!keep.isEmpty() && !selectTopic(keep))
+        // In place: the selection, current row, sort and scroll position stay as they were.
+        model_->updateTopics(std::move(listing.topics), live);
+        if (!keep.isEmpty() && keep != selectedTopic() && !selectTopic(keep))
             detail_->showTopic({});
         if (!loadError_.isEmpty())
             showBanner(tr("Some topics could not be read: %1").arg(loadError_), true);
         updateEmptyState();
         updateActions();
         scheduleVisibleCounts();
-        emit topicsLoaded();
+        if (!live)
+            emit topicsLoaded();
     });
 }
 

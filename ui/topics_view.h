@@ -1,8 +1,9 @@
 #pragma once
 
 // Topics: every topic of the connected cluster in a sortable table (name, kind, queues, perm,
-// stored messages), filtered as you type (Ctrl+F) and by kind, refreshed with F5 and whenever
-// the connection changes; create, edit and delete topics; the selected topic's queues, route
+// stored messages), filtered as you type (Ctrl+F) and by kind, refreshed with F5, whenever
+// the connection changes and live: every 5 s while the view is shown (and when it is shown),
+// never while hidden, minimised or while a fetch is still under way, rows updated in place; create, edit and delete topics; the selected topic's queues, route
 // and consumer groups below. The list takes one GET_ALL_TOPIC_CONFIG per master; message
 // counts are fetched only for the rows on screen. Results and errors appear in the view's
 // banner, never in an error box.
@@ -34,6 +35,10 @@ public:
 
     // Fetches the topic list again (F5).
     void refresh();
+    // The live refresh: fetches the list quietly (no loading state, no topicsLoaded) unless the
+    // view is hidden, its window minimised or a list fetch is under way.
+    void refreshIfShown();
+    static constexpr int kLiveRefreshMillis = 5000;
     // Opens the create dialog / the edit dialog of the selected topic / the delete confirmation.
     void createTopic();
     void editSelectedTopic();
@@ -54,13 +59,18 @@ public:
     QComboBox *kindFilter() const { return kindCombo_; }
     TopicDetailPane *detailPane() const { return detail_; }
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 signals:
-    // A list fetch finished (ok or not).
+    // A list fetch finished (ok or not); not emitted by live refreshes.
     void topicsLoaded();
     // A create, edit or delete finished.
     void changeFinished(bool ok);
 
 private:
+    void fetchList(bool live);
+    void startFetch(bool live);
     void applyTopicConfig(const remoting::TopicConfigData &config, bool creating);
     void showBanner(const QString &text, bool error);
     void updateEmptyState();
@@ -85,8 +95,11 @@ private:
     QTableView *table_ = nullptr;
     TopicDetailPane *detail_ = nullptr;
     QTimer *countTimer_ = nullptr;
+    QTimer *liveTimer_ = nullptr;
 
-    bool loading_ = false;
+    bool loading_ = false;     // a fetch asked for (F5, a change, a new connection)
+    bool listInFlight_ = false; // any list fetch, live ones too: never two at once
+    bool fetchQueued_ = false;  // F5 or a change while one was under way: fetch again after it
     QString loadError_;
     uint64_t listGeneration_ = 0;
     QSet<QString> countsRequested_;

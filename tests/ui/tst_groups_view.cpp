@@ -15,6 +15,8 @@
 #include <QCheckBox>
 #include <QDateTimeEdit>
 #include <QDir>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QLineEdit>
@@ -196,6 +198,64 @@ private slots:
         QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
                  qPrintable(view_->clientsText()));
         saveScreenshot(*window_, QStringLiteral("groups-detail"));
+    }
+
+    // A person sorts the groups by clicking the Lag header and clicks the laggy group; meanwhile
+    // a group is created through the client API: it appears within the refresh period without
+    // Refresh, and the clicked group, its detail and the sort stay.
+    void followsGroupsCreatedElsewhere()
+    {
+        view_->filterEdit()->clear();
+        QTableView *table = view_->groupTable();
+        QHeaderView *header = table->horizontalHeader();
+        const int lagX = header->sectionViewportPosition(GroupTableModel::LagColumn)
+                         + header->sectionSize(GroupTableModel::LagColumn) / 2;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(lagX, header->height() / 2));
+        QCOMPARE(header->sortIndicatorSection(), int(GroupTableModel::LagColumn));
+        const Qt::SortOrder order = header->sortIndicatorOrder();
+
+        const QModelIndex row = view_->groupProxy()->mapFromSource(
+            view_->groupModel()->index(view_->groupModel()->rowOf(kLaggyGroup), GroupTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
+        QTRY_COMPARE_WITH_TIMEOUT(view_->queueModel()->rowCount(), static_cast<int>(expectedLagByQueue_.size()), kTimeout);
+        const int scroll = table->verticalScrollBar()->value();
+        const int rowsBefore = view_->groupModel()->rowCount();
+
+        const std::string created = "GID_LIVE";
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded); // the live refresh is quiet
+        client::AdminClient admin(clientConfig("groups-live-admin"));
+        client::SubscriptionGroupConfig config;
+        config.groupName = created;
+        const auto status = admin.createSubscriptionGroup({}, config);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->groupModel()->rowOf(created) >= 0; },
+                                                GroupsView::kLiveRefreshMillis + 3000));
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(view_->groupModel()->rowCount(), rowsBefore + 1);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
+        const QModelIndexList selected = table->selectionModel()->selectedRows(GroupTableModel::NameColumn);
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data().toString(), QString::fromStdString(kLaggyGroup));
+        QCOMPARE(header->sortIndicatorSection(), int(GroupTableModel::LagColumn));
+        QCOMPARE(header->sortIndicatorOrder(), order);
+        const auto lagAt = [this](int r) {
+            return view_->groupProxy()->index(r, GroupTableModel::LagColumn).data(GroupTableModel::SortRole).toLongLong();
+        };
+        for (int r = 1; r < view_->groupProxy()->rowCount(); ++r)
+            QVERIFY(order == Qt::AscendingOrder ? lagAt(r - 1) <= lagAt(r) : lagAt(r - 1) >= lagAt(r));
+        // The detail still shows the clicked group's queues and client.
+        QCOMPARE(view_->queueModel()->rowCount(), static_cast<int>(expectedLagByQueue_.size()));
+        QCOMPARE(view_->queueModel()->queue(0).queue.topic, kTopic);
+        QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
+                 qPrintable(view_->clientsText()));
+        QCOMPARE(table->verticalScrollBar()->value(), scroll);
+        QTRY_VERIFY_WITH_TIMEOUT(view_->groupModel()->clients(view_->groupModel()->rowOf(created)) >= 0, kTimeout);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
+        saveScreenshot(*window_, QStringLiteral("groups-live"));
     }
 
     void resetToLatestClearsTheLag()

@@ -368,6 +368,17 @@ private slots:
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.readAll().contains(address.toUtf8()));
+        // The table is live (every 5 s): rows are updated in place, the clicked row stays selected.
+        const auto selectedAddress = [&panel] {
+            const QModelIndexList rows = panel.table()->selectionModel()->selectedRows(BrokerTableModel::AddressColumn);
+            return rows.size() == 1 ? rows.first().data().toString() : QString();
+        };
+        panel.table()->clearSelection();
+        QTest::mouseClick(panel.table()->viewport(), Qt::LeftButton, {},
+                          panel.table()->visualRect(panel.table()->model()->index(0, BrokerTableModel::BrokerColumn)).center());
+        QCOMPARE(selectedAddress(), address);
+        refreshNow(panel);
+        QCOMPARE(selectedAddress(), address);
 
         // A second broker registering with the same NameServer gets its own row; once it stops,
         // its row stays (the NameServer still lists it) and says why it has no numbers.
@@ -380,6 +391,7 @@ private slots:
         std::string error;
         QVERIFY2(broker->start(error), error.c_str());
         QVERIFY(refreshUntil(panel, [&] { return rowOf(panel, QStringLiteral("broker-b")) >= 0; }));
+        QCOMPARE(selectedAddress(), address); // a row inserted, the selection kept
         // A figure, not a check: how long one refresh of two brokers takes over loopback.
         QElapsedTimer refreshTimer;
         refreshTimer.start();

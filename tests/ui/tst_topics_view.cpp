@@ -1,7 +1,10 @@
 // The Topics view in the real main window, offscreen, with a real embedded broker on a temporary
 // store: the list with its system topics, a topic created through the dialog, filtered by name
 // and kind, its queues, route and message count after a send, copied as text, edited and
-// deleted; then 1,000 topics created directly through the client API all shown after F5.
+// deleted; a topic created through the client API appearing by itself (the live refresh) with
+// the clicked row, the sort and the detail kept, but not while another page is shown or the
+// window is minimised; then 1,000 topics created directly through
+// the client API all shown after F5.
 // Screenshots of each state are saved in the build tree (screenshots/topics-*.png).
 
 #include "ui_test_util.h"
@@ -17,6 +20,8 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -265,6 +270,126 @@ private slots:
                                  60000);
         QCOMPARE(view_->topicModel()->topic(kTopic)->writeQueues, 3);
         QVERIFY2(view_->bannerText().contains(QStringLiteral("saved")), qPrintable(view_->bannerText()));
+    }
+
+    // A person looks at the list, sorts it by clicking the Topic header (descending now) and
+    // clicks a row; meanwhile a producer's admin creates a topic: it appears within the refresh
+    // period without F5, and the clicked row, the sort, the detail and the scroll stay.
+    void followsTopicsCreatedElsewhere()
+    {
+        activateWindow();
+        view_->searchField()->clear();
+        view_->kindFilter()->setCurrentIndex(0);
+        QTableView *table = view_->table();
+        QHeaderView *header = table->horizontalHeader();
+        QCOMPARE(header->sortIndicatorSection(), int(ui::TopicTableModel::NameColumn));
+        const Qt::SortOrder before = header->sortIndicatorOrder();
+        const int nameX = header->sectionViewportPosition(ui::TopicTableModel::NameColumn)
+                          + header->sectionSize(ui::TopicTableModel::NameColumn) / 2;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(nameX, header->height() / 2));
+        QCOMPARE(header->sortIndicatorSection(), int(ui::TopicTableModel::NameColumn));
+        const Qt::SortOrder order = header->sortIndicatorOrder();
+        QVERIFY(order != before);
+
+        const QModelIndex row = view_->filterModel()->mapFromSource(
+            view_->topicModel()->index(view_->topicModel()->rowOf(kTopic), ui::TopicTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        table->scrollTo(row);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QCOMPARE(view_->selectedTopic(), kTopic);
+        QTRY_COMPARE(view_->detailPane()->topic(), kTopic);
+        const int scroll = table->verticalScrollBar()->value();
+        const int rowsBefore = view_->topicModel()->rowCount();
+
+        const QString created = QStringLiteral("DeskLiveTopic");
+        QSignalSpy loaded(view_, &TopicsView::topicsLoaded); // the live refresh is quiet
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        remoting::TopicConfigData topic;
+        topic.topicName = created.toStdString();
+        topic.readQueueNums = 2;
+        topic.writeQueueNums = 2;
+        const auto status = admin.api().createTopic(window_->brokerHost().brokerAddress().toStdString(), topic);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+
+        // Within one refresh period (plus the fetch itself), without F5.
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->topicModel()->rowOf(created) >= 0; },
+                                                TopicsView::kLiveRefreshMillis + 3000));
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(view_->topicModel()->rowCount(), rowsBefore + 1);
+        QCOMPARE(view_->selectedTopic(), kTopic);
+        const QModelIndexList selected = table->selectionModel()->selectedRows(ui::TopicTableModel::NameColumn);
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data().toString(), kTopic);
+        QCOMPARE(header->sortIndicatorSection(), int(ui::TopicTableModel::NameColumn));
+        QCOMPARE(header->sortIndicatorOrder(), order);
+        for (int r = 1; r < view_->filterModel()->rowCount(); ++r) {
+            const QString previous = view_->filterModel()->index(r - 1, 0).data().toString();
+            const QString next = view_->filterModel()->index(r, 0).data().toString();
+            QVERIFY2(order == Qt::DescendingOrder ? QString::compare(previous, next, Qt::CaseInsensitive) >= 0
+                                                  : QString::compare(previous, next, Qt::CaseInsensitive) <= 0,
+                     qPrintable(previous + QLatin1Char(' ') + next));
+        }
+        QCOMPARE(view_->detailPane()->topic(), kTopic);
+        QCOMPARE(table->verticalScrollBar()->value(), scroll);
+        saveScreenshot(*window_, QStringLiteral("topics-live"));
+
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(nameX, header->height() / 2));
+        QCOMPARE(header->sortIndicatorOrder(), before);
+    }
+
+    // While another page is shown the list is not fetched; showing the page again fetches it at
+    // once (not a refresh period later).
+    void fetchesOnlyWhileShown()
+    {
+        const int page = window_->pages()->indexOf(view_);
+        window_->showView(page == 0 ? 1 : 0);
+        QVERIFY(!view_->isVisible());
+        QTest::qWait(300); // a live fetch started just before is answered
+        const QString created = QStringLiteral("DeskWhileHidden");
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        remoting::TopicConfigData topic;
+        topic.topicName = created.toStdString();
+        topic.readQueueNums = 1;
+        topic.writeQueueNums = 1;
+        const auto status = admin.api().createTopic(window_->brokerHost().brokerAddress().toStdString(), topic);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+        QTest::qWait(TopicsView::kLiveRefreshMillis + 1000);
+        QCOMPARE(view_->topicModel()->rowOf(created), -1);
+
+        window_->showView(page);
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->topicModel()->rowOf(created) >= 0; }, 3000));
+    }
+
+    // Nor while the window is minimised.
+    void fetchesNothingWhileMinimised()
+    {
+        window_->showMinimized();
+        QTRY_VERIFY(window_->isMinimized());
+        QTest::qWait(300); // a live fetch started just before is answered
+        const QString created = QStringLiteral("DeskWhileMinimised");
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        remoting::TopicConfigData topic;
+        topic.topicName = created.toStdString();
+        topic.readQueueNums = 1;
+        topic.writeQueueNums = 1;
+        const auto status = admin.api().createTopic(window_->brokerHost().brokerAddress().toStdString(), topic);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+        QTest::qWait(TopicsView::kLiveRefreshMillis + 1000);
+        QCOMPARE(view_->topicModel()->rowOf(created), -1);
+
+        window_->showNormal();
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->topicModel()->rowOf(created) >= 0; },
+                                                TopicsView::kLiveRefreshMillis + 3000));
+        activateWindow();
     }
 
     void deletesAfterOneConfirmation()
