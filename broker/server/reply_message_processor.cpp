@@ -16,7 +16,6 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <random>
 
 namespace mqdesk::server {
 
@@ -56,12 +55,6 @@ RemotingCommand makePushRequest(const SendHeader &header, const std::string &pro
     return push;
 }
 
-int32_t randomQueue(int32_t queues)
-{
-    thread_local std::minstd_rand random(static_cast<uint32_t>(common::steadyMicros()));
-    return static_cast<int32_t>(random() % static_cast<uint32_t>(std::max(queues, 1)));
-}
-
 } // namespace
 
 void ReplyMessageProcessor::process(const remoting::RequestContext &context, RemotingCommand request,
@@ -74,18 +67,12 @@ void ReplyMessageProcessor::process(const remoting::RequestContext &context, Rem
     std::string error;
     if (!readSendHeader(request, header, error))
         return fail(ResponseCode::kSystemError, error);
-    if ((broker_.brokerConfig().brokerPermission & 2) == 0)
-        return fail(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress() + "] sending message is forbidden");
-    std::optional<store::TopicConfig> topic = broker_.topics().find(header.topic);
-    if (!topic)
-        topic = broker_.topics().createTopicFromTemplate(header.topic, header.defaultTopic, header.defaultTopicQueueNums, 0);
-    if (!topic)
-        return fail(ResponseCode::kTopicNotExist, "topic[" + header.topic + "] not exist, apply first please!");
-    if ((topic->perm & store::perm::kWrite) == 0)
-        return fail(ResponseCode::kNoPermission, "the topic[" + header.topic + "] sending message is forbidden");
-    if (header.queueId >= std::max(topic->readQueueNums, topic->writeQueueNums))
-        return fail(ResponseCode::kSystemError, "request queueId[" + std::to_string(header.queueId) + "] is illegal");
-    const int32_t queueId = header.queueId < 0 ? randomQueue(topic->writeQueueNums) : header.queueId;
+    SendTarget target;
+    int32_t refusal = 0;
+    std::string refusalRemark;
+    if (!checkSendTarget(broker_, header, context.peerAddress(), target, refusal, refusalRemark))
+        return fail(refusal, std::move(refusalRemark));
+    const int32_t queueId = target.queueId;
 
     auto message = std::make_shared<common::BrokerMessage>();
     message->topic = header.topic;

@@ -1,7 +1,14 @@
 #include "broker/server/send_header.h"
 
+#include "broker/common/clock.h"
+#include "broker/common/record_codec.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/topic_manager.h"
+
+#include <algorithm>
+#include <random>
 
 namespace mqdesk::server {
 
@@ -45,6 +52,52 @@ int32_t responseCodeOf(store::PutMessageStatus status)
     case store::PutMessageStatus::UnknownError: return ResponseCode::kSystemError;
     }
     return ResponseCode::kSystemError;
+}
+
+int32_t randomQueue(int32_t queues)
+{
+    thread_local std::minstd_rand random(static_cast<uint32_t>(common::steadyMicros()));
+    return static_cast<int32_t>(random() % static_cast<uint32_t>(std::max(queues, 1)));
+}
+
+bool checkSendTarget(BrokerController &broker, const SendHeader &header, const std::string &peerAddress,
+                     SendTarget &target, int32_t &code, std::string &remark)
+{
+    using remoting::ResponseCode;
+    const auto refuse = [&](int32_t refusal, std::string why) {
+        code = refusal;
+        remark = std::move(why);
+        return false;
+    };
+    if ((broker.brokerConfig().brokerPermission & 2) == 0)
+        return refuse(ResponseCode::kNoPermission, "the broker[" + broker.brokerAddress() + "] sending message is forbidden");
+    // Java refuses properties its int16 PROPERTIESLEN cannot hold (the store checks the final
+    // string again, after the broker added its own).
+    if (header.properties.size() > static_cast<size_t>(common::kMaxPropertiesLength))
+        return refuse(ResponseCode::kMessageIllegal, "the message properties length " + std::to_string(header.properties.size())
+                                                         + " exceeds the limit " + std::to_string(common::kMaxPropertiesLength));
+    if (isSendForbiddenTopic(header.topic))
+        return refuse(ResponseCode::kNoPermission, "Sending message to topic[" + header.topic + "] is forbidden.");
+
+    std::optional<store::TopicConfig> topic = broker.topics().find(header.topic);
+    if (!topic) {
+        topic = broker.topics().createTopicFromTemplate(header.topic, header.defaultTopic, header.defaultTopicQueueNums,
+                                                        0 /* topicSysFlag: unit flags only */);
+        if (!topic && header.topic.starts_with(kRetryGroupTopicPrefix))
+            topic = broker.topics().createTopicIfAbsent(header.topic, 1, store::perm::kRead | store::perm::kWrite);
+        if (!topic)
+            return refuse(ResponseCode::kTopicNotExist, "topic[" + header.topic + "] not exist, apply first please!");
+    }
+    if ((topic->perm & store::perm::kWrite) == 0)
+        return refuse(ResponseCode::kNoPermission, "the topic[" + header.topic + "] sending message is forbidden");
+    const int32_t validQueues = std::max(topic->readQueueNums, topic->writeQueueNums);
+    if (header.queueId >= validQueues)
+        return refuse(ResponseCode::kSystemError, "request queueId[" + std::to_string(header.queueId) + "] is illegal, topic "
+                                                      + header.topic + " has " + std::to_string(validQueues)
+                                                      + " queues, producer: " + peerAddress);
+    target.queueId = header.queueId < 0 ? randomQueue(topic->writeQueueNums) : header.queueId;
+    target.topic = std::move(*topic);
+    return true;
 }
 
 } // namespace mqdesk::server

@@ -6,6 +6,7 @@
 
 #include "broker/remoting/remoting_command.h"
 #include "broker/store/put_message_result.h"
+#include "broker/store/config/topic_config_manager.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,6 +33,26 @@ struct SendHeader
 
 // Reads the header in the field names of the request's code; false with `error` naming the field.
 bool readSendHeader(const remoting::RemotingCommand &request, SendHeader &header, std::string &error);
+
+class BrokerController;
+
+// A queue in [0, queues) picked at random (per thread), where a send asked for none (-1).
+int32_t randomQueue(int32_t queues);
+
+// Where a send or reply goes once Java's msgCheck passed: the topic's config and the queue (a
+// random writable one when the header asked for -1).
+struct SendTarget
+{
+    store::TopicConfig topic;
+    int32_t queueId = 0;
+};
+
+// Java's msgCheck, shared by sends and replies: the broker writable, the properties within what
+// PROPERTIESLEN holds, the topic not one clients may not send to, existing or created from the
+// template (a %RETRY% topic with one queue), writable, the queue in range. False with the
+// response code and Java's remark of the first check that fails.
+bool checkSendTarget(BrokerController &broker, const SendHeader &header, const std::string &peerAddress,
+                     SendTarget &target, int32_t &code, std::string &remark);
 
 // The response code Java answers a put with this status.
 int32_t responseCodeOf(store::PutMessageStatus status);

@@ -17,7 +17,6 @@
 #include "broker/server/transaction_service.h"
 #include "broker/store/message_store.h"
 
-#include <random>
 
 namespace mqdesk::server {
 
@@ -27,12 +26,6 @@ using remoting::RequestCode;
 using remoting::ResponseCode;
 
 namespace {
-
-int32_t randomQueue(int32_t queues)
-{
-    thread_local std::minstd_rand random(static_cast<uint32_t>(common::steadyMicros()));
-    return static_cast<int32_t>(random() % static_cast<uint32_t>(std::max(queues, 1)));
-}
 
 // Spec §4.1 step 4 (Java's handleRetryAndDLQ): a send to %RETRY%<group> needs the group, and a
 // message whose retries are used up goes to %DLQ%<group> instead, with DELAY=-1 stored so it is
@@ -77,34 +70,13 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         return fail(ResponseCode::kSystemError, error);
 
     const BrokerConfig &config = broker_.brokerConfig();
-    if ((config.brokerPermission & 2) == 0)
-        return fail(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress() + "] sending message is forbidden");
-    // Java refuses properties its int16 PROPERTIESLEN cannot hold (the store checks the final
-    // string again, after the broker added its own).
-    if (header.properties.size() > static_cast<size_t>(common::kMaxPropertiesLength))
-        return fail(ResponseCode::kMessageIllegal, "the message properties length " + std::to_string(header.properties.size())
-                                                       + " exceeds the limit " + std::to_string(common::kMaxPropertiesLength));
-    if (isSendForbiddenTopic(header.topic))
-        return fail(ResponseCode::kNoPermission, "Sending message to topic[" + header.topic + "] is forbidden.");
-
-    std::optional<store::TopicConfig> topic = broker_.topics().find(header.topic);
-    if (!topic) {
-        topic = broker_.topics().createTopicFromTemplate(header.topic, header.defaultTopic, header.defaultTopicQueueNums,
-                                                         0 /* topicSysFlag: unit flags only */);
-        if (!topic && header.topic.starts_with(kRetryGroupTopicPrefix))
-            topic = broker_.topics().createTopicIfAbsent(header.topic, 1, store::perm::kRead | store::perm::kWrite);
-        if (!topic)
-            return fail(ResponseCode::kTopicNotExist, "topic[" + header.topic + "] not exist, apply first please!");
-    }
-    if ((topic->perm & store::perm::kWrite) == 0)
-        return fail(ResponseCode::kNoPermission, "the topic[" + header.topic + "] sending message is forbidden");
-    const int32_t validQueues = std::max(topic->readQueueNums, topic->writeQueueNums);
-    if (header.queueId >= validQueues)
-        return fail(ResponseCode::kSystemError, "request queueId[" + std::to_string(header.queueId) + "] is illegal, topic "
-                                                    + header.topic + " has " + std::to_string(validQueues)
-                                                    + " queues, producer: " + context.peerAddress());
-    if (header.queueId < 0)
-        header.queueId = randomQueue(topic->writeQueueNums);
+    SendTarget target;
+    int32_t refusal = 0;
+    std::string remark;
+    if (!checkSendTarget(broker_, header, context.peerAddress(), target, refusal, remark))
+        return fail(refusal, std::move(remark));
+    const store::TopicConfig *topic = &target.topic;
+    header.queueId = target.queueId;
     std::string storeTopic = header.topic;
     int32_t storeQueueId = header.queueId;
     bool deadLetter = false;

@@ -1,18 +1,20 @@
 #include "broker/server/send_msg_back_processor.h"
 
+#include "broker/server/send_header.h"
+
 #include "broker/common/clock.h"
 #include "broker/common/message.h"
 #include "broker/common/message_id.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/send_header.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
 
-#include <random>
 
 namespace mqdesk::server {
 
@@ -26,12 +28,6 @@ namespace {
 constexpr int32_t kVersionV3_4_9 = 121;
 // MixAll.DLQ_NUMS_PER_GROUP
 constexpr int32_t kDlqQueueNums = 1;
-
-int32_t randomQueue(int32_t queues)
-{
-    thread_local std::minstd_rand random(static_cast<uint32_t>(common::steadyMicros()));
-    return static_cast<int32_t>(random() % static_cast<uint32_t>(std::max(queues, 1)));
-}
 
 } // namespace
 

@@ -11,6 +11,7 @@
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
+#include <filesystem>
 #include <mutex>
 
 using namespace mqdesk;
@@ -35,13 +36,14 @@ RemotingCommand producerHeartbeat(const std::string &clientId, const std::string
 }
 
 // The reply as MessageUtil.createReplyMessage builds it and the Java client sends it.
-RemotingCommand sendReply(const std::string &replyToClient, const std::string &correlationId, const std::string &body)
+RemotingCommand sendReply(const std::string &replyToClient, const std::string &correlationId, const std::string &body,
+                          const std::string &topic = kReplyTopic, const std::string &extraProperties = {})
 {
     const std::string properties = std::string("CORRELATION_ID\001") + correlationId + "\002MSG_TYPE\001reply\002"
-                                   + "REPLY_TO_CLIENT\001" + replyToClient + "\002TTL\0013000\002";
+                                   + "REPLY_TO_CLIENT\001" + replyToClient + "\002TTL\0013000\002" + extraProperties;
     RemotingCommand request = RemotingCommand::createRequest(
         RequestCode::kSendReplyMessageV2,
-        {{"a", "ResponderPG"}, {"b", kReplyTopic}, {"c", "TBW102"}, {"d", "4"}, {"e", "-1"}, {"f", "0"},
+        {{"a", "ResponderPG"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"}, {"e", "-1"}, {"f", "0"},
          {"g", "1700000000000"}, {"h", "0"}, {"i", properties}, {"j", "0"}, {"k", "false"}});
     request.body.assign(body.begin(), body.end());
     return request;
@@ -117,6 +119,47 @@ private slots:
         QVERIFY2(broker.start(error), error.c_str());
         QCOMPARE(broker.call(sendReply("nobody@1", "corr-4", "x")).code, ResponseCode::kSystemError);
         QCOMPARE(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{0});
+    }
+
+    // A replier is a client like any other: a reply naming a path, a topic clients may not send
+    // to, or properties PROPERTIESLEN cannot hold is refused as a send is (Java's msgCheck for
+    // both), NUL bytes are stored as sent, and what was acknowledged before is all there after a
+    // restart.
+    void hostileRepliesAreRefusedAndNothingAcknowledgedIsLost()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        RemotingCommand acknowledged = broker.call(sendReply("nobody@1", "before", "kept", "RRHostileTopic"));
+        QCOMPARE(acknowledged.code, ResponseCode::kSystemError); // no requester, but stored
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("RRHostileTopic", 0)
+                                      + broker.controller().store().maxOffsetInQueue("RRHostileTopic", 1)
+                                      + broker.controller().store().maxOffsetInQueue("RRHostileTopic", 2)
+                                      + broker.controller().store().maxOffsetInQueue("RRHostileTopic", 3),
+                                  int64_t{1}, 5000);
+
+        const RemotingCommand path = broker.call(sendReply("nobody@1", "c1", "x", "x/../../../ESC"));
+        QCOMPARE(path.code, ResponseCode::kSystemError);
+        QVERIFY2(path.remark.value_or("").find("topic") != std::string::npos, path.remark.value_or("").c_str());
+        const RemotingCommand forbidden = broker.call(sendReply("nobody@1", "c2", "x", "SCHEDULE_TOPIC_XXXX"));
+        QCOMPARE(forbidden.code, ResponseCode::kNoPermission);
+        const RemotingCommand huge =
+            broker.call(sendReply("nobody@1", "c3", "x", kReplyTopic, "KEYS\001" + std::string(40000, 'k') + "\002"));
+        QCOMPARE(huge.code, ResponseCode::kMessageIllegal);
+        const RemotingCommand nul = broker.call(
+            sendReply("nobody@1", "c4", "nul", kReplyTopic, std::string("X\001a\0b\002", 6)));
+        QCOMPARE(nul.code, ResponseCode::kSystemError); // pushed nowhere, stored
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{1}, 5000);
+        for (int queue = 0; queue < 18; ++queue)
+            QCOMPARE(broker.controller().store().maxOffsetInQueue("SCHEDULE_TOPIC_XXXX", queue), int64_t{0});
+        QVERIFY(!std::filesystem::exists(std::filesystem::path(broker.storeDir()).parent_path() / "ESC"));
+
+        QVERIFY2(broker.restart(error), error.c_str());
+        int64_t kept = 0;
+        for (int queue = 0; queue < 4; ++queue)
+            kept += broker.controller().store().maxOffsetInQueue("RRHostileTopic", queue);
+        QCOMPARE(kept, int64_t{1});
+        QCOMPARE(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{1});
     }
 
     void traceTopicEnableCreatesTheTraceTopic()
