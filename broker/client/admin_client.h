@@ -4,6 +4,7 @@
 // mqadmin / DefaultMQAdminExt drive it: find brokers through routes and cluster info, then ask
 // each broker. Every call blocks; run them off the GUI thread. Thread-safe.
 
+#include "broker/client/message_trace.h"
 #include "broker/client/mq_client_api.h"
 
 #include <map>
@@ -82,6 +83,11 @@ public:
     // QUERY_MESSAGE with the unique-key flag on every master of the topic; the first message
     // whose UNIQ_KEY is exactly `uniqKey`.
     Result<common::StoredMessage> queryMessageByUniqKey(const std::string &topic, const std::string &uniqKey);
+    // The trace of the message whose msgId (UNIQ_KEY) is `msgId`: every trace message in
+    // `traceTopic` keyed by it (at most 256), decoded and put together (message_trace.h). An
+    // empty trace when the trace topic does not exist or holds nothing about the message.
+    Result<MessageTrace> queryMessageTrace(const std::string &msgId,
+                                           const std::string &traceTopic = kDefaultTraceTopic);
     // The message at `offset` of `queue`: a PULL_MESSAGE of one message as the tools group
     // (TOOLS_CONSUMER, which an auto-creating broker then lists like mqadmin's).
     Result<common::StoredMessage> queryMessageByOffset(const MessageQueue &queue, int64_t offset);

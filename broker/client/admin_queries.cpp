@@ -212,4 +212,24 @@ Result<AdminClient::MessagesByTime> AdminClient::queryMessagesByTime(const std::
     return out;
 }
 
+Result<MessageTrace> AdminClient::queryMessageTrace(const std::string &msgId, const std::string &traceTopic)
+{
+    // A client traces each message in one or two trace messages (its send, each consume); 256
+    // leaves room for many redeliveries and consumer groups while bounding the answer.
+    constexpr int32_t kMaxTraceMessages = 256;
+    Result<std::vector<common::StoredMessage>> found = queryMessageByKey(traceTopic, msgId, kMaxTraceMessages);
+    if (!found.ok) {
+        if (found.code == ResponseCode::kTopicNotExist || found.code == clientCode::kNoRoute)
+            return MessageTrace{};
+        return found.status();
+    }
+    std::vector<TraceEvent> events;
+    for (const common::StoredMessage &message : found.value) {
+        std::vector<TraceEvent> decoded =
+            decodeTraceData(std::string_view(reinterpret_cast<const char *>(message.body.data()), message.body.size()));
+        events.insert(events.end(), std::make_move_iterator(decoded.begin()), std::make_move_iterator(decoded.end()));
+    }
+    return assembleMessageTrace(events, msgId);
+}
+
 } // namespace mqdesk::client

@@ -7,6 +7,7 @@ QObject *createTransactionTest();
 QObject *createOrderlyTest();
 QObject *createQueriesTest();
 QObject *createConcurrencyTest();
+QObject *createMessageTraceTest();
 
 MQDESK_TEST_MAIN(createClientBodiesTest(), createProducerConsumerTest(), createAdminClientTest(), createTransactionTest(), createOrderlyTest(),
-                  createQueriesTest(), createConcurrencyTest())
+                  createQueriesTest(), createConcurrencyTest(), createMessageTraceTest())
