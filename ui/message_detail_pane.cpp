@@ -1,6 +1,7 @@
 #include "ui/message_detail_pane.h"
 
 #include "ui/message_table_model.h"
+#include "ui/message_trace_view.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -16,6 +17,7 @@
 #include <QStackedLayout>
 #include <QStandardItemModel>
 #include <QStringDecoder>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -123,7 +125,12 @@ MessageDetailPane::MessageDetailPane(QWidget *parent) : QWidget(parent)
     left->setStretchFactor(1, 2);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
-    splitter->addWidget(bodyBox);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("detailTabs"));
+    tabs_->addTab(bodyBox, tr("Body"));
+    trace_ = new MessageTraceView(this);
+    tabs_->addTab(trace_, tr("Trace"));
+    splitter->addWidget(tabs_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     content_ = splitter;
@@ -133,7 +140,32 @@ MessageDetailPane::MessageDetailPane(QWidget *parent) : QWidget(parent)
     stack->addWidget(content_);
 
     connect(modeCombo_, &QComboBox::currentIndexChanged, this, &MessageDetailPane::renderBody);
+    connect(tabs_, &QTabWidget::currentChanged, this, &MessageDetailPane::requestTraceIfShown);
     showMessage(nullptr);
+}
+
+QString MessageDetailPane::uniqKey() const
+{
+    return message_ ? fromStd(message_->properties.get(common::property::kUniqClientMessageId).value_or(""))
+                    : QString();
+}
+
+void MessageDetailPane::requestTraceIfShown()
+{
+    if (tabs_->currentWidget() != trace_)
+        return;
+    const QString msgId = uniqKey();
+    if (msgId.isEmpty()) {
+        traceRequestedFor_.clear();
+        trace_->showNothing(message_ ? tr("This message has no UNIQ_KEY: no client traced it.")
+                                     : tr("Select a message to see its trace."));
+        return;
+    }
+    if (msgId == traceRequestedFor_)
+        return;
+    traceRequestedFor_ = msgId;
+    trace_->showLoading(msgId);
+    emit traceRequested(msgId);
 }
 
 void MessageDetailPane::addField(const QString &label, const QString &value)
@@ -152,9 +184,11 @@ void MessageDetailPane::showMessage(const common::StoredMessage *message)
     fields_->setRowCount(0);
     properties_->setSortingEnabled(false);
     properties_->setRowCount(0);
+    traceRequestedFor_.clear(); // a message shown again reads its trace again: consumers add to it
     if (!message) {
         message_.reset();
         stack->setCurrentWidget(placeholder_);
+        requestTraceIfShown();
         return;
     }
     message_ = *message;
@@ -229,6 +263,7 @@ void MessageDetailPane::showMessage(const common::StoredMessage *message)
     else
         modeCombo_->setCurrentIndex(wanted);
     stack->setCurrentWidget(content_);
+    requestTraceIfShown();
 }
 
 void MessageDetailPane::setBodyMode(BodyMode mode)

@@ -123,6 +123,7 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWi
     });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MessagesView::onCurrentChanged);
     connect(model_, &QAbstractItemModel::modelReset, this, &MessagesView::onCurrentChanged);
+    connect(detail_, &MessageDetailPane::traceRequested, this, &MessagesView::readTrace);
 
     connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, [this] {
         ++generation_; // whatever was running is about the previous cluster

@@ -92,6 +92,9 @@ private:
     void updateEmptyState();
     void updateControls();
     void onCurrentChanged();
+    // Reads the trace of `msgId` for the detail pane's Trace tab (the shown message's, if it
+    // still is when the answer comes).
+    void readTrace(const QString &msgId);
     void copySelectedRows() const;
 
     ClusterConnection &connection_;

@@ -6,6 +6,7 @@
 
 #include "ui/cluster_connection.h"
 #include "ui/message_detail_pane.h"
+#include "ui/message_trace_view.h"
 #include "ui/message_table_model.h"
 #include "ui/send_message_dialog.h"
 
@@ -389,6 +390,23 @@ void MessagesView::sendMessage(SendMessageDialog *dialog, const client::Message 
                 lookupEdit_->setText(QString::fromStdString(sent.value.msgId));
             }
             emit messageSent(true);
+        });
+}
+
+void MessagesView::readTrace(const QString &msgId)
+{
+    if (!connection_.isConnected())
+        return;
+    connection_.run(
+        this,
+        [id = msgId.toStdString()](client::AdminClient &admin) { return admin.queryMessageTrace(id); },
+        [this, msgId](const client::Result<client::MessageTrace> &trace) {
+            if (detail_->uniqKey() != msgId)
+                return; // another message is shown now
+            if (trace.ok)
+                detail_->traceView()->showTrace(msgId, trace.value, detail_->storeTimestamp());
+            else
+                detail_->traceView()->showError(msgId, QString::fromStdString(trace.error));
         });
 }
 

@@ -3,23 +3,29 @@
 // found by key, its fields, properties and body as pretty JSON, text and hex in the detail
 // pane; 100 messages sent through a client::Producer browsed from offset 0 page by page (all
 // queues, one queue, from a store time); lookups by offset msgId and UNIQ_KEY; lookups that
-// find nothing explained. Screenshots are saved in the build tree (screenshots/messages-*.png).
+// find nothing explained; a traced message's trace (send, store, deliveries) in the Trace tab,
+// reached with the keyboard and the mouse. Screenshots are saved in the build tree (screenshots/messages-*.png).
 
 #include "ui_test_util.h"
+#include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
 #include "ui/main_window.h"
 #include "ui/message_detail_pane.h"
 #include "ui/message_table_model.h"
+#include "ui/message_trace_view.h"
 #include "ui/messages_view.h"
 #include "ui/send_message_dialog.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -268,6 +274,104 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
         QCOMPARE(view_->messageModel()->rowCount(), 0);
         QVERIFY(view_->emptyStateText().contains(QStringLiteral("stored between")));
+    }
+
+    // A message traced as the Java client traces it (enableMsgTrace): looked up by its ID with
+    // the keyboard, its row clicked, the Trace tab clicked; the send, the store and each group's
+    // deliveries are shown with their status, as a timeline and as a table.
+    void showsAMessagesTraceAsATimeline()
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = "trace-test";
+        client::Producer producer(config, client::ProducerOptions{.group = "PG_TRACED"});
+        QVERIFY(producer.start().ok);
+        client::Message traced;
+        traced.topic = "DeskTraced";
+        traced.keys = {"traced-1"};
+        traced.setBody("traced body");
+        const auto sent = producer.send(traced);
+        QVERIFY2(sent.ok, sent.error.c_str());
+        const std::string msgId = sent.value.uniqKey; // what Java's SendResult.getMsgId() and the trace name
+        auto traceContext = [](std::initializer_list<std::string> fields) {
+            std::string text;
+            for (const std::string &field : fields)
+                text += (text.empty() ? "" : "\x01") + field;
+            return text + '\x02';
+        };
+        const std::string t0 = std::to_string(QDateTime::currentMSecsSinceEpoch() - 500);
+        const std::string t1 = std::to_string(QDateTime::currentMSecsSinceEpoch() - 300);
+        const std::string t2 = std::to_string(QDateTime::currentMSecsSinceEpoch() - 100);
+        const std::vector<std::string> bodies{
+            traceContext({"Pub", t0, "DefaultRegion", "PG_TRACED", "DeskTraced", msgId, "", "traced-1",
+                          "127.0.0.1:10911", "11", "4", "0", "OFFSETID", "true", "127.0.0.1@1"}),
+            traceContext({"SubBefore", t1, "DefaultRegion", "CG_ORDERS", "r1", msgId, "0", "traced-1"})
+                + traceContext({"SubAfter", "r1", msgId, "12", "false", "traced-1", "4", t1}),
+            traceContext({"SubBefore", t2, "DefaultRegion", "CG_ORDERS", "r2", msgId, "1", "traced-1"})
+                + traceContext({"SubAfter", "r2", msgId, "7", "true", "traced-1", "0", t2}),
+            traceContext({"SubBefore", t2, "DefaultRegion", "CG_AUDIT", "r3", msgId, "0", "traced-1"})};
+        for (const std::string &body : bodies) {
+            client::Message trace;
+            trace.topic = client::kDefaultTraceTopic;
+            trace.keys = {msgId, "traced-1"};
+            trace.setBody(body);
+            const auto result = producer.send(trace);
+            QVERIFY2(result.ok, result.error.c_str());
+        }
+        producer.shutdown();
+        // The trace topic's index is written by the dispatcher just after the puts.
+        client::AdminClient admin(config);
+        QTRY_VERIFY_WITH_TIMEOUT(admin.queryMessageTrace(msgId).value.consumes.size() == 3, 20000);
+
+        // Look it up as a person does: topic, "Message ID", the ID, Enter.
+        auto *topicEdit = view_->topicBox()->lineEdit();
+        auto *mode = view_->findChild<QComboBox *>(QStringLiteral("lookupMode"));
+        auto *lookupText = view_->findChild<QLineEdit *>(QStringLiteral("lookupText"));
+        QVERIFY(topicEdit && mode && lookupText);
+        QTest::mouseClick(topicEdit, Qt::LeftButton);
+        topicEdit->selectAll();
+        QTest::keyClicks(topicEdit, QStringLiteral("DeskTraced"));
+        mode->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(mode, Qt::Key_Home);
+        QCOMPARE(mode->currentIndex(), 0);
+        QTest::mouseClick(lookupText, Qt::LeftButton);
+        lookupText->selectAll();
+        QTest::keyClicks(lookupText, QString::fromStdString(msgId));
+        QTest::keyClick(lookupText, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy() && view_->messageModel()->rowCount() == 1, 20000);
+
+        QTableView *table = view_->table();
+        const QRect rowRect = table->visualRect(view_->messageModel()->index(0, 1));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rowRect.center());
+        MessageDetailPane *detail = view_->detailPane();
+        QTRY_COMPARE(detail->uniqKey(), QString::fromStdString(msgId));
+        QTabBar *tabs = detail->tabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(1).center());
+        QCOMPARE(detail->tabs()->currentWidget(), detail->traceView());
+
+        QTableWidget *stages = detail->traceView()->table();
+        QTRY_COMPARE_WITH_TIMEOUT(stages->rowCount(), 5, 20000); // send, store, three deliveries
+        auto cell = [&](int row, int column) { return stages->item(row, column)->text(); };
+        QCOMPARE(cell(0, 0), QStringLiteral("Send"));
+        QCOMPARE(cell(0, 1), QStringLiteral("PG_TRACED"));
+        QCOMPARE(cell(0, 3), QStringLiteral("4 ms"));
+        QCOMPARE(cell(0, 4), QStringLiteral("Success"));
+        QCOMPARE(cell(1, 0), QStringLiteral("Store"));
+        QCOMPARE(cell(2, 1), QStringLiteral("CG_AUDIT"));
+        QCOMPARE(cell(2, 4), QStringLiteral("Not finished"));
+        QCOMPARE(cell(3, 1), QStringLiteral("CG_ORDERS"));
+        QCOMPARE(cell(3, 4), QStringLiteral("Failed (FAILED)"));
+        QCOMPARE(cell(4, 4), QStringLiteral("Success"));
+        QVERIFY(cell(4, 5).contains(QStringLiteral("delivery 2")));
+        QVERIFY2(detail->traceView()->statusText().contains(QStringLiteral("3 deliveries")),
+                 qPrintable(detail->traceView()->statusText()));
+        QVERIFY(detail->traceView()->timeline()->isVisible());
+        saveScreenshot(*window_, QStringLiteral("messages-trace"));
+
+        // Back to the body with the keyboard (Ctrl+Tab moves between tabs).
+        detail->tabs()->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(detail->tabs(), Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(detail->tabs()->currentIndex(), 0);
     }
 
 private:
