@@ -118,6 +118,8 @@ std::string topicMessageType(const AttributeList &attributes)
 bool parseAttributeModifications(std::string_view text, AttributeModifications &out, std::string &error)
 {
     out.clear();
+    // A set, not a scan of `out`: the text comes from a client and may hold many entries.
+    std::set<std::string, std::less<>> keys;
     for (std::string_view entry : javaSplit(text, ',')) {
         std::string key;
         std::string value;
@@ -141,7 +143,7 @@ bool parseAttributeModifications(std::string_view text, AttributeModifications &
                 return false;
             }
         }
-        if (findAttribute(out, key)) {
+        if (!keys.insert(key).second) {
             error = "key duplication: " + key;
             return false;
         }

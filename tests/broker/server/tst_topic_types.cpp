@@ -67,6 +67,13 @@ private slots:
         QVERIFY(!remoting::parseAttributeModifications("+message.type=", parsedList, error));
         QVERIFY(error.find("+message.type=") != std::string::npos);
 
+        // A client's header may hold any number of entries: parsing stays linear.
+        std::string many;
+        for (int i = 0; i < 100000; ++i)
+            many += (i ? ",+k" : "+k") + std::to_string(i) + "=v";
+        QVERIFY(remoting::parseAttributeModifications(many, parsedList, error));
+        QCOMPARE(parsedList.size(), size_t{100000});
+
         QCOMPARE(remoting::topicMessageType({}), std::string("UNSPECIFIED"));
         QCOMPARE(remoting::topicMessageType({{"message.type", "DELAY"}}), std::string("DELAY"));
         QCOMPARE(remoting::messageTypeModification("FIFO"), std::string("+message.type=FIFO"));
@@ -160,9 +167,16 @@ private slots:
         QCOMPARE(code, ResponseCode::kInvalidParameter);
         QCOMPARE(remark, std::string("MIXED message type is not supported."));
 
+        std::string many; // 100,000 entries, all but the last of keys Java does not know
+        for (int i = 0; i < 100000; ++i)
+            many += "+k" + std::to_string(i) + "=v,";
+        std::tie(code, remark) = refusal("T7", many + "+message.type=FIFO");
+        QCOMPARE(code, ResponseCode::kSystemError);
+        QVERIFY2(remark.starts_with("unsupported key: k"), remark.c_str());
+
         // Nothing refused was created.
         const JsonValue table = parsed(allTopicsBody(broker));
-        for (const char *topic : {"T1", "T2", "T3", "T4", "T5", "T6"})
+        for (const char *topic : {"T1", "T2", "T3", "T4", "T5", "T6", "T7"})
             QVERIFY2(at(table, {"topicConfigTable", topic}).isNull(), topic);
     }
 
