@@ -3155,6 +3155,18 @@ Broker：%2（%3，集群 %4）
         <source>%RETRY% and %DLQ% topics belong to consumer groups; the broker creates them.</source>
         <translation>%RETRY% 和 %DLQ% 主题属于消费者组，由 Broker 自动创建。</translation>
     </message>
+    <message>
+        <source>UNSPECIFIED, is NORMAL</source>
+        <translation>未指定，为普通消息</translation>
+    </message>
+    <message>
+        <source>RocketMQ 5 clients check that what they send matches the topic&apos;s type: FIFO for ordered messages (message group), DELAY for timed delivery, TRANSACTION for transactional messages.</source>
+        <translation>RocketMQ 5 客户端会检查发送的消息是否与主题类型相符：FIFO 用于顺序消息（消息组），DELAY 用于定时投递，TRANSACTION 用于事务消息。</translation>
+    </message>
+    <message>
+        <source>Message &amp;type:</source>
+        <translation>消息类型(&amp;T)：</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::TopicTableModel</name>
@@ -3205,6 +3217,10 @@ Broker：%2（%3，集群 %4）
     <message>
         <source>Messages</source>
         <translation>消息数</translation>
+    </message>
+    <message>
+        <source>Message type</source>
+        <translation>消息类型</translation>
     </message>
 </context>
 <context>
@@ -3330,10 +3346,6 @@ Check that the broker is running, then press F5.</source>
         <translation>还没有主题。可用“新建主题…”创建，或让客户端通过 NameServer %1 向新主题发送消息。</translation>
     </message>
     <message>
-        <source>No topic matches the filter. Clear the search field or choose “All kinds”.</source>
-        <translation>没有匹配过滤条件的主题。请清空搜索框或选择“全部类型”。</translation>
-    </message>
-    <message>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
@@ -3356,6 +3368,18 @@ Check that the broker is running, then press F5.</source>
     <message>
         <source>topics.csv</source>
         <translation>topics.csv</translation>
+    </message>
+    <message>
+        <source>Show topics of one message type (RocketMQ 5 topic attribute message.type)</source>
+        <translation>只显示一种消息类型的主题（RocketMQ 5 主题属性 message.type）</translation>
+    </message>
+    <message>
+        <source>All types</source>
+        <translation>全部消息类型</translation>
+    </message>
+    <message>
+        <source>No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.</source>
+        <translation>没有匹配过滤条件的主题。请清空搜索框，或选择“全部类型”和“全部消息类型”。</translation>
     </message>
 </context>
 </TS>

@@ -51,6 +51,7 @@ std::vector<TopicRow> mergeTopicTables(
                 row.name = QString::fromStdString(config.topicName);
                 row.kind = topicKindOf(config.topicName, clusterAndBrokerNames);
                 row.perm = config.perm;
+                row.messageType = QString::fromStdString(remoting::topicMessageType(config.attributes));
                 row.config = config;
             }
             row.readQueues += config.readQueueNums;
@@ -84,12 +85,15 @@ QVariant TopicTableModel::data(const QModelIndex &index, int role) const
     const TopicRow &row = topics_[static_cast<size_t>(index.row())];
     if (role == KindRole)
         return static_cast<int>(row.kind);
+    if (role == MessageTypeRole)
+        return row.messageType;
     if (role == Qt::TextAlignmentRole && index.column() >= ReadQueuesColumn && index.column() != PermColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) {
         switch (index.column()) {
         case NameColumn: return row.name;
         case KindColumn: return static_cast<int>(row.kind);
+        case TypeColumn: return row.messageType;
         case ReadQueuesColumn: return row.readQueues;
         case WriteQueuesColumn: return row.writeQueues;
         case PermColumn: return row.perm;
@@ -101,6 +105,7 @@ QVariant TopicTableModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case NameColumn: return row.name;
     case KindColumn: return topicKindName(row.kind);
+    case TypeColumn: return row.messageType; // RocketMQ's own words, as the Dashboard shows them
     case ReadQueuesColumn: return row.readQueues;
     case WriteQueuesColumn: return row.writeQueues;
     case PermColumn: return QString::fromStdString(remoting::topicPerm::permName(row.perm));
@@ -121,6 +126,7 @@ QVariant TopicTableModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
     case NameColumn: return tr("Topic");
     case KindColumn: return tr("Kind");
+    case TypeColumn: return tr("Message type");
     case ReadQueuesColumn: return tr("Read queues");
     case WriteQueuesColumn: return tr("Write queues");
     case PermColumn: return tr("Perm");
@@ -173,7 +179,8 @@ void TopicTableModel::updateTopics(std::vector<TopicRow> topics, bool keepCounts
         [keepCounts](TopicRow &current, TopicRow &&fresh) {
             if (keepCounts)
                 fresh.messages = current.messages;
-            const bool changed = current.kind != fresh.kind || current.readQueues != fresh.readQueues
+            const bool changed = current.kind != fresh.kind || current.messageType != fresh.messageType
+                                 || current.readQueues != fresh.readQueues
                                  || current.writeQueues != fresh.writeQueues || current.perm != fresh.perm
                                  || current.messages != fresh.messages;
             current = std::move(fresh);
@@ -225,10 +232,18 @@ void TopicFilterModel::setKindFilter(int kind)
     invalidateFilter();
 }
 
+void TopicFilterModel::setMessageTypeFilter(const QString &type)
+{
+    messageTypeFilter_ = type;
+    invalidateFilter();
+}
+
 bool TopicFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex name = sourceModel()->index(sourceRow, TopicTableModel::NameColumn, sourceParent);
     if (kindFilter_ >= 0 && name.data(TopicTableModel::KindRole).toInt() != kindFilter_)
+        return false;
+    if (!messageTypeFilter_.isEmpty() && name.data(TopicTableModel::MessageTypeRole).toString() != messageTypeFilter_)
         return false;
     return nameFilter_.isEmpty() || name.data().toString().contains(nameFilter_, Qt::CaseInsensitive);
 }

@@ -3,7 +3,9 @@
 // The Topics view's table: one row per topic of the cluster as the brokers' topic tables
 // (GET_ALL_TOPIC_CONFIG, one request per master) describe it, merged over brokers. Message
 // counts come later and lazily (setMessageCount), so the table shows 1,000 topics at once and
-// fills in the numbers of the rows the user looks at. TopicFilterModel filters by name and kind.
+// fills in the numbers of the rows the user looks at. TopicFilterModel filters by name, kind and
+// 5.x message type (the topic's `message.type` attribute; UNSPECIFIED when it has none, shown as
+// RocketMQ Dashboard 5.x shows it).
 
 #include "broker/remoting/protocol/route_data.h"
 
@@ -32,6 +34,7 @@ struct TopicRow
     int readQueues = 0;  // summed over the brokers hosting the topic
     int writeQueues = 0;
     int perm = 0;        // of the first broker (they agree unless edited per broker)
+    QString messageType; // TopicMessageType of the first broker: UNSPECIFIED, NORMAL, FIFO, …
     static constexpr qint64 kUnknown = -1;     // not fetched yet
     static constexpr qint64 kUnavailable = -2; // the brokers did not say
     qint64 messages = kUnknown; // stored messages (sum of max − min over queues)
@@ -49,9 +52,19 @@ class TopicTableModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { NameColumn, KindColumn, ReadQueuesColumn, WriteQueuesColumn, PermColumn, MessagesColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        KindColumn,
+        TypeColumn,
+        ReadQueuesColumn,
+        WriteQueuesColumn,
+        PermColumn,
+        MessagesColumn,
+        ColumnCount
+    };
     static constexpr int KindRole = Qt::UserRole + 1; // TopicKind as int
     static constexpr int SortRole = Qt::UserRole + 2;
+    static constexpr int MessageTypeRole = Qt::UserRole + 3; // TopicRow::messageType
 
     explicit TopicTableModel(QObject *parent = nullptr);
 
@@ -88,6 +101,8 @@ public:
     void setNameFilter(const QString &text);
     // -1: every kind.
     void setKindFilter(int kind);
+    // A TopicMessageType value ("FIFO"); empty: every type.
+    void setMessageTypeFilter(const QString &type);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -95,6 +110,7 @@ protected:
 private:
     QString nameFilter_;
     int kindFilter_ = -1;
+    QString messageTypeFilter_;
 };
 
 } // namespace mqdesk::ui

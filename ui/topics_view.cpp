@@ -103,9 +103,17 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     kindCombo_->addItem(tr("All kinds"), -1);
     for (TopicKind kind : {TopicKind::Normal, TopicKind::Retry, TopicKind::DeadLetter, TopicKind::System})
         kindCombo_->addItem(topicKindName(kind), static_cast<int>(kind));
+    typeCombo_ = new QComboBox(this);
+    typeCombo_->setObjectName(QStringLiteral("topicTypeFilter"));
+    typeCombo_->setToolTip(tr("Show topics of one message type (RocketMQ 5 topic attribute message.type)"));
+    typeCombo_->addItem(tr("All types"), QString());
+    for (const std::string &type : remoting::topicMessageTypes())
+        typeCombo_->addItem(QString::fromStdString(type), QString::fromStdString(type));
     createButton_ = new QPushButton(tr("&New topic…"), this);
     editButton_ = new QPushButton(tr("&Edit…"), this);
     deleteButton_ = new QPushButton(tr("&Delete…"), this);
+    createButton_->setObjectName(QStringLiteral("newTopicButton"));
+    editButton_->setObjectName(QStringLiteral("editTopicButton"));
     auto *refreshButton = new QPushButton(tr("Refresh"), this);
     refreshButton->setToolTip(tr("Fetch the topics again (F5)"));
     countLabel_ = new QLabel(this);
@@ -113,6 +121,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     auto *toolbar = new QHBoxLayout;
     toolbar->addWidget(search_, 2);
     toolbar->addWidget(kindCombo_);
+    toolbar->addWidget(typeCombo_);
     toolbar->addWidget(countLabel_, 1);
     toolbar->addWidget(createButton_);
     toolbar->addWidget(editButton_);
@@ -185,6 +194,8 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     connect(search_, &QLineEdit::textChanged, filter_, &TopicFilterModel::setNameFilter);
     connect(kindCombo_, &QComboBox::currentIndexChanged, this,
             [this] { filter_->setKindFilter(kindCombo_->currentData().toInt()); });
+    connect(typeCombo_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setMessageTypeFilter(typeCombo_->currentData().toString()); });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TopicsView::onCurrentChanged);
     // selectedTopic() needs the current row selected too, and a mouse click moves the current
     // row before it selects it (QAbstractItemView::mousePressEvent): only the selection change
@@ -303,7 +314,8 @@ void TopicsView::createTopic()
 {
     auto *dialog = new TopicDialog(nullptr, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { applyTopicConfig(dialog->topicConfig(), true); });
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { applyTopicConfig(dialog->topicConfig(), true, dialog->attributeModifications()); });
     dialog->open();
 }
 
@@ -321,17 +333,18 @@ void TopicsView::editSelectedTopic()
         config.readQueueNums = edited.readQueueNums;
         config.writeQueueNums = edited.writeQueueNums;
         config.perm = edited.perm;
-        applyTopicConfig(config, false);
+        applyTopicConfig(config, false, dialog->attributeModifications());
     });
     dialog->open();
 }
 
-void TopicsView::applyTopicConfig(const remoting::TopicConfigData &config, bool creating)
+void TopicsView::applyTopicConfig(const remoting::TopicConfigData &config, bool creating,
+                                  const std::string &attributes)
 {
     const QString name = QString::fromStdString(config.topicName);
     showBanner(creating ? tr("Creating topic %1…").arg(name) : tr("Saving topic %1…").arg(name), false);
     connection_.run(
-        this, [config](client::AdminClient &admin) { return admin.createTopic({}, config); },
+        this, [config, attributes](client::AdminClient &admin) { return admin.createTopic({}, config, attributes); },
         [this, name, config, creating](client::Status status) {
             if (!status.ok) {
                 showBanner((creating ? tr("Topic %1 was not created: %2") : tr("Topic %1 was not saved: %2"))
@@ -451,7 +464,7 @@ void TopicsView::updateEmptyState()
                   "using the NameServer %1.")
                    .arg(connection_.namesrvAddress());
     else if (filter_->rowCount() == 0)
-        text = tr("No topic matches the filter. Clear the search field or choose “All kinds”.");
+        text = tr("No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.");
     emptyState_->setText(text);
     tableStack_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget *>(table_) : emptyState_);
     if (loading_)

@@ -1,7 +1,7 @@
 #pragma once
 
-// Topics: every topic of the connected cluster in a sortable table (name, kind, queues, perm,
-// stored messages), filtered as you type (Ctrl+F) and by kind, refreshed with F5, whenever
+// Topics: every topic of the connected cluster in a sortable table (name, kind, 5.x message
+// type, queues, perm, stored messages), filtered as you type (Ctrl+F), by kind and by type, refreshed with F5, whenever
 // the connection changes and live: every 5 s while the view is shown (and when it is shown),
 // never while hidden, minimised or while a fetch is still under way, rows updated in place; create, edit and delete topics; the selected topic's queues, route
 // and consumer groups below. The list takes one GET_ALL_TOPIC_CONFIG per master; message
@@ -57,6 +57,7 @@ public:
     QTableView *table() const { return table_; }
     QLineEdit *searchField() const { return search_; }
     QComboBox *kindFilter() const { return kindCombo_; }
+    QComboBox *messageTypeFilter() const { return typeCombo_; }
     TopicDetailPane *detailPane() const { return detail_; }
 
 protected:
@@ -71,7 +72,8 @@ signals:
 private:
     void fetchList(bool live);
     void startFetch(bool live);
-    void applyTopicConfig(const remoting::TopicConfigData &config, bool creating);
+    // `attributes`: the 5.x modifications to send ("+message.type=FIFO"), may be empty.
+    void applyTopicConfig(const remoting::TopicConfigData &config, bool creating, const std::string &attributes);
     void showBanner(const QString &text, bool error);
     void updateEmptyState();
     void updateActions();
@@ -85,6 +87,7 @@ private:
     TopicFilterModel *filter_ = nullptr;
     QLineEdit *search_ = nullptr;
     QComboBox *kindCombo_ = nullptr;
+    QComboBox *typeCombo_ = nullptr;
     QPushButton *createButton_ = nullptr;
     QPushButton *editButton_ = nullptr;
     QPushButton *deleteButton_ = nullptr;

@@ -58,6 +58,7 @@ struct AdminOptions
     int32_t writeQueueNums = 8;
     int32_t perm = 6;
     bool order = false;
+    std::string attributes; // updateTopic -a: "+message.type=FIFO,-reserve.time"
     bool force = true;
     bool removeOffset = false; // deleteSubGroup -r, false as in mqadmin
     bool withClusters = false; // topicList -c

@@ -3,15 +3,26 @@
 #include "app/mqdesk-admin/admin_output.h"
 #include "app/mqdesk-admin/admin_session.h"
 #include "broker/client/route_util.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <map>
 #include <set>
 
 namespace mqdesk::admin {
 
 namespace {
+
+// A Java HashMap's toString ({+message.type=FIFO}), as mqadmin prints the TopicConfig it sent.
+std::string javaMapText(const remoting::AttributeModifications &modifications)
+{
+    std::string text;
+    for (const auto &[key, value] : modifications)
+        text += (text.empty() ? "" : ", ") + key + "=" + value;
+    return "{" + text + "}";
+}
 
 std::string joined(const std::set<std::string> &items)
 {
@@ -19,6 +30,21 @@ std::string joined(const std::set<std::string> &items)
     for (const std::string &item : items)
         out += (out.empty() ? "" : ",") + item;
     return out;
+}
+
+// message.type of every topic on the given masters (one GET_ALL_TOPIC_CONFIG each); a topic
+// typed differently on two brokers shows the first one's.
+std::map<std::string, std::string> messageTypes(AdminSession &s, const std::set<std::string> &masters)
+{
+    std::map<std::string, std::string> types;
+    for (const std::string &addr : masters) {
+        auto table = s.admin().api().getAllTopicConfig(addr);
+        if (!table.ok)
+            continue;
+        for (const remoting::TopicConfigData &topic : table.value.topicConfigTable)
+            types.emplace(topic.topicName, remoting::topicMessageType(topic.attributes));
+    }
+    return types;
 }
 
 int runTopicList(AdminSession &s)
@@ -41,19 +67,30 @@ int runTopicList(AdminSession &s)
         }
         return kAdminOk;
     }
-    // -c: the clusters hosting each topic and the groups consuming it (QUERY_TOPIC_CONSUME_BY_WHO).
-    TextTable table({"#Cluster Name", "#Topic", "#Consumer Group"});
+    // -c: the clusters hosting each topic and the groups consuming it (QUERY_TOPIC_CONSUME_BY_WHO);
+    // MQDesk adds the 5.x message type (mqadmin has no column for it) as the last column.
+    TextTable table({"#Cluster Name", "#Topic", "#Consumer Group", "#Message Type"});
+    std::map<std::string, std::set<std::string>> clustersOf;
+    std::map<std::string, std::set<std::string>> groupsOf;
+    std::set<std::string> allMasters;
     for (const std::string &topic : topics) {
         client::Result<remoting::TopicRouteData> route = s.admin().topicRoute(topic);
-        std::set<std::string> clusters;
-        std::set<std::string> groups;
-        if (route.ok) {
-            for (const remoting::BrokerData &broker : route.value.brokerDatas)
-                clusters.insert(broker.cluster);
-            for (const std::string &addr : client::masterAddresses(route.value))
-                if (auto who = s.admin().api().queryTopicConsumeByWho(addr, topic); who.ok)
-                    groups.insert(who.value.begin(), who.value.end());
+        if (!route.ok)
+            continue;
+        for (const remoting::BrokerData &broker : route.value.brokerDatas)
+            clustersOf[topic].insert(broker.cluster);
+        for (const std::string &addr : client::masterAddresses(route.value)) {
+            allMasters.insert(addr);
+            if (auto who = s.admin().api().queryTopicConsumeByWho(addr, topic); who.ok)
+                groupsOf[topic].insert(who.value.begin(), who.value.end());
         }
+    }
+    const std::map<std::string, std::string> types = messageTypes(s, allMasters);
+    for (const std::string &topic : topics) {
+        const std::set<std::string> &clusters = clustersOf[topic];
+        const std::set<std::string> &groups = groupsOf[topic];
+        const auto type = types.find(topic);
+        const std::string messageType = type == types.end() ? std::string() : type->second;
         if (s.json()) {
             common::JsonObject json;
             json.set("topic", topic);
@@ -61,9 +98,10 @@ int runTopicList(AdminSession &s)
             common::JsonArray groupArray(groups.begin(), groups.end());
             json.set("clusters", std::move(clusterArray));
             json.set("groups", std::move(groupArray));
+            json.set("messageType", messageType);
             printJsonLine(std::cout, json);
         } else {
-            table.addRow({joined(clusters), topic, joined(groups)});
+            table.addRow({joined(clusters), topic, joined(groups), messageType});
         }
     }
     if (!s.json())
@@ -137,8 +175,15 @@ int runUpdateTopic(AdminSession &s)
     config.writeQueueNums = o.writeQueueNums;
     config.perm = o.perm;
     config.order = o.order;
+    // Checked here as mqadmin's AttributeParser does, so a typo fails before any broker is asked.
+    remoting::AttributeModifications modifications;
+    std::string error;
+    if (!remoting::parseAttributeModifications(o.attributes, modifications, error)) {
+        std::cerr << "updateTopic: -a " << o.attributes << ": " << error << '\n';
+        return kAdminUsage;
+    }
     for (const std::string &addr : brokers) {
-        if (client::Status status = s.admin().createTopicOnBroker(addr, config); !status.ok)
+        if (client::Status status = s.admin().createTopicOnBroker(addr, config, o.attributes); !status.ok)
             return s.fail(status);
         if (s.json()) {
             common::JsonObject json;
@@ -148,6 +193,7 @@ int runUpdateTopic(AdminSession &s)
             json.set("writeQueueNums", config.writeQueueNums);
             json.set("perm", config.perm);
             json.set("order", config.order);
+            json.set("attributes", o.attributes);
             printJsonLine(std::cout, json);
         } else {
             std::cout << "create topic to " << addr << " success.\n";
@@ -157,7 +203,8 @@ int runUpdateTopic(AdminSession &s)
         std::cout << "TopicConfig [topicName=" << config.topicName << ", readQueueNums=" << config.readQueueNums
                   << ", writeQueueNums=" << config.writeQueueNums << ", perm=" << config.perm
                   << ", topicFilterType=" << config.topicFilterType << ", topicSysFlag=" << config.topicSysFlag
-                  << ", order=" << (config.order ? "true" : "false") << "]\n";
+                  << ", order=" << (config.order ? "true" : "false") << ", attributes=" << javaMapText(modifications)
+                  << "]\n";
     return kAdminOk;
 }
 
@@ -212,6 +259,8 @@ void addTopicCommands(CLI::App &app, AdminOptions &options)
         ->check(CLI::IsMember({2, 4, 6}))
         ->capture_default_str();
     update->add_option("-o,--order", options.order, "Ordered topic (true|false)")->capture_default_str();
+    update->add_option("-a,--attributes", options.attributes,
+                       "attribute(+a=b,+c=d,-e), e.g. +message.type=FIFO (NORMAL, FIFO, DELAY, TRANSACTION)");
 
     auto *remove = addAdminCommand(app, options, "deleteTopic", "Delete a topic from a cluster and the NameServer",
                                    runDeleteTopic);

@@ -83,20 +83,22 @@ Result<TopicStatsTable> AdminClient::topicStats(const std::string &topic)
     return merged;
 }
 
-Status AdminClient::createTopic(const std::string &clusterName, const remoting::TopicConfigData &topic)
+Status AdminClient::createTopic(const std::string &clusterName, const remoting::TopicConfigData &topic,
+                                const std::string &attributes)
 {
     Result<std::vector<std::string>> masters = masterAddresses(clusterName);
     if (!masters.ok)
         return masters.status();
     for (const std::string &addr : masters.value)
-        if (Status status = api_->createTopic(addr, topic); !status.ok)
+        if (Status status = api_->createTopic(addr, topic, kDefaultTopic, attributes); !status.ok)
             return status;
     return {};
 }
 
-Status AdminClient::createTopicOnBroker(const std::string &brokerAddr, const remoting::TopicConfigData &topic)
+Status AdminClient::createTopicOnBroker(const std::string &brokerAddr, const remoting::TopicConfigData &topic,
+                                        const std::string &attributes)
 {
-    return api_->createTopic(brokerAddr, topic);
+    return api_->createTopic(brokerAddr, topic, kDefaultTopic, attributes);
 }
 
 Status AdminClient::deleteTopic(const std::string &topic, const std::string &clusterName)

@@ -34,8 +34,11 @@ public:
     // GET_TOPIC_STATS_INFO from each master of the topic's route, merged.
     Result<TopicStatsTable> topicStats(const std::string &topic);
     // UPDATE_AND_CREATE_TOPIC on every master of the cluster (every cluster when empty).
-    Status createTopic(const std::string &clusterName, const remoting::TopicConfigData &topic);
-    Status createTopicOnBroker(const std::string &brokerAddr, const remoting::TopicConfigData &topic);
+    // `attributes`: 5.x modifications such as "+message.type=FIFO" (topic_attributes.h).
+    Status createTopic(const std::string &clusterName, const remoting::TopicConfigData &topic,
+                       const std::string &attributes = {});
+    Status createTopicOnBroker(const std::string &brokerAddr, const remoting::TopicConfigData &topic,
+                               const std::string &attributes = {});
     // DELETE_TOPIC_IN_BROKER on every master of the cluster (every cluster when empty), then
     // DELETE_TOPIC_IN_NAMESRV on every namesrv.
     Status deleteTopic(const std::string &topic, const std::string &clusterName = {});

@@ -38,7 +38,7 @@ RemotingCommand request(int32_t code, ExtFields fields = {}) { return RemotingCo
 } // namespace
 
 Status MQClientAPI::createTopic(const std::string &addr, const remoting::TopicConfigData &topic,
-                                const std::string &defaultTopic)
+                                const std::string &defaultTopic, const std::string &attributes)
 {
     ExtFields fields;
     setField(fields, "topic", topic.topicName);
@@ -49,6 +49,8 @@ Status MQClientAPI::createTopic(const std::string &addr, const remoting::TopicCo
     setField(fields, "topicFilterType", topic.topicFilterType);
     setField(fields, "topicSysFlag", topic.topicSysFlag);
     setField(fields, "order", topic.order);
+    if (!attributes.empty())
+        setField(fields, "attributes", attributes);
     return call(addr, request(RequestCode::kUpdateAndCreateTopic, std::move(fields))).status();
 }
 

@@ -154,8 +154,10 @@ public:
                          const std::set<MessageQueue> &queues, bool oneway = false);
 
     // ---- Admin (spec §8), in mq_client_admin.cpp ----
+    // `attributes`: 5.x modifications ("+message.type=FIFO,-reserve.time", see
+    // topic_attributes.h), sent only when not empty; topic.attributes is not sent.
     Status createTopic(const std::string &addr, const remoting::TopicConfigData &topic,
-                       const std::string &defaultTopic = kDefaultTopic);
+                       const std::string &defaultTopic = kDefaultTopic, const std::string &attributes = {});
     Status deleteTopicInBroker(const std::string &addr, const std::string &topic);
     Result<remoting::TopicConfigSerializeWrapper> getAllTopicConfig(const std::string &addr);
     Result<TopicStatsTable> getTopicStatsInfo(const std::string &addr, const std::string &topic);

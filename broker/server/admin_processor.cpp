@@ -4,6 +4,7 @@
 #include "broker/common/properties_file.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
@@ -105,6 +106,7 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
     config.topicFilterType = reader.optString("topicFilterType", store::TopicConfig::kSingleTag);
     config.topicSysFlag = reader.optInt32("topicSysFlag", 0);
     config.order = reader.optBool("order", false);
+    const std::string attributesText = reader.optString("attributes");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
 
@@ -130,14 +132,50 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
                            + ", writeQueueNums " + std::to_string(config.writeQueueNums) + ") exceed the limit of "
                            + std::to_string(kMaxQueueNums));
 
-    // An overwrite keeps the attributes (queue.type, …) that 4.x tools cannot send.
-    if (const auto existing = broker_.topics().find(topic))
-        config.attributes = existing->attributes;
+    std::lock_guard lock(topicUpdateMutex_);
+    const auto existing = broker_.topics().find(topic);
+    if (auto refused = applyTopicAttributes(request, attributesText, existing, config))
+        return *refused;
     if (!broker_.topics().updateTopic(config, error))
         return failure(request, ResponseCode::kSystemError, "cannot save topic[" + topic + "]: " + error);
-    spdlog::info("admin: topic {} created or updated (read {}, write {}, perm {})", topic, config.readQueueNums,
-                 config.writeQueueNums, config.perm);
+    spdlog::info("admin: topic {} created or updated (read {}, write {}, perm {}, attributes '{}')", topic,
+                 config.readQueueNums, config.writeQueueNums, config.perm, attributesText);
     return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+// AdminBrokerProcessor#updateAndCreateTopic and TopicConfigManager#updateTopicConfig: the text
+// is parsed as AttributeParser does, MIXED refused unless enableMixedMessageType, then altered
+// as AttributeUtil does (a create takes only "+key=value"; an update adds, changes or, with
+// "-key", removes). An overwrite without modifications keeps every attribute, as 4.x tools send
+// none. Java answers SYSTEM_ERROR with the exception's text for every refusal but MIXED.
+std::optional<RemotingCommand> AdminProcessor::applyTopicAttributes(const RemotingCommand &request,
+                                                                    const std::string &modificationText,
+                                                                    const std::optional<store::TopicConfig> &existing,
+                                                                    store::TopicConfig &config) const
+{
+    std::string error;
+    remoting::AttributeModifications modifications;
+    if (!remoting::parseAttributeModifications(modificationText, modifications, error))
+        return failure(request, ResponseCode::kSystemError, error);
+    const std::string typeKey = std::string("+") + remoting::kMessageTypeAttribute;
+    const std::string *type = remoting::findAttribute(modifications, typeKey);
+    if (type && *type == remoting::kMixedMessageType && !broker_.brokerConfig().enableMixedMessageType)
+        return failure(request, ResponseCode::kInvalidParameter, "MIXED message type is not supported.");
+
+    remoting::AttributeList current;
+    if (existing) {
+        config.attributes = existing->attributes;
+        for (const auto &[key, value] : existing->attributes)
+            current.emplace_back(key, value);
+    }
+    remoting::AttributeAlteration alteration;
+    if (!remoting::alterTopicAttributes(!existing, current, modifications, alteration, error))
+        return failure(request, ResponseCode::kSystemError, error);
+    for (const auto &[key, value] : alteration.put)
+        config.attributes.insertOrAssign(key, value);
+    for (const std::string &key : alteration.remove)
+        config.attributes.erase(key);
+    return std::nullopt;
 }
 
 RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)

@@ -15,6 +15,7 @@
 #include "broker/remoting/remoting_channel.h"
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ private:
 
     // admin_processor.cpp
     Command updateAndCreateTopic(const Command &request);
+    // Applies the request's `attributes` modifications to `config` (holding `existing`'s
+    // attributes on an update); the failure response when Java's would refuse them.
+    std::optional<Command> applyTopicAttributes(const Command &request, const std::string &modificationText,
+                                                const std::optional<store::TopicConfig> &existing,
+                                                store::TopicConfig &config) const;
     Command deleteTopic(const Command &request);
     Command getAllTopicConfig(const Command &request);
     Command getTopicConfig(const Command &request);
@@ -87,6 +93,9 @@ private:
     Command viewMessageById(const Command &request);
 
     BrokerController &broker_;
+    // Java's updateAndCreateTopic is synchronized: attributes are altered against the topic's
+    // current ones, so two updates must not interleave.
+    std::mutex topicUpdateMutex_;
 };
 
 } // namespace mqdesk::server

@@ -32,6 +32,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},
         {"msgTraceTopicName", stringField(&C::msgTraceTopicName)},
+        {"enableMixedMessageType", boolField(&C::enableMixedMessageType)},
         {"longPollingEnable", boolField(&C::longPollingEnable)},
         {"enablePropertyFilter", boolField(&C::enablePropertyFilter)},
         {"shortPollingTimeMills", intField(&C::shortPollingTimeMills, int64_t{1})},

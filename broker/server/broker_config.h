@@ -37,6 +37,8 @@ struct BrokerConfig
     bool brokerTopicEnable = true;
     bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does
     std::string msgTraceTopicName = "RMQ_SYS_TRACE_TOPIC";
+    // UPDATE_AND_CREATE_TOPIC refuses message.type=MIXED while false, as Java's 5.x broker.
+    bool enableMixedMessageType = false;
 
     bool longPollingEnable = true;
     // SQL92 subscriptions (MessageSelector.bySql): refused with SYSTEM_ERROR while false, as Java.

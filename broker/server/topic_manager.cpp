@@ -50,6 +50,8 @@ remoting::TopicConfigData toWireTopicConfig(const TopicConfig &topic)
     data.topicFilterType = topic.topicFilterType;
     data.topicSysFlag = topic.topicSysFlag;
     data.order = topic.order;
+    for (const auto &[key, value] : topic.attributes)
+        data.attributes.emplace_back(key, value);
     return data;
 }
 

@@ -1,10 +1,11 @@
 // The Topics view in the real main window, offscreen, with a real embedded broker on a temporary
 // store: the list with its system topics, a topic created through the dialog, filtered by name
-// and kind, its queues, route and message count after a send, copied as text, edited and
-// deleted; a topic created through the client API appearing by itself (the live refresh) with
-// the clicked row, the sort and the detail kept, but not while another page is shown or the
-// window is minimised; then 1,000 topics created directly through
-// the client API all shown after F5.
+// and kind, a FIFO topic created and filtered by message type with the mouse and keys (then
+// changed to DELAY through the edit dialog), its queues, route and message count after a send,
+// copied as text, edited and deleted; a topic created through the client API appearing by itself
+// (the live refresh) with the clicked row, the sort and the detail kept, but not while another
+// page is shown or the window is minimised; then 1,000 topics created directly through the
+// client API all shown after F5.
 // Screenshots of each state are saved in the build tree (screenshots/topics-*.png).
 
 #include "ui_test_util.h"
@@ -45,12 +46,24 @@ using mqdesk::ui::TopicKind;
 using mqdesk::ui::TopicRow;
 using mqdesk::ui::TopicsView;
 
+using mqdesk::test::chooseWithKeys;
+using mqdesk::test::chooseWithMouse;
 using mqdesk::test::optionsFor;
 using mqdesk::test::saveScreenshot;
 
 namespace {
 
 const QString kTopic = QStringLiteral("DeskOrders");
+const QString kFifoTopic = QStringLiteral("DeskFifoPayments");
+
+// The topic names the table shows, top to bottom.
+QStringList shownTopics(QAbstractItemModel *model)
+{
+    QStringList names;
+    for (int row = 0; row < model->rowCount(); ++row)
+        names << model->index(row, ui::TopicTableModel::NameColumn).data().toString();
+    return names;
+}
 
 } // namespace
 
@@ -172,6 +185,71 @@ private slots:
         view_->table()->sortByColumn(ui::TopicTableModel::NameColumn, Qt::AscendingOrder);
     }
 
+    // A person clicks "New topic…", types the name, picks FIFO from the type list with the mouse
+    // and presses Enter; then narrows the list to FIFO topics with the type filter and sees only
+    // that one; then opens it again and changes its type to DELAY with the keyboard.
+    void createsAFifoTopicAndFiltersByType()
+    {
+        activateWindow();
+        auto *newButton = view_->findChild<QPushButton *>(QStringLiteral("newTopicButton"));
+        QVERIFY(newButton);
+        QTest::mouseClick(newButton, Qt::LeftButton);
+        TopicDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = view_->findChild<TopicDialog *>()) && dialog->isVisible());
+        auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("topicName"));
+        auto *type = dialog->findChild<QComboBox *>(QStringLiteral("messageType"));
+        QVERIFY(name && type);
+        QCOMPARE(type->currentData().toString(), QStringLiteral("UNSPECIFIED"));
+        QTest::mouseClick(name, Qt::LeftButton);
+        QTest::keyClicks(name, kFifoTopic);
+        chooseWithMouse(type, QStringLiteral("FIFO"));
+        QCOMPARE(type->currentText(), QStringLiteral("FIFO"));
+        QCOMPARE(dialog->attributeModifications(), std::string("+message.type=FIFO"));
+        saveScreenshot(*dialog, QStringLiteral("topics-create-fifo-dialog"));
+        QTest::mouseClick(name, Qt::LeftButton);
+        QTest::keyClick(name, Qt::Key_Return); // the default button: Create
+        QTRY_VERIFY_WITH_TIMEOUT(view_->topicModel()->topic(kFifoTopic) != nullptr, 60000);
+        QCOMPARE(view_->topicModel()->topic(kFifoTopic)->messageType, QStringLiteral("FIFO"));
+        QCOMPARE(view_->topicModel()->topic(kTopic)->messageType, QStringLiteral("UNSPECIFIED"));
+
+        // The Type column says so, and the type filter beside the search narrows the list.
+        activateWindow();
+        QComboBox *typeFilter = view_->messageTypeFilter();
+        QVERIFY(typeFilter->isVisible());
+        chooseWithMouse(typeFilter, QStringLiteral("FIFO"));
+        QAbstractItemModel *shown = view_->table()->model();
+        QCOMPARE(shownTopics(shown), QStringList{kFifoTopic});
+        QCOMPARE(shown->index(0, ui::TopicTableModel::TypeColumn).data().toString(), QStringLiteral("FIFO"));
+        QCOMPARE(shown->headerData(ui::TopicTableModel::TypeColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Message type"));
+        saveScreenshot(*window_, QStringLiteral("topics-filtered-fifo"));
+        chooseWithKeys(typeFilter, QStringLiteral("UNSPECIFIED"));
+        QVERIFY(shownTopics(shown).contains(kTopic));
+        QVERIFY(!shownTopics(shown).contains(kFifoTopic));
+        chooseWithKeys(typeFilter, QStringLiteral("DELAY"));
+        QVERIFY(shownTopics(shown).isEmpty());
+
+        // Java lets an update change message.type: FIFO → DELAY through the edit dialog.
+        chooseWithKeys(typeFilter, QStringLiteral("FIFO"));
+        const QRect row = view_->table()->visualRect(shown->index(0, ui::TopicTableModel::NameColumn));
+        QTest::mouseClick(view_->table()->viewport(), Qt::LeftButton, {}, row.center());
+        QTRY_COMPARE(view_->selectedTopic(), kFifoTopic);
+        QTest::mouseClick(view_->findChild<QPushButton *>(QStringLiteral("editTopicButton")), Qt::LeftButton);
+        QTRY_VERIFY((dialog = view_->findChild<TopicDialog *>()) && dialog->isVisible());
+        type = dialog->findChild<QComboBox *>(QStringLiteral("messageType"));
+        QCOMPARE(type->currentData().toString(), QStringLiteral("FIFO"));
+        chooseWithKeys(type, QStringLiteral("DELAY"));
+        QCOMPARE(dialog->attributeModifications(), std::string("+message.type=DELAY"));
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view_->topicModel()->topic(kFifoTopic)->messageType == QStringLiteral("DELAY"), 60000);
+        QTRY_VERIFY(shownTopics(shown).isEmpty()); // still filtered by FIFO
+        activateWindow();
+        chooseWithKeys(typeFilter, QStringLiteral("DELAY"));
+        QCOMPARE(shownTopics(shown), QStringList{kFifoTopic});
+        saveScreenshot(*window_, QStringLiteral("topics-filtered-delay"));
+        typeFilter->setCurrentIndex(0); // all types, for the tests that follow
+    }
+
     void exportsTheFilteredTableAsCsv()
     {
         // Every table's context menu offers the export; it writes what the view shows.
@@ -252,7 +330,7 @@ private slots:
         view_->table()->setFocus();
         QTest::keyClick(view_->table(), Qt::Key_C, Qt::ControlModifier);
         const QString copied = QApplication::clipboard()->text();
-        QVERIFY2(copied.contains(kTopic + QStringLiteral("\tnormal\t6\t6\tRW-\t1")), qPrintable(copied));
+        QVERIFY2(copied.contains(kTopic + QStringLiteral("\tnormal\tUNSPECIFIED\t6\t6\tRW-\t1")), qPrintable(copied));
         QVERIFY(copied.startsWith(QStringLiteral("Topic\t")));
     }
 

@@ -1,12 +1,14 @@
 #pragma once
 
 // Shared by the GUI tests: options for a real embedded broker on a temporary store (free
-// ports, small files), screenshots saved in the build tree, and the GUI-thread stall meter
-// the scale tests report with.
+// ports, small files), screenshots saved in the build tree, the GUI-thread stall meter the
+// scale tests report with, and choosing a combo item with the mouse or the keys as a person does.
 
 #include "broker/server/embedded_broker.h"
 
+#include <QAbstractItemView>
 #include <QAbstractScrollArea>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -104,6 +106,34 @@ inline void scrollThrough(QAbstractScrollArea &view)
         runEventLoopUntil([] { return false; }, 2);
     }
     bar->setValue(bar->minimum());
+}
+
+// Picks the item whose data is `value` from `combo`'s popup with the mouse, as a person does:
+// a click opens the list, a click on the item chooses it.
+inline void chooseWithMouse(QComboBox *combo, const QString &value)
+{
+    QTest::mouseClick(combo, Qt::LeftButton);
+    QAbstractItemView *list = combo->view();
+    QTRY_VERIFY(list->isVisible());
+    const QModelIndex item = list->model()->index(combo->findData(value), 0);
+    QVERIFY(item.isValid());
+    list->scrollTo(item);
+    const QPoint at = list->visualRect(item).center();
+    // Qt's popup ignores a release that comes too soon after it opened (a click that opened it).
+    QTest::mouseMove(list->viewport(), at);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, at, 300);
+    QTRY_VERIFY(!list->isVisible());
+}
+
+// Moves `combo` to the item whose data is `value` with the arrow keys, as a person does once the
+// combo has the keyboard focus.
+inline void chooseWithKeys(QComboBox *combo, const QString &value)
+{
+    combo->setFocus(Qt::TabFocusReason);
+    const int target = combo->findData(value);
+    QVERIFY(target >= 0);
+    while (combo->currentIndex() != target)
+        QTest::keyClick(combo, combo->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
 }
 
 } // namespace mqdesk::test

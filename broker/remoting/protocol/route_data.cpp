@@ -484,6 +484,12 @@ bool DataVersionData::fromJson(std::string_view body, DataVersionData &out, std:
 JsonValue TopicConfigData::toJsonValue() const
 {
     JsonObject object;
+    if (!attributes.empty()) {
+        JsonObject map;
+        for (const auto &[key, value] : attributes)
+            map.set(key, value);
+        object.set("attributes", std::move(map));
+    }
     object.set("order", order);
     object.set("perm", perm);
     object.set("readQueueNums", readQueueNums);
@@ -507,6 +513,19 @@ bool TopicConfigData::fromJsonValue(const JsonValue &value, std::string_view pat
     reader.readString("topicFilterType", out.topicFilterType);
     reader.readInt("topicSysFlag", out.topicSysFlag);
     reader.readBool("order", out.order);
+    if (const JsonValue *map = reader.member("attributes"); map && !map->isNull()) {
+        if (!map->isObject()) {
+            reader.fail(reader.pathOf("attributes"), std::string("expected an object, found ") + map->typeName());
+            return false;
+        }
+        for (const common::JsonMember &entry : map->asObject()) {
+            if (!entry.value.isString() && !entry.value.isNull()) {
+                reader.fail(reader.pathOf("attributes") + "." + entry.key, "expected a string");
+                return false;
+            }
+            out.attributes.emplace_back(entry.key, entry.value.isNull() ? std::string() : entry.value.asString());
+        }
+    }
     return reader.ok();
 }
 

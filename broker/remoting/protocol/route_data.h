@@ -11,6 +11,7 @@
 // by its path: "queueDatas[1].perm: expected an integer".
 
 #include "broker/common/json.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 
 #include <cstdint>
 #include <map>
@@ -138,7 +139,7 @@ struct DataVersionData
     bool operator==(const DataVersionData &other) const = default;
 };
 
-// The TopicConfig members the namesrv and clients use. Others (attributes, …) are ignored.
+// TopicConfig as the bodies carry it (GET_ALL_TOPIC_CONFIG, REGISTER_BROKER, GET_TOPIC_CONFIG).
 struct TopicConfigData
 {
     std::string topicName;
@@ -148,6 +149,9 @@ struct TopicConfigData
     std::string topicFilterType = "SINGLE_TAG";
     int32_t topicSysFlag = 0;
     bool order = false;
+    // 5.x attributes (message.type, queue.type, …) as stored, in the broker's map order. Written
+    // only when there are some: a 5.x Java broker writes `"attributes":{}` too, 4.x nothing.
+    AttributeList attributes{};
 
     common::JsonValue toJsonValue() const;
     static bool fromJsonValue(const common::JsonValue &value, std::string_view path,

@@ -299,6 +299,38 @@ private slots:
         QVERIFY(deadBroker.err.contains("127.0.0.1:1"));
     }
 
+    // -a as mqadmin's: the 5.x message type set at creation, shown by topicList -c, changed;
+    // a value the broker does not know refused with its remark, a malformed text before sending.
+    void updateTopicWithAType()
+    {
+        const Run typed = cmd({s("updateTopic"), s("-t"), s("TopicFifo"), s("-c"), s("DefaultCluster"), s("-a"),
+                               s("+message.type=FIFO")});
+        QVERIFY2(typed.exitCode == 0, describe(typed));
+        QVERIFY2(typed.out.contains("attributes={+message.type=FIFO}]"), describe(typed));
+        const auto typeOf = [this](const QString &topic) {
+            for (const QJsonObject &line : jsonLines(cmd({s("topicList"), s("-c"), s("--json")}).out))
+                if (line.value(s("topic")).toString() == topic)
+                    return line.value(s("messageType")).toString();
+            return QString();
+        };
+        QCOMPARE(typeOf(s("TopicFifo")), s("FIFO"));
+        QCOMPARE(typeOf(s("TopicA")), s("UNSPECIFIED"));
+        const Run table = cmd({s("topicList"), s("-c")});
+        QVERIFY2(table.out.contains("#Message Type") && table.out.contains("FIFO"), describe(table));
+
+        QCOMPARE(cmd({s("updateTopic"), s("-t"), s("TopicFifo"), s("-c"), s("DefaultCluster"), s("-a"),
+                      s("+message.type=DELAY")}).exitCode, 0);
+        QCOMPARE(typeOf(s("TopicFifo")), s("DELAY"));
+        const Run unknown = cmd({s("updateTopic"), s("-t"), s("TopicFifo"), s("-c"), s("DefaultCluster"), s("-a"),
+                                 s("+message.type=ORDERED")});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("value is not in set"), describe(unknown));
+        const Run malformed = cmd({s("updateTopic"), s("-t"), s("TopicFifo"), s("-c"), s("DefaultCluster"), s("-a"),
+                                   s("message.type=FIFO")});
+        QCOMPARE(malformed.exitCode, 2);
+        QVERIFY2(malformed.err.contains("add/alter attribute format is wrong: message.type"), describe(malformed));
+    }
+
     void deleteTopic()
     {
         QCOMPARE(cmd({s("updateTopic"), s("-t"), s("TopicDel"), s("-c"), s("DefaultCluster")}).exitCode, 0);

@@ -197,11 +197,20 @@ private slots:
         std::string error;
         QVERIFY2(TopicConfigSerializeWrapper::fromJson(wrapper.toJson(), back, error), error.c_str());
         QVERIFY(back == wrapper);
-        // A member without topicName takes its key (and attributes of newer brokers are ignored).
+        // A member without topicName takes its key; 5.x attributes are read as they come.
         QVERIFY2(TopicConfigSerializeWrapper::fromJson(
                      R"({"topicConfigTable":{"X":{"perm":6,"attributes":{"+message.type":"NORMAL"}}}})", back, error),
                  error.c_str());
         QCOMPARE(back.topicConfigTable.at(0).topicName, std::string("X"));
+        QCOMPARE(back.topicConfigTable.at(0).attributes,
+                 (AttributeList{{"+message.type", "NORMAL"}}));
+        // Written back only when there are some, in their order.
+        wrapper.topicConfigTable[0].attributes = {{"message.type", "FIFO"}, {"queue.type", "SimpleCQ"}};
+        QVERIFY(wrapper.toJson().find(R"("attributes":{"message.type":"FIFO","queue.type":"SimpleCQ"},"order")")
+                != std::string::npos);
+        QVERIFY2(TopicConfigSerializeWrapper::fromJson(wrapper.toJson(), back, error), error.c_str());
+        QVERIFY(back == wrapper);
+        QVERIFY(wrapper.topicConfigTable[1].toJsonValue().find("attributes") == nullptr);
     }
 
     void compressedRegisterBodyRoundTrip()

@@ -256,6 +256,29 @@ public class MqAdmin implements Scenario {
                        "subscriptionGroup.json entry of %s lacks the settings given:%n%s", group2, entry);
         });
 
+        // updateTopic -a: a 5.x topic type (message.type) set at creation, stored in topics.json,
+        // changed, refused for a value TopicMessageType lacks, then removed (a removal succeeds only
+        // for a key the broker holds).
+        step("updateTopic -a", () -> {
+            final String typed = env.unique("fifo");
+            final Path topicsJson = broker.storeDir().resolve("config").resolve("topics.json");
+            String out = mqadmin("updateTopic", "-c", CLUSTER, "-t", typed, "-a", "+message.type=FIFO");
+            Check.that(out.contains("create topic to " + brokerAddr + " success.") && out.contains("message.type=FIFO"),
+                       "updateTopic -a did not report success:%n%s", out);
+            Check.that(Files.readString(topicsJson).contains("\"message.type\":\"FIFO\""),
+                       "topics.json does not hold message.type FIFO for %s", typed);
+            mqadmin("updateTopic", "-c", CLUSTER, "-t", typed, "-a", "+message.type=DELAY");
+            Check.that(Files.readString(topicsJson).contains("\"message.type\":\"DELAY\""),
+                       "topics.json does not hold message.type DELAY for %s", typed);
+            Result bad = run("updateTopic", "-c", CLUSTER, "-t", typed, "-a", "+message.type=ORDERED");
+            Check.that((bad.out + bad.err).contains("value is not in set"),
+                       "an unknown message type was not refused:%n%s%n%s", bad.out, bad.err);
+            mqadmin("updateTopic", "-c", CLUSTER, "-t", typed, "-a", "-message.type");
+            Result again = run("updateTopic", "-c", CLUSTER, "-t", typed, "-a", "-message.type");
+            Check.that((again.out + again.err).contains("attempt to delete a nonexistent key: message.type"),
+                       "removing message.type twice was not refused:%n%s%n%s", again.out, again.err);
+        });
+
         // updateTopic: a second topic of 3 queues, seen by topicRoute and topicList.
         final String topic2 = env.unique("admin");
         step("updateTopic", () -> {

@@ -1,0 +1,228 @@
+#include "broker/remoting/protocol/topic_attributes.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <set>
+
+namespace mqdesk::remoting {
+
+namespace {
+
+struct AttributeRule
+{
+    const char *name;
+    bool changeable;
+    // An enum attribute's values; empty for reserve.time, a long in [-1, Long.MAX_VALUE].
+    std::vector<std::string> universe;
+};
+
+const std::vector<AttributeRule> &topicAttributeRules()
+{
+    static const std::vector<AttributeRule> rules = {
+        {"queue.type", false, {"BatchCQ", "SimpleCQ"}},
+        {"cleanup.policy", false, {"DELETE", "COMPACTION"}},
+        {kMessageTypeAttribute, true, topicMessageTypes()},
+        {"reserve.time", true, {}},
+    };
+    return rules;
+}
+
+const AttributeRule *findRule(std::string_view key)
+{
+    const auto &rules = topicAttributeRules();
+    const auto it = std::find_if(rules.begin(), rules.end(), [&](const AttributeRule &rule) { return rule.name == key; });
+    return it == rules.end() ? nullptr : &*it;
+}
+
+// Java's String.split with a one-character separator: trailing empty parts are dropped.
+std::vector<std::string_view> javaSplit(std::string_view text, char separator)
+{
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    while (true) {
+        const size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+        if (end == std::string_view::npos)
+            break;
+        start = end + 1;
+    }
+    while (!parts.empty() && parts.back().empty())
+        parts.pop_back();
+    return parts;
+}
+
+std::string joined(const std::vector<std::string> &values)
+{
+    std::string text = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+        text += (i ? ", " : "") + values[i];
+    return text + "]";
+}
+
+// Attribute.verify: an enum value must be one of its universe, reserve.time a long >= -1.
+// Java lists the universe in HashSet order; this lists it in declaration order.
+bool verifyValue(const AttributeRule &rule, const std::string &value, std::string &error)
+{
+    if (!rule.universe.empty()) {
+        if (std::find(rule.universe.begin(), rule.universe.end(), value) != rule.universe.end())
+            return true;
+        error = "value is not in set: " + joined(rule.universe);
+        return false;
+    }
+    int64_t number = 0;
+    const char *begin = value.data() + (value.starts_with('+') ? 1 : 0);
+    const auto [end, status] = std::from_chars(begin, value.data() + value.size(), number);
+    if (value.empty() || status != std::errc() || end != value.data() + value.size()) {
+        error = "For input string: \"" + value + "\"";
+        return false;
+    }
+    if (number < -1) {
+        error = "value is not in range(-1, " + std::to_string(std::numeric_limits<int64_t>::max()) + ")";
+        return false;
+    }
+    return true;
+}
+
+// AttributeUtil.validate on the key without its sign.
+bool validKeyForm(const std::string &realKey)
+{
+    return !realKey.empty() && realKey.find('+') == std::string::npos && realKey.find('-') == std::string::npos;
+}
+
+} // namespace
+
+const std::vector<std::string> &topicMessageTypes()
+{
+    static const std::vector<std::string> types = {kUnspecifiedMessageType, "NORMAL", "FIFO", "DELAY",
+                                                   "TRANSACTION",           kMixedMessageType};
+    return types;
+}
+
+const std::string *findAttribute(const AttributeList &attributes, std::string_view key)
+{
+    for (const auto &[name, value] : attributes) {
+        if (name == key)
+            return &value;
+    }
+    return nullptr;
+}
+
+std::string topicMessageType(const AttributeList &attributes)
+{
+    const std::string *type = findAttribute(attributes, kMessageTypeAttribute);
+    return type && !type->empty() ? *type : std::string(kUnspecifiedMessageType);
+}
+
+bool parseAttributeModifications(std::string_view text, AttributeModifications &out, std::string &error)
+{
+    out.clear();
+    // A set, not a scan of `out`: the text comes from a client and may hold many entries.
+    std::set<std::string, std::less<>> keys;
+    for (std::string_view entry : javaSplit(text, ',')) {
+        std::string key;
+        std::string value;
+        if (entry.find('=') != std::string_view::npos) {
+            const auto parts = javaSplit(entry, '=');
+            key = parts.empty() ? std::string() : std::string(parts[0]);
+            // Java fails here with an ArrayIndexOutOfBoundsException's text; this names the entry.
+            if (parts.size() < 2) {
+                error = "add/alter attribute has no value: " + std::string(entry);
+                return false;
+            }
+            value = std::string(parts[1]);
+            if (key.find('+') == std::string::npos) {
+                error = "add/alter attribute format is wrong: " + key;
+                return false;
+            }
+        } else {
+            key = std::string(entry);
+            if (key.find('-') == std::string::npos) {
+                error = "delete attribute format is wrong: " + key;
+                return false;
+            }
+        }
+        if (!keys.insert(key).second) {
+            error = "key duplication: " + key;
+            return false;
+        }
+        out.emplace_back(std::move(key), std::move(value));
+    }
+    return true;
+}
+
+std::string formatAttributeModifications(const AttributeModifications &modifications)
+{
+    std::string text;
+    for (const auto &[key, value] : modifications) {
+        if (!text.empty())
+            text += ',';
+        text += value.empty() ? key : key + "=" + value;
+    }
+    return text;
+}
+
+std::string messageTypeModification(std::string_view type)
+{
+    return "+" + std::string(kMessageTypeAttribute) + "=" + std::string(type);
+}
+
+bool alterTopicAttributes(bool create, const AttributeList &current, const AttributeModifications &requested,
+                          AttributeAlteration &out, std::string &error)
+{
+    out = {};
+    std::set<std::string> seen;
+    // Java checks the form of every key first, then each group (init, add, update, delete).
+    struct Decided { std::string key; std::string value; bool init; bool remove; };
+    std::vector<Decided> decided;
+    for (const auto &[signedKey, value] : requested) {
+        const std::string realKey = signedKey.empty() ? std::string() : signedKey.substr(1);
+        if (!validKeyForm(realKey)) {
+            error = "kv string format wrong.";
+            return false;
+        }
+        if (!seen.insert(realKey).second) {
+            error = "alter duplication key. key: " + realKey;
+            return false;
+        }
+        if (create) {
+            if (!signedKey.starts_with('+')) {
+                error = "only add attribute is supported while creating topic. key: " + realKey;
+                return false;
+            }
+            decided.push_back({realKey, value, true, false});
+        } else if (signedKey.starts_with('+')) {
+            decided.push_back({realKey, value, false, false});
+        } else if (signedKey.starts_with('-')) {
+            if (!findAttribute(current, realKey)) {
+                error = "attempt to delete a nonexistent key: " + realKey;
+                return false;
+            }
+            decided.push_back({realKey, value, false, true});
+        } else {
+            error = "wrong format key: " + realKey;
+            return false;
+        }
+    }
+    for (const Decided &each : decided) {
+        const AttributeRule *rule = findRule(each.key);
+        if (!rule) {
+            error = "unsupported key: " + each.key;
+            return false;
+        }
+        if (!each.init && !rule->changeable) {
+            error = "attempt to update an unchangeable attribute. key: " + each.key;
+            return false;
+        }
+        if (!each.remove && !verifyValue(*rule, each.value, error))
+            return false;
+        if (each.remove)
+            out.remove.push_back(each.key);
+        else
+            out.put.emplace_back(each.key, each.value);
+    }
+    return true;
+}
+
+} // namespace mqdesk::remoting
