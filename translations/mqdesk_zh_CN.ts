@@ -2411,6 +2411,22 @@ lag: %2 messages</source>
         <source>The body is not valid UTF-8 text. Choose Hex.</source>
         <translation>消息体不是有效的 UTF-8 文本。请选择“十六进制”。</translation>
     </message>
+    <message>
+        <source>Body</source>
+        <translation>消息体</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>This message has no UNIQ_KEY: no client traced it.</source>
+        <translation>这条消息没有 UNIQ_KEY：没有客户端记录过它的轨迹。</translation>
+    </message>
+    <message>
+        <source>Select a message to see its trace.</source>
+        <translation>选择一条消息以查看其轨迹。</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::MessageTableModel</name>
@@ -2449,6 +2465,133 @@ lag: %2 messages</source>
     <message>
         <source>Reconsumed</source>
         <translation>重新消费次数</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::MessageTraceView</name>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <source>Began</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Select a message to see its trace.</source>
+        <translation>选择一条消息以查看其轨迹。</translation>
+    </message>
+    <message>
+        <source>Reading the trace of %1…</source>
+        <translation>正在读取 %1 的轨迹…</translation>
+    </message>
+    <message>
+        <source>The trace of %1 could not be read: %2</source>
+        <translation>无法读取 %1 的轨迹：%2</translation>
+    </message>
+    <message>
+        <source>No trace of %1. Clients write traces when message trace is on (the Java client&apos;s enableMsgTrace, Spring Boot&apos;s enable-msg-trace) to %2.</source>
+        <translation>没有 %1 的轨迹。客户端开启消息轨迹后（Java 客户端的 enableMsgTrace，Spring Boot 的 enable-msg-trace）会把轨迹写入 %2。</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Sent by %1</source>
+        <translation>由 %1 发送</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 message to %2 on %3, from %4</source>
+        <translation>%1消息，发往 %3 上的 %2，来自 %4</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Stored</source>
+        <translation>已存储</translation>
+    </message>
+    <message>
+        <source>Transaction %1</source>
+        <translation>事务 %1</translation>
+    </message>
+    <message>
+        <source>End transaction</source>
+        <translation>结束事务</translation>
+    </message>
+    <message>
+        <source>answered a check-back</source>
+        <translation>回查时给出的结果</translation>
+    </message>
+    <message>
+        <source>committed or rolled back by the producer</source>
+        <translation>由生产者提交或回滚</translation>
+    </message>
+    <message>
+        <source>Not finished</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>Failed (%1)</source>
+        <translation>失败（%1）</translation>
+    </message>
+    <message>
+        <source>%1, delivery %2</source>
+        <translation>%1，第 %2 次投递</translation>
+    </message>
+    <message>
+        <source>Consume</source>
+        <translation>消费</translation>
+    </message>
+    <message>
+        <source>delivery %1 (retry times %2)</source>
+        <translation>第 %1 次投递（重试次数 %2）</translation>
+    </message>
+    <message>
+        <source>Trace of %1: 1 delivery to a consumer group.</source>
+        <translation>%1 的轨迹：向消费者组投递 1 次。</translation>
+    </message>
+    <message>
+        <source>Trace of %1: %2 deliveries to consumer groups.</source>
+        <translation>%1 的轨迹：向消费者组投递 %2 次。</translation>
+    </message>
+    <message>
+        <source>+0 ms</source>
+        <translation>+0 毫秒</translation>
+    </message>
+    <message>
+        <source>stored</source>
+        <translation>已存储</translation>
     </message>
 </context>
 <context>

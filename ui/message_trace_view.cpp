@@ -71,7 +71,7 @@ protected:
         const int axisY = kRowHeight / 2;
         painter.drawLine(axisLeft, axisY, axisLeft + axisWidth, axisY);
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRect(axisLeft, 0, 120, axisY), Qt::AlignLeft | Qt::AlignVCenter, tr("+0 ms"));
+        painter.drawText(QRect(axisLeft, 0, 120, axisY), Qt::AlignLeft | Qt::AlignVCenter, MessageTraceView::tr("+0 ms"));
         painter.drawText(QRect(axisLeft + axisWidth - 120, 0, 120, axisY), Qt::AlignRight | Qt::AlignVCenter,
                          QStringLiteral("+%1 ms").arg(QLocale().toString(last - first)));
 
@@ -96,7 +96,7 @@ protected:
             painter.setPen(pen);
             const int x = xOf(storedAt_);
             painter.drawLine(x, axisY, x, y);
-            painter.drawText(QRect(x + 3, y, 160, kRowHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("stored"));
+            painter.drawText(QRect(x + 3, y, 160, kRowHeight), Qt::AlignLeft | Qt::AlignVCenter, MessageTraceView::tr("stored"));
         }
     }
 

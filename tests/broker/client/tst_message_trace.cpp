@@ -170,7 +170,7 @@ private slots:
         traced.setBody("hello trace");
         Result<SendResult> sent = producer.send(traced);
         QVERIFY2(sent.ok, sent.error.c_str());
-        const std::string msgId = sent.value.msgId;
+        const std::string msgId = sent.value.uniqKey; // the id clients trace by (Java: SendResult.getMsgId())
 
         auto sendTrace = [&](const std::string &body) {
             Message trace;
