@@ -6,6 +6,7 @@ QObject *createRetryDelayTest();
 QObject *createConfigUpdateTest();
 QObject *createRequestReplyTest();
 QObject *createSqlFilterBrokerTest();
+QObject *createTimerMessagesTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
-                  createRequestReplyTest(), createSqlFilterBrokerTest())
+                  createRequestReplyTest(), createSqlFilterBrokerTest(), createTimerMessagesTest())
