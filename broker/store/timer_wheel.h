@@ -82,6 +82,7 @@ private:
     const int32_t precisionMs_;
     mutable std::mutex mutex_;
     std::vector<uint8_t> heap_; // the wheel as it is now; guarded by mutex_
+    bool dirty_ = false;        // heap_ changed since the last flush; guarded by mutex_
 };
 
 } // namespace mqdesk::store
