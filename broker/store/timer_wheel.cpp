@@ -3,7 +3,6 @@
 #include "broker/common/bytes.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,42 +27,46 @@ std::unique_ptr<TimerWheel> TimerWheel::open(const std::string &path, int32_t sl
         error = "cannot open " + path + ": " + std::strerror(errno);
         return nullptr;
     }
+    const auto fail = [&](std::string why) {
+        error = std::move(why);
+        ::close(fd);
+        return nullptr;
+    };
     struct stat st{};
-    if (::fstat(fd, &st) != 0) {
-        error = "cannot stat " + path + ": " + std::strerror(errno);
-        ::close(fd);
-        return nullptr;
-    }
-    if (st.st_size != 0 && st.st_size != length) {
-        error = path + ": timer wheel length " + std::to_string(st.st_size) + " != expected " + std::to_string(length)
-                + " (2 × " + std::to_string(slotsTotal) + " slots of 32 bytes)";
-        ::close(fd);
-        return nullptr;
-    }
+    if (::fstat(fd, &st) != 0)
+        return fail("cannot stat " + path + ": " + std::strerror(errno));
+    if (st.st_size != 0 && st.st_size != length)
+        return fail(path + ": timer wheel length " + std::to_string(st.st_size) + " != expected " + std::to_string(length)
+                    + " (2 × " + std::to_string(slotsTotal) + " slots of 32 bytes)");
     // A sparse file, as Java's setLength makes: only written slots take blocks.
-    if (st.st_size == 0 && ::ftruncate(fd, length) != 0) {
-        error = "cannot size " + path + ": " + std::strerror(errno);
-        ::close(fd);
-        return nullptr;
+    if (st.st_size == 0 && ::ftruncate(fd, length) != 0)
+        return fail("cannot size " + path + ": " + std::strerror(errno));
+    std::vector<uint8_t> heap(static_cast<size_t>(length));
+    for (size_t done = 0; done < heap.size();) {
+        const ssize_t n = ::pread(fd, heap.data() + done, heap.size() - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return fail("cannot read " + path + ": " + (n < 0 ? std::strerror(errno) : "short file"));
+        done += static_cast<size_t>(n);
     }
-    void *mapped = ::mmap(nullptr, static_cast<size_t>(length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (mapped == MAP_FAILED) {
-        error = "cannot map " + path + ": " + std::strerror(errno);
-        ::close(fd);
-        return nullptr;
-    }
-    return std::unique_ptr<TimerWheel>(new TimerWheel(path, fd, static_cast<uint8_t *>(mapped), slotsTotal, precisionMs));
+    return std::unique_ptr<TimerWheel>(new TimerWheel(path, fd, std::move(heap), slotsTotal, precisionMs));
 }
 
-TimerWheel::TimerWheel(std::string path, int fd, uint8_t *mapped, int32_t slotsTotal, int32_t precisionMs)
-    : path_(std::move(path)), fd_(fd), mapped_(mapped), slotsTotal_(slotsTotal), precisionMs_(precisionMs),
-      heap_(mapped, mapped + static_cast<size_t>(slotsTotal) * 2 * kSlotSize)
+TimerWheel::TimerWheel(std::string path, int fd, std::vector<uint8_t> heap, int32_t slotsTotal, int32_t precisionMs)
+    : path_(std::move(path)), fd_(fd), slotsTotal_(slotsTotal), precisionMs_(precisionMs), heap_(std::move(heap))
 {}
 
 TimerWheel::~TimerWheel()
 {
-    ::munmap(mapped_, heap_.size());
     ::close(fd_);
+}
+
+uint8_t *TimerWheel::at(int64_t timeMs)
+{
+    const int32_t index = slotIndex(timeMs);
+    dirty_.insert(index);
+    return heap_.data() + static_cast<size_t>(index) * kSlotSize;
 }
 
 int32_t TimerWheel::slotIndex(int64_t timeMs) const
@@ -91,14 +94,12 @@ void TimerWheel::putSlot(int64_t timeMs, int64_t firstPos, int64_t lastPos, int3
     writeInt64(p + 16, lastPos);
     writeInt32(p + 24, num);
     writeInt32(p + 28, magic);
-    dirty_ = true;
 }
 
 void TimerWheel::reviseSlot(int64_t timeMs, int64_t firstPos, int64_t lastPos, bool force)
 {
     std::lock_guard lock(mutex_);
     uint8_t *p = at(timeMs);
-    dirty_ = true;
     if (readInt64(p) != timeMs / precisionMs_) {
         if (force) {
             // Java's three-long putSlot: num and magic stay as they were.
@@ -145,26 +146,40 @@ int64_t TimerWheel::allNum(int64_t timeStartMs) const
 
 bool TimerWheel::flush(std::string &error)
 {
+    std::set<int32_t> slots;
+    std::vector<uint8_t> bytes;
     {
         std::lock_guard lock(mutex_);
-        if (!dirty_)
-            return true; // nothing to write: a quiet wheel costs no 38 MB comparison a second
-        dirty_ = false;
-        // Only differing bytes are written, as Java does: untouched slots of the sparse file
-        // never get blocks, and a flush of a quiet wheel dirties no page.
-        const size_t length = heap_.size();
-        for (size_t i = 0; i < length; i += 8) {
-            if (std::memcmp(heap_.data() + i, mapped_ + i, 8) != 0)
-                std::memcpy(mapped_ + i, heap_.data() + i, 8);
+        if (dirty_.empty())
+            return true; // a quiet wheel costs nothing
+        slots.swap(dirty_);
+        bytes.reserve(slots.size() * kSlotSize);
+        for (const int32_t index : slots) {
+            const uint8_t *slot = heap_.data() + static_cast<size_t>(index) * kSlotSize;
+            bytes.insert(bytes.end(), slot, slot + kSlotSize);
         }
     }
-    if (::msync(mapped_, heap_.size(), MS_SYNC) != 0) {
-        error = "cannot flush " + path_ + ": " + std::strerror(errno);
-        std::lock_guard lock(mutex_);
-        dirty_ = true; // forced again next time
-        return false;
+    // A slot changed again meanwhile is dirty again and written by the next flush.
+    bool ok = true;
+    size_t at = 0;
+    for (const int32_t index : slots) {
+        const off_t offset = static_cast<off_t>(index) * kSlotSize;
+        if (::pwrite(fd_, bytes.data() + at, kSlotSize, offset) != kSlotSize) {
+            error = "cannot write slot " + std::to_string(index) + " of " + path_ + ": " + std::strerror(errno);
+            ok = false;
+            break;
+        }
+        at += kSlotSize;
     }
-    return true;
+    if (ok && ::fdatasync(fd_) != 0) {
+        error = "cannot flush " + path_ + ": " + std::strerror(errno);
+        ok = false;
+    }
+    if (!ok) {
+        std::lock_guard lock(mutex_);
+        dirty_.insert(slots.begin(), slots.end()); // written again next time
+    }
+    return ok;
 }
 
 } // namespace mqdesk::store

@@ -14,15 +14,19 @@
 // A slot whose stored time is not the asked time is empty (time −1, first −1, last −1).
 // A file of another non-zero length is refused (Java aborts the start).
 //
-// Contract: the slots live in a heap copy; flush() writes the bytes that differ into the mapping
-// and forces it, so after a crash the file holds the wheel as of the last flush and recovery
-// revises the newer slots from the timer log (TimerMessageStore::recover).
+// Contract: the slots live in a heap copy (as in Java); flush() writes the slots changed since the
+// last flush and forces the file, so after a crash the file holds the wheel as of the last flush
+// and recovery revises the newer slots from the timer log (TimerMessageStore::recover).
+// Unlike Java the file is read and written with pread/pwrite, not through a mapping: the file is
+// sparse (only used slots take blocks), and touching a hole through a mapping on a full disk
+// raises SIGBUS where a write returns ENOSPC.
 //
 // Threads: every member takes the internal mutex; any thread may call any of them.
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,17 +76,17 @@ public:
     bool flush(std::string &error);
 
 private:
-    TimerWheel(std::string path, int fd, uint8_t *mapped, int32_t slotsTotal, int32_t precisionMs);
-    uint8_t *at(int64_t timeMs) { return heap_.data() + static_cast<size_t>(slotIndex(timeMs)) * kSlotSize; }
+    TimerWheel(std::string path, int fd, std::vector<uint8_t> heap, int32_t slotsTotal, int32_t precisionMs);
+    // Requires: mutex_ held. The slot of `timeMs`, marked to be written by the next flush.
+    uint8_t *at(int64_t timeMs);
 
     const std::string path_;
     const int fd_;
-    uint8_t *const mapped_;
     const int32_t slotsTotal_;
     const int32_t precisionMs_;
     mutable std::mutex mutex_;
     std::vector<uint8_t> heap_; // the wheel as it is now; guarded by mutex_
-    bool dirty_ = false;        // heap_ changed since the last flush; guarded by mutex_
+    std::set<int32_t> dirty_;   // slots changed since the last flush; guarded by mutex_
 };
 
 } // namespace mqdesk::store
