@@ -24,10 +24,11 @@ using mqdesk::test::TestBroker;
 
 namespace {
 
-RemotingCommand sendV2(const std::string &topic, const std::string &body, const std::string &properties)
+RemotingCommand sendV2(const std::string &topic, const std::string &body, const std::string &properties,
+                       const std::string &sysFlag = "0")
 {
     RemotingCommand request = RemotingCommand::createRequest(
-        RequestCode::kSendMessageV2, {{"a", "PG"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"}, {"e", "0"}, {"f", "0"},
+        RequestCode::kSendMessageV2, {{"a", "PG"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"}, {"e", "0"}, {"f", sysFlag},
                                       {"g", std::to_string(common::wallMillis())}, {"h", "0"}, {"i", properties},
                                       {"j", "0"}, {"k", "false"}});
     request.body.assign(body.begin(), body.end());
@@ -112,6 +113,22 @@ private slots:
         response = broker.call(sendV2("TopicTimer", "past-delete", "TIMER_DELIVER_MS\0011\002TIMER_DEL_UNIQKEY\001TopicTimer+X\002"));
         QCOMPARE(response.code, ResponseCode::kMessageIllegal);
         QCOMPARE(broker.controller().store().maxOffsetInQueue(server::kTimerTopic, 0), int64_t{0});
+    }
+
+    void halfMessagesWithTimersAreParkedAsJavaParksThem()
+    {
+        // Java stores a half message as a plain one in RMQ_SYS_TRANS_HALF_TOPIC
+        // (TransactionalMessageBridge.parseHalfMessageInner) and its put hook then times it like
+        // any other: it is parked in the timer topic with REAL_TOPIC = the half topic. So here.
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const RemotingCommand half =
+            broker.call(sendV2("TopicTx", "tx", "TRAN_MSG\001true\002PGROUP\001PG\002TIMER_DELAY_MS\00160000\002", "4"));
+        QCOMPARE(half.code, ResponseCode::kSuccess);
+        const auto parked = waitForMessages(broker, server::kTimerTopic, 1);
+        QCOMPARE(parked.size(), size_t{1});
+        QCOMPARE(std::string(parked[0].properties.get("REAL_TOPIC").value_or("")), std::string(server::kTransHalfTopic));
     }
 
     void disabledWheelIsRefusedWithJavasRemark()
