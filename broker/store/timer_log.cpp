@@ -89,4 +89,29 @@ bool TimerLog::flushAll(std::string &error)
     }
 }
 
+int64_t TimerLog::offsetOfLastUnit() const
+{
+    const int64_t size = files_.fileSize();
+    return size - (size - kMinBlankLength) % TimerLogUnit::kSize - kMinBlankLength - TimerLogUnit::kSize;
+}
+
+int TimerLog::deleteExpiredFiles(int64_t minCommitLogOffset, std::string &error)
+{
+    int deleted = 0;
+    for (;;) {
+        if (files_.fileCount() < 2)
+            return deleted;
+        const std::shared_ptr<MappedFile> first = files_.firstFile();
+        const int64_t at = offsetOfLastUnit();
+        if (at < 0 || at + TimerLogUnit::kSize > first->readPosition())
+            return deleted;
+        const TimerLogUnit unit = TimerLogUnit::decode(first->data() + at);
+        if (unit.size != TimerLogUnit::kSize || !TimerLogUnit::magicOk(unit.magic) || unit.commitLogOffset >= minCommitLogOffset)
+            return deleted;
+        if (!files_.deleteFirstFile(error))
+            return deleted;
+        ++deleted;
+    }
+}
+
 } // namespace mqdesk::store

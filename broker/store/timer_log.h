@@ -71,6 +71,13 @@ public:
     std::optional<TimerLogUnit> read(int64_t offset) const;
     // Forces everything appended to disk; false with `error` on failure.
     bool flushAll(std::string &error);
+    // Retention (Java's deleteExpiredFileByOffsetForTimerLog): deletes files from the oldest on,
+    // never the last one, while the last unit of the file parks a message below
+    // `minCommitLogOffset` (its record is gone from the commit log). Returns how many went;
+    // stops at the first file it keeps or cannot delete (`error` then says why).
+    int deleteExpiredFiles(int64_t minCommitLogOffset, std::string &error);
+    // Where a full file's last unit starts (Java's getOffsetForLastUnit).
+    int64_t offsetOfLastUnit() const;
 
 private:
     MappedFileQueue files_;

@@ -3,6 +3,7 @@
 #include "broker/common/clock.h"
 #include "broker/common/java_hash.h"
 #include "broker/common/service_thread.h"
+#include "broker/store/commit_log.h"
 #include "broker/store/config/timer_metrics.h"
 #include "broker/store/consume_queue.h"
 #include "broker/store/consume_queue_store.h"
@@ -27,6 +28,7 @@ namespace {
 
 namespace tp = timer_property;
 constexpr int kEnqueueBatch = 32;
+constexpr int64_t kCleanIntervalMillis = 30000; // Java's timerlog cleaning period
 
 int32_t rollWindowOf(const MessageStoreConfig &config)
 {
@@ -115,8 +117,12 @@ void TimerMessageStore::start()
         [this] { return common::wallMillis() >= shouldStartTimeMs_ && dequeueOnce() != -1; }, idle);
     flushService_ = std::make_unique<Service>(
         "TimerFlush",
-        [this] {
+        [this, lastClean = common::steadyMicros() / 1000]() mutable {
             flushOnce();
+            if (const int64_t now = common::steadyMicros() / 1000; now - lastClean >= kCleanIntervalMillis) {
+                lastClean = now;
+                cleanExpiredFiles();
+            }
             return false;
         },
         std::chrono::milliseconds(config_.timerFlushIntervalMs));
@@ -356,6 +362,17 @@ void TimerMessageStore::prepareCheckpoint()
         lastCommitQueueOffset_ = queueOffset;
     }
     checkpoint_->setLastTimerQueueOffset(std::min(queueOffset, checkpoint_->masterTimerQueueOffset()));
+}
+
+int TimerMessageStore::cleanExpiredFiles()
+{
+    std::string error;
+    const int deleted = log_->deleteExpiredFiles(store_.commitLog().minOffset(), error);
+    if (!error.empty())
+        spdlog::error("timer: timerlog retention: {}", error);
+    if (deleted > 0)
+        spdlog::info("timer: deleted {} timerlog file(s) whose messages left the commit log", deleted);
+    return deleted;
 }
 
 void TimerMessageStore::flushOnce()

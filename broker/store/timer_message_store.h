@@ -24,7 +24,8 @@
 //   TIMER_ENQUEUE_MS and TIMER_DEQUEUE_MS added), skipping deleted ones. Then the read time moves
 //   one precision on.
 // - Flush (one thread, every timerFlushIntervalMs): prepares the checkpoint from the committed
-//   progress, flushes the timer log, the wheel and the checkpoint, persists the metrics.
+//   progress, flushes the timer log, the wheel and the checkpoint, persists the metrics; every
+//   30 s deletes the oldest timerlog files whose last unit's message left the commit log.
 //
 // Contract: delivery is at least once and never early. A slot's time is its messages' rounded
 // target, and it is read only once the write time has passed it, i.e. one precision after; the
@@ -82,6 +83,9 @@ public:
     bool enqueueOnce();    // true when it read anything from the timer queue
     int dequeueOnce();     // −1 nothing due yet, 0 an empty slot passed, 1 a slot delivered
     void flushOnce();
+    // timerlog retention (every 30 s on the flush thread): files whose messages all left the
+    // commit log go. Returns how many files were deleted.
+    int cleanExpiredFiles();
 
     int64_t slotCount(int64_t deliverMs) const; // messages parked for that time
     int64_t readTimeMs() const { return currReadTimeMs_.load(); }

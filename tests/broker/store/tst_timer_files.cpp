@@ -104,6 +104,29 @@ private slots:
         QCOMPARE(readInt64(second.data() + 4), int64_t{104});
     }
 
+    void timerLogFilesGoOnceTheirMessagesLeftTheCommitLog()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString() + "/timerlog";
+        std::string error;
+        TimerLog log(root, 200); // three units a file
+        QVERIFY2(log.load(error), error.c_str());
+        QCOMPARE(log.offsetOfLastUnit(), int64_t{104}); // Java's getOffsetForLastUnit
+        for (int i = 0; i < 8; ++i) { // files 0 and 200 full, 400 holds two
+            TimerLogUnit unit;
+            unit.commitLogOffset = 1000 * (i + 1);
+            unit.commitLogSize = 100;
+            QVERIFY(log.append(unit, error) >= 0);
+        }
+        QCOMPARE(log.files().fileCount(), size_t{3});
+        QCOMPARE(log.deleteExpiredFiles(3000, error), 0); // file 0's last unit parks 3000: kept
+        QCOMPARE(log.deleteExpiredFiles(6001, error), 2);  // files 0 and 200 only parked below
+        QCOMPARE(log.files().firstFile()->fileFromOffset(), int64_t{400});
+        QCOMPARE(log.deleteExpiredFiles(1'000'000, error), 0); // never the last file
+        QVERIFY(!std::filesystem::exists(root + "/00000000000000000000"));
+        QVERIFY(log.read(400).has_value());
+    }
+
     void checkpointIsJavasLayout()
     {
         QTemporaryDir dir;
