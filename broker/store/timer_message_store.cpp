@@ -147,8 +147,10 @@ void TimerMessageStore::shutdown()
 
 bool TimerMessageStore::enqueueOnce()
 {
-    if (config_.timerStopEnqueue)
+    if (config_.timerStopEnqueue) {
+        maybeMoveWriteTime(); // delivery of what is parked goes on (Java's put service keeps moving it)
         return false;
+    }
     const auto queue = store_.consumeQueues().find(std::string(kTimerTopic), 0);
     if (!queue) {
         maybeMoveWriteTime();
