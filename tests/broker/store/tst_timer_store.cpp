@@ -8,6 +8,7 @@
 
 #include "broker/common/clock.h"
 #include "broker/common/bytes.h"
+#include "broker/store/config/timer_metrics.h"
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/timer_checkpoint.h"
 #include "broker/store/timer_message_store.h"
@@ -126,6 +127,40 @@ private slots:
         QVERIFY(ms->storeTimestamp >= before + 500);
         const auto sec = std::find_if(delivered.begin(), delivered.end(), [](auto &m) { return m.bodyText() == "sec"; });
         QVERIFY(sec->storeTimestamp >= before + 1000);
+        // timermetrics counted each message in when parked and out when delivered.
+        QCOMPARE(store->timerMessageStore()->metrics().count("TimerT"), int64_t{0});
+        QVERIFY(store->timerMessageStore()->metrics().dataVersion().counter >= 6);
+    }
+
+    void brokerConfKeysHaveJavasNamesAndDefaults()
+    {
+        const auto defaults = MessageStoreConfig().toProperties();
+        const std::map<std::string, std::string> table(defaults.begin(), defaults.end());
+        QCOMPARE(table.at("timerWheelEnable"), std::string("true"));
+        QCOMPARE(table.at("timerPrecisionMs"), std::string("1000"));
+        QCOMPARE(table.at("timerMaxDelaySec"), std::string("259200"));
+        QCOMPARE(table.at("timerRollWindowSlot"), std::string("172800"));
+        QCOMPARE(table.at("timerFlushIntervalMs"), std::string("1000"));
+        QCOMPARE(table.at("mappedFileSizeTimerLog"), std::string("104857600"));
+        QCOMPARE(table.at("timerCongestNumEachSlot"), std::string("2147483647"));
+        // Java's setter snaps the precision down to 100, 200, 500 or 1000.
+        for (const auto &[given, effective] : std::vector<std::pair<std::string, int>>{
+                 {"50", 100}, {"150", 100}, {"200", 200}, {"499", 200}, {"700", 500}, {"1000", 1000}, {"5000", 1000}}) {
+            MessageStoreConfig config;
+            QVERIFY(config.set("timerPrecisionMs", given).empty());
+            QCOMPARE(config.timerPrecisionMs, effective);
+        }
+        MessageStoreConfig config;
+        QVERIFY(!config.set("timerWheelEnable", "yes").empty());
+        // The roll window is forced into [2, slots − 60] as Java's constructor does.
+        QTemporaryDir dir;
+        for (const int windowSlots : {1, 700000}) {
+            MessageStoreConfig timer = timerConfig(dir.path());
+            timer.timerRollWindowSlot = windowSlots;
+            MessageStore unopened(timer);
+            TimerMessageStore store(unopened, timer);
+            QCOMPARE(store.rollWindowSlots(), TimerMessageStore::kSlotsTotal - TimerMessageStore::kBlankSlots);
+        }
     }
 
     void farDeliveriesRollOverTheWheel()
