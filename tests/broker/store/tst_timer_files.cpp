@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include "broker/common/bytes.h"
+#include "broker/common/java_hash.h"
 #include "broker/store/config/timer_metrics.h"
 #include "broker/store/mapped_file.h"
 #include "broker/store/timer_checkpoint.h"
@@ -13,7 +14,10 @@
 
 #include <QTemporaryDir>
 
+#include <array>
 #include <filesystem>
+#include <fstream>
+#include <map>
 
 using namespace mqdesk;
 using namespace mqdesk::store;
@@ -191,6 +195,91 @@ private slots:
         QCOMPARE(loaded.count("TopicA"), int64_t{2});
         QCOMPARE(loaded.count("TopicB"), int64_t{-1});
         QCOMPARE(loaded.encode(), metrics.encode());
+    }
+
+    // The timer files of a Java broker 5.5.0 store (tests/fixtures/java-5.5.0-timer, see its
+    // README): read with our readers, and written back unchanged where we write them.
+    void javaWrittenTimerFiles()
+    {
+        const std::string fixture = std::string(MQDESK_PROJECT_FIXTURES_DIR) + "/java-5.5.0-timer";
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        std::string error;
+
+        // timermetrics: loaded and re-encoded byte for byte (compact, as Java's writeJSONString).
+        std::filesystem::copy_file(fixture + "/config/timermetrics", root + "/timermetrics");
+        const auto metricsBytes = test::readFile(root + "/timermetrics");
+        TimerMetrics metrics;
+        QVERIFY2(metrics.load(root, error), error.c_str());
+        QCOMPARE(metrics.count("peerjava_3o6e46_1"), int64_t{2});
+        QCOMPARE(metrics.encode(), std::string(metricsBytes.begin(), metricsBytes.end()));
+
+        // timercheck: the values Java wrote; flushing them back changes no byte.
+        std::filesystem::copy_file(fixture + "/config/timercheck", root + "/timercheck");
+        const auto checkBytes = test::readFile(root + "/timercheck");
+        {
+            auto checkpoint = TimerCheckpoint::open(root + "/timercheck", error);
+            QVERIFY2(checkpoint, error.c_str());
+            QCOMPARE(checkpoint->lastReadTimeMs(), int64_t{1796222039000});
+            QCOMPARE(checkpoint->lastTimerLogFlushPos(), int64_t{208});
+            QCOMPARE(checkpoint->lastTimerQueueOffset(), int64_t{4});
+            QCOMPARE(checkpoint->masterTimerQueueOffset(), int64_t{4});
+            QCOMPARE(checkpoint->versionCounter(), int64_t{10});
+            QVERIFY2(checkpoint->flush(error), error.c_str());
+        }
+        QVERIFY(test::readFile(root + "/timercheck") == checkBytes);
+
+        // timerlog: four 52-byte units, each parking a message of the topic (its String.hashCode).
+        const auto log = test::readFile(fixture + "/timerlog/00000000000000000000.used");
+        QCOMPARE(log.size(), size_t{4 * 52});
+        std::map<int64_t, TimerLogUnit> units;
+        for (size_t at = 0; at < log.size(); at += TimerLogUnit::kSize) {
+            const TimerLogUnit unit = TimerLogUnit::decode(log.data() + at);
+            QCOMPARE(unit.size, TimerLogUnit::kSize);
+            QCOMPARE(unit.magic, TimerLogUnit::kMagicDefault);
+            QCOMPARE(unit.realTopicHash, common::javaStringHashCode("peerjava_3o6e46_1"));
+            QCOMPARE(unit.targetMs() % 1000, int64_t{0});
+            units[static_cast<int64_t>(at)] = unit;
+        }
+
+        // timerwheel: Java's slots put back at their offsets in a sparse wheel; each is found by
+        // its time, and its chain head is a unit parked for that time.
+        const std::string wheelPath = root + "/timerwheel";
+        {
+            std::ofstream create(wheelPath, std::ios::binary);
+        }
+        std::filesystem::resize_file(wheelPath, 38'707'200);
+        std::ifstream slotLines(fixture + "/timerwheel.slots.txt");
+        std::vector<std::array<int64_t, 6>> expected;
+        for (std::array<int64_t, 6> row{}; slotLines >> row[0] >> row[1] >> row[2] >> row[3] >> row[4] >> row[5];)
+            expected.push_back(row);
+        QCOMPARE(expected.size(), size_t{4});
+        {
+            std::fstream wheelFile(wheelPath, std::ios::binary | std::ios::in | std::ios::out);
+            for (const auto &row : expected) {
+                uint8_t bytes[32];
+                common::writeInt64(bytes, row[1]);
+                common::writeInt64(bytes + 8, row[2]);
+                common::writeInt64(bytes + 16, row[3]);
+                common::writeInt32(bytes + 24, static_cast<int32_t>(row[4]));
+                common::writeInt32(bytes + 28, static_cast<int32_t>(row[5]));
+                wheelFile.seekp(row[0] * 32);
+                wheelFile.write(reinterpret_cast<const char *>(bytes), 32);
+            }
+        }
+        auto wheel = TimerWheel::open(wheelPath, 604800, 1000, error);
+        QVERIFY2(wheel, error.c_str());
+        for (const auto &row : expected) {
+            const int64_t timeMs = row[1] * 1000;
+            QCOMPARE(int64_t{wheel->slotIndex(timeMs)}, row[0]);
+            const TimerSlot slot = wheel->slot(timeMs);
+            QCOMPARE(slot.timeMs, timeMs);
+            QCOMPARE(slot.firstPos, row[2]);
+            QCOMPARE(slot.lastPos, row[3]);
+            QCOMPARE(int64_t{slot.num}, row[4]);
+            QVERIFY(units.contains(slot.lastPos));
+            QCOMPARE(units[slot.lastPos].targetMs(), timeMs);
+        }
     }
 };
 
