@@ -100,12 +100,13 @@ bool TimerMessageStore::load(std::string &error)
     if (!metrics_->load(root + "/config", error))
         return false;
     recover();
+    loaded_ = true;
     return true;
 }
 
 void TimerMessageStore::start()
 {
-    if (running_ || !wheel_)
+    if (running_ || !loaded_)
         return;
     shouldStartTimeMs_ = common::wallMillis() + config_.disappearTimeAfterStart;
     stopping_ = false;
@@ -141,8 +142,8 @@ void TimerMessageStore::shutdown()
         dequeueService_->stop();
         flushService_->stop();
     }
-    if (wheel_ && checkpoint_)
-        flushOnce();
+    if (loaded_)
+        flushOnce(); // not after a failed load: some files may not be open
 }
 
 bool TimerMessageStore::enqueueOnce()

@@ -134,6 +134,7 @@ private:
     int64_t lastCommitReadTimeMs_ = 0;          // flush thread
     int64_t lastCommitQueueOffset_ = 0;         // flush thread
     int64_t shouldStartTimeMs_ = 0;
+    bool loaded_ = false; // load() succeeded: every file is open
     bool running_ = false;
     std::atomic<bool> stopping_{false}; // set by shutdown() before the services stop
 };

@@ -227,6 +227,26 @@ private slots:
         QVERIFY(!fs::exists(dir.path().toStdString() + "/timerwheel"));
     }
 
+    void unusableTimerFilesRefuseToOpenNamingTheFile()
+    {
+        QTemporaryDir dir;
+        const MessageStoreConfig config = timerConfig(dir.path());
+        fs::create_directories(config.rootDir() + "/config");
+        test::writeFile(config.rootDir() + "/timerwheel", std::vector<uint8_t>(1000, 0));
+        std::string error;
+        {
+            MessageStore store(config);
+            QVERIFY(!store.open(error));
+            QVERIFY2(error.find("timerwheel: timer wheel length 1000") != std::string::npos, error.c_str());
+        }
+        // A timermetrics that is not JSON (and no .bak): refused after the other files opened.
+        fs::remove(config.rootDir() + "/timerwheel");
+        test::writeFile(config.rootDir() + "/config/timermetrics", {'{', 'x'});
+        MessageStore store(config);
+        QVERIFY(!store.open(error));
+        QVERIFY2(error.find("timermetrics") != std::string::npos, error.c_str());
+    }
+
     void deleteMarkerCancelsItsMessage()
     {
         QTemporaryDir dir;
