@@ -93,7 +93,7 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
       consumers_(std::make_unique<ConsumerManager>()), producers_(std::make_unique<ProducerManager>()),
       stats_(std::make_unique<BrokerStats>()), sqlFilters_(std::make_unique<SqlFilterCache>())
 {
-    topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_);
+    topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_, settings_.store.timerWheelEnable);
     publishSettings(settings_);
 }
 

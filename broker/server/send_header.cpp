@@ -46,12 +46,26 @@ int32_t responseCodeOf(store::PutMessageStatus status)
     case store::PutMessageStatus::PutOk: return ResponseCode::kSuccess;
     case store::PutMessageStatus::FlushDiskTimeout: return ResponseCode::kFlushDiskTimeout;
     case store::PutMessageStatus::MessageIllegal:
-    case store::PutMessageStatus::PropertiesSizeExceeded: return ResponseCode::kMessageIllegal;
+    case store::PutMessageStatus::PropertiesSizeExceeded:
+    case store::PutMessageStatus::WheelTimerMsgIllegal: return ResponseCode::kMessageIllegal;
+    case store::PutMessageStatus::WheelTimerFlowControl:
+    case store::PutMessageStatus::WheelTimerNotEnable: return ResponseCode::kSystemError;
     case store::PutMessageStatus::ServiceNotAvailable: return ResponseCode::kServiceNotAvailable;
     case store::PutMessageStatus::CreateMappedFileFailed:
     case store::PutMessageStatus::UnknownError: return ResponseCode::kSystemError;
     }
     return ResponseCode::kSystemError;
+}
+
+std::string putFailureRemark(const store::PutMessageResult &result)
+{
+    switch (result.status) {
+    case store::PutMessageStatus::WheelTimerFlowControl:
+    case store::PutMessageStatus::WheelTimerMsgIllegal:
+    case store::PutMessageStatus::WheelTimerNotEnable: return result.error; // Java's remark, word for word
+    default:
+        return std::string(store::putStatusName(result.status)) + (result.error.empty() ? std::string() : ": " + result.error);
+    }
 }
 
 int32_t randomQueue(int32_t queues)

@@ -56,5 +56,7 @@ bool checkSendTarget(BrokerController &broker, const SendHeader &header, const s
 
 // The response code Java answers a put with this status.
 int32_t responseCodeOf(store::PutMessageStatus status);
+// The remark of a failed put: the status name and why, or Java's own remark for the timer refusals.
+std::string putFailureRemark(const store::PutMessageResult &result);
 
 } // namespace mqdesk::server

@@ -142,8 +142,7 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         RemotingCommand response = RemotingCommand::createResponse(request, responseCodeOf(result.status));
         if (!result.stored()) {
             broker_.stats().addPutFailure();
-            response.remark = std::string(store::putStatusName(result.status))
-                              + (result.error.empty() ? std::string() : ": " + result.error);
+            response.remark = putFailureRemark(result);
             respond(std::move(response));
             return;
         }

@@ -55,8 +55,8 @@ remoting::TopicConfigData toWireTopicConfig(const TopicConfig &topic)
     return data;
 }
 
-TopicManager::TopicManager(const BrokerConfig &config, store::TopicConfigManager &table)
-    : config_(config), table_(table)
+TopicManager::TopicManager(const BrokerConfig &config, store::TopicConfigManager &table, bool timerWheelEnable)
+    : config_(config), timerWheelEnable_(timerWheelEnable), table_(table)
 {}
 
 void TopicManager::setChangeListener(ChangeListener listener)
@@ -86,6 +86,8 @@ bool TopicManager::initialize(std::string &error)
         ensure(config_.brokerName, 1, perm::kRead | perm::kWrite | perm::kInherit);
     ensure(kOffsetMovedEventTopic, 1, perm::kRead | perm::kWrite);
     ensure(kScheduleTopic, 18, perm::kRead | perm::kWrite);
+    if (timerWheelEnable_)
+        ensure(kTimerTopic, 1, perm::kRead | perm::kWrite);
     // Replies of request-reply messages (producer.request) travel through <cluster>_REPLY_TOPIC.
     ensure(config_.brokerClusterName + "_REPLY_TOPIC", 1, perm::kRead | perm::kWrite);
     // Message trace records (clients with enableMsgTrace) go to msgTraceTopicName; Java's broker

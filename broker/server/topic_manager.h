@@ -26,6 +26,8 @@ inline constexpr const char *kSelfTestTopic = "SELF_TEST_TOPIC";
 inline constexpr const char *kOffsetMovedEventTopic = "OFFSET_MOVED_EVENT";
 inline constexpr const char *kTransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC";
 inline constexpr const char *kTransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC";
+// RocketMQ 5's timer messages wait here (store-format §12.3); created when timerWheelEnable.
+inline constexpr const char *kTimerTopic = "rmq_sys_wheel_timer";
 inline constexpr const char *kTransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC";
 inline constexpr const char *kRetryGroupTopicPrefix = "%RETRY%";
 inline constexpr const char *kDlqGroupTopicPrefix = "%DLQ%";
@@ -52,7 +54,8 @@ class TopicManager
 public:
     using ChangeListener = std::function<void()>;
 
-    TopicManager(const BrokerConfig &config, store::TopicConfigManager &table);
+    // `timerWheelEnable` (the store's): whether rmq_sys_wheel_timer is one of the system topics.
+    TopicManager(const BrokerConfig &config, store::TopicConfigManager &table, bool timerWheelEnable = false);
 
     // Adds the system topics a fresh RocketMQ broker has (spec §10) where missing and
     // persists when anything was added. Error names the file.
@@ -87,6 +90,7 @@ private:
     bool persistAndAnnounce(std::string &error);
 
     const BrokerConfig &config_;
+    const bool timerWheelEnable_;
     store::TopicConfigManager &table_;
     std::mutex createMutex_; // one creator at a time, so two sends cannot both create a topic
     ChangeListener changed_;

@@ -31,6 +31,9 @@ std::string_view putStatusName(PutMessageStatus status)
     case PutMessageStatus::CreateMappedFileFailed: return "CREATE_MAPPED_FILE_FAILED";
     case PutMessageStatus::MessageIllegal: return "MESSAGE_ILLEGAL";
     case PutMessageStatus::PropertiesSizeExceeded: return "PROPERTIES_SIZE_EXCEEDED";
+    case PutMessageStatus::WheelTimerFlowControl: return "WHEEL_TIMER_FLOW_CONTROL";
+    case PutMessageStatus::WheelTimerMsgIllegal: return "WHEEL_TIMER_MSG_ILLEGAL";
+    case PutMessageStatus::WheelTimerNotEnable: return "WHEEL_TIMER_NOT_ENABLE";
     case PutMessageStatus::UnknownError: return "UNKNOWN_ERROR";
     }
     return "UNKNOWN_ERROR";

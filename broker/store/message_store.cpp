@@ -9,6 +9,8 @@
 #include "broker/store/store_files.h"
 #include "broker/store/store_paths.h"
 #include "broker/store/store_services.h"
+#include "broker/store/timer_message_store.h"
+#include "broker/store/timer_put_transform.h"
 
 #include <spdlog/spdlog.h>
 
@@ -80,7 +82,24 @@ bool MessageStore::open(std::string &error)
         lock_.reset();
         return false;
     }
+    if (config_.timerWheelEnable) {
+        // After recovery (the timer queue is complete), before any put (the wheel must be
+        // there for the transform's flow control).
+        timer_ = std::make_unique<TimerMessageStore>(*this, config_);
+        if (!timer_->load(error)) {
+            error = "timer store: " + error;
+            timer_.reset();
+            reput_.reset();
+            index_.reset();
+            consumeQueues_.reset();
+            commitLog_.reset();
+            lock_.reset();
+            return false;
+        }
+    }
     startServices();
+    if (timer_)
+        timer_->start();
     if (!abort_file::create(root, error)) {
         shutdown();
         return false;
@@ -246,12 +265,28 @@ std::optional<PutMessageResult> MessageStore::refusal(std::string_view topic) co
     return std::nullopt;
 }
 
+std::optional<PutMessageResult> MessageStore::timerForm(const common::BrokerMessage &message,
+                                                       std::optional<common::BrokerMessage> &transformed) const
+{
+    if (!mayBeTimerMessage(message))
+        return std::nullopt;
+    transformed = message;
+    SlotCount slotCount;
+    if (timer_)
+        slotCount = [this](int64_t deliverMs) { return timer_->slotCount(deliverMs); };
+    return transformTimerMessage(config_, *transformed, common::wallMillis(), slotCount);
+}
+
 PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
 {
     if (auto refused = refusal(message.topic))
         return std::move(*refused);
-    const auto delayed = delayedForm(message);
-    auto result = commitLog_->putMessage(delayed ? *delayed : message);
+    std::optional<common::BrokerMessage> timed;
+    if (auto refused = timerForm(message, timed))
+        return std::move(*refused);
+    const common::BrokerMessage &put = timed ? *timed : message;
+    const auto delayed = delayedForm(put);
+    auto result = commitLog_->putMessage(delayed ? *delayed : put);
     reput_->wakeup();
     return result;
 }
@@ -262,8 +297,14 @@ void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCall
         done(*refused);
         return;
     }
-    const auto delayed = delayedForm(message);
-    commitLog_->asyncPutMessage(delayed ? *delayed : message, std::move(done));
+    std::optional<common::BrokerMessage> timed;
+    if (auto refused = timerForm(message, timed)) {
+        done(*refused);
+        return;
+    }
+    const common::BrokerMessage &put = timed ? *timed : message;
+    const auto delayed = delayedForm(put);
+    commitLog_->asyncPutMessage(delayed ? *delayed : put, std::move(done));
     reput_->wakeup();
 }
 
@@ -356,6 +397,12 @@ void MessageStore::shutdown()
     if (!running_)
         return;
     running_ = false;
+    if (timer_) {
+        // First, while the log still takes its deliveries (Java shuts the timer store down
+        // before the message store).
+        timer_->shutdown();
+        timer_.reset();
+    }
     cleaner_.reset();
     ticker_.reset();
     commitLog_->shutdown(); // no more puts; everything appended is flushed

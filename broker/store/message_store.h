@@ -36,6 +36,7 @@ class StoreCheckpoint;
 class StoreCleaner;
 class StoreLock;
 class StoreTicker;
+class TimerMessageStore;
 struct CleanResult;
 
 // Outcomes of a read, named as RocketMQ's GetMessageStatus.
@@ -104,9 +105,13 @@ public:
     ConsumeQueueStore &consumeQueues() { return *consumeQueues_; }
     FlushMetrics &metrics() { return metrics_; }
     StoreCheckpoint &checkpoint() { return *checkpoint_; }
+    // RocketMQ 5's timer messages (timer_message_store.h); null when timerWheelEnable is false.
+    TimerMessageStore *timerMessageStore() { return timer_.get(); }
     const RecoveryReport &recoveryReport() const { return recovery_; }
 
-    // Puts are refused: MESSAGE_ILLEGAL for a topic that is not one safe path component
+    // A message with TIMER_DELIVER_MS / TIMER_DELAY_SEC / TIMER_DELAY_MS is parked in
+    // rmq_sys_wheel_timer (or refused with WHEEL_TIMER_*) as timer_put_transform.h says; one with
+    // DELAY in SCHEDULE_TOPIC_XXXX. Puts are refused: MESSAGE_ILLEGAL for a topic that is not one safe path component
     // (store_paths.h); SERVICE_NOT_AVAILABLE while the disk is above diskSpaceWarningLevelRatio,
     // while the dispatcher cannot write queue entries, and for good once a commit-log flush
     // failed (writeFault()); CREATE_MAPPED_FILE_FAILED when a commit-log or consume-queue file
@@ -177,6 +182,10 @@ private:
     bool recover(bool lastExitOk, std::string &error);
     // The SCHEDULE_TOPIC_XXXX form of a message that asks for a delay; nullopt for every other.
     std::optional<common::BrokerMessage> delayedForm(const common::BrokerMessage &message) const;
+    // The put-time timer transform (timer_put_transform.h): a refusal, or nullopt with
+    // `transformed` set when the message changed.
+    std::optional<PutMessageResult> timerForm(const common::BrokerMessage &message,
+                                              std::optional<common::BrokerMessage> &transformed) const;
     void startServices();
     // Why a put for `topic` must be refused before it reaches the log, if it must.
     std::optional<PutMessageResult> refusal(std::string_view topic) const;
@@ -192,6 +201,7 @@ private:
     std::unique_ptr<FlushConsumeQueueService> consumeQueueFlusher_;
     std::unique_ptr<StoreCleaner> cleaner_;
     std::unique_ptr<StoreTicker> ticker_;
+    std::unique_ptr<TimerMessageStore> timer_;
     std::vector<int64_t> delayLevelMillis_; // messageDelayLevel, index level - 1
     RecoveryReport recovery_;
     bool running_ = false;

@@ -16,6 +16,10 @@ enum class PutMessageStatus {
     CreateMappedFileFailed, // the next commit-log file could not be created (disk full?)
     MessageIllegal,         // body over maxMessageSize, empty or over-long topic, bad batch
     PropertiesSizeExceeded, // properties over 32767 bytes
+    // Timer messages (store-format §12.3); `error` carries Java's response remark verbatim.
+    WheelTimerFlowControl, // the target slot holds more than timerCongestNumEachSlot
+    WheelTimerMsgIllegal,  // delivery beyond timerMaxDelaySec, unparsable, or a past delete marker
+    WheelTimerNotEnable,   // TIMER_* properties while timerWheelEnable is false
     UnknownError,
 };
 

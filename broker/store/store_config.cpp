@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
+#include <limits>
 
 namespace mqdesk::store {
 
@@ -15,6 +17,18 @@ using Field = common::ConfigField<MessageStoreConfig>;
 using common::boolField;
 using common::intField;
 using common::stringField;
+
+// MessageStoreConfig.setTimerPrecisionMs: the largest of 100, 200, 500, 1000 not above the value
+// (anything below 200 gives 100).
+int snapTimerPrecision(int value)
+{
+    constexpr int kCandidates[] = {100, 200, 500, 1000};
+    for (size_t i = 1; i < std::size(kCandidates); ++i) {
+        if (value < kCandidates[i])
+            return kCandidates[i - 1];
+    }
+    return kCandidates[std::size(kCandidates) - 1];
+}
 
 const std::map<std::string, Field, std::less<>> &fields()
 {
@@ -63,6 +77,27 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"messageIndexEnable", boolField(&C::messageIndexEnable)},
         {"maxHashSlotNum", intField(&C::maxHashSlotNum, 1)},
         {"maxIndexNum", intField(&C::maxIndexNum, 2)},
+        {"timerWheelEnable", boolField(&C::timerWheelEnable)},
+        {"timerPrecisionMs",
+         {[](C &c, std::string_view v) -> std::string {
+              int value = 0;
+              if (std::string error = common::parseConfigInt(v, value, 1); !error.empty())
+                  return error;
+              c.timerPrecisionMs = snapTimerPrecision(value);
+              return {};
+          },
+          [](const C &c) { return std::to_string(c.timerPrecisionMs); }}},
+        {"timerMaxDelaySec", intField(&C::timerMaxDelaySec, 1)},
+        {"timerRollWindowSlot", intField(&C::timerRollWindowSlot, std::numeric_limits<int>::min())},
+        {"timerFlushIntervalMs", intField(&C::timerFlushIntervalMs, 1)},
+        {"mappedFileSizeTimerLog", intField(&C::mappedFileSizeTimerLog, int64_t{4096})},
+        {"timerStopEnqueue", boolField(&C::timerStopEnqueue)},
+        {"timerStopDequeue", boolField(&C::timerStopDequeue)},
+        {"timerSkipUnknownError", boolField(&C::timerSkipUnknownError)},
+        {"timerEnableRetryUntilSuccess", boolField(&C::timerEnableRetryUntilSuccess)},
+        {"timerCongestNumEachSlot", intField(&C::timerCongestNumEachSlot, 0)},
+        {"timerProgressLogIntervalMs", intField(&C::timerProgressLogIntervalMs, 1)},
+        {"disappearTimeAfterStart", intField(&C::disappearTimeAfterStart, std::numeric_limits<int>::min())},
         {"brokerIP1", stringField(&C::brokerIP1)},
         {"listenPort", intField(&C::listenPort, 0)},
     };
@@ -115,6 +150,9 @@ std::string MessageStoreConfig::set(std::string_view key, std::string_view value
     if (candidate.mappedFileSizeCommitLog > (int64_t{1} << 31) - 1)
         return "bad value '" + std::string(value) + "' for " + std::string(key)
                + ": mappedFileSizeCommitLog must stay below 2 GiB (record positions are ints)";
+    if (candidate.mappedFileSizeTimerLog > (int64_t{1} << 31) - 1)
+        return "bad value '" + std::string(value) + "' for " + std::string(key)
+               + ": mappedFileSizeTimerLog must stay below 2 GiB (Java keeps it in an int)";
     if (40 + int64_t{4} * candidate.maxHashSlotNum + int64_t{20} * candidate.maxIndexNum
         > (int64_t{1} << 31) - 1) // Java computes the index file size as an int
         return "bad value '" + std::string(value) + "' for " + std::string(key)

@@ -72,6 +72,23 @@ struct MessageStoreConfig
     int maxHashSlotNum = 5000000;
     int maxIndexNum = 5000000 * 4;
 
+    // Timer messages (RocketMQ 5's TimerMessageStore, store-format §12.2–12.3). The wheel holds
+    // 2 × 7 × 86400 slots of timerPrecisionMs each whatever the precision, so a finer precision
+    // shortens how far ahead the wheel reaches (timerRollWindowSlot is counted in slots too).
+    bool timerWheelEnable = true;
+    int timerPrecisionMs = 1000;        // snapped down to 100, 200, 500 or 1000 as Java's setter does
+    int timerMaxDelaySec = 3600 * 24 * 3; // a later delivery time is refused
+    int timerRollWindowSlot = 3600 * 24 * 2; // further ahead: parked nearer and rolled (forced into [2, slots − 60])
+    int timerFlushIntervalMs = 1000;     // timerlog, timerwheel, timercheck and timermetrics
+    int64_t mappedFileSizeTimerLog = 100LL * 1024 * 1024;
+    bool timerStopEnqueue = false;       // operator switches: park (enqueue) / deliver (dequeue) nothing
+    bool timerStopDequeue = false;
+    bool timerSkipUnknownError = false;  // a delivery that keeps failing is dropped instead of retried
+    bool timerEnableRetryUntilSuccess = false; // else a delivery put is tried 3 times
+    int timerCongestNumEachSlot = 2147483647; // flow control per slot (Integer.MAX_VALUE: off)
+    int timerProgressLogIntervalMs = 10 * 1000;
+    int disappearTimeAfterStart = -1;    // ms after start before the first delivery
+
     // BrokerConfig: the store host written into every record.
     std::string brokerIP1 = "127.0.0.1";
     int listenPort = 10911;

@@ -26,6 +26,9 @@ inline store::MessageStoreConfig crashStoreConfig(const std::string &root)
     config.mappedFileSizeConsumeQueue = 20 * 2000;
     config.maxHashSlotNum = 5000;
     config.maxIndexNum = 20000;
+    config.timerPrecisionMs = 100;                // timer messages come due within the test
+    config.mappedFileSizeTimerLog = 52 * 4000;     // not 100 MiB per timerlog file
+    config.timerFlushIntervalMs = 100;            // progress checkpointed within a kill cycle
     return config;
 }
 
@@ -38,6 +41,16 @@ inline common::BrokerMessage crashMessage(int64_t seq)
     m.properties.set(common::property::kKeys, "k" + std::to_string(seq));
     m.bornTimestamp = 1700000000000 + seq;
     m.bornHost = common::HostAddress::ipv4(127, 0, 0, 1, 40000);
+    return m;
+}
+
+// A timer message due at `deliverMs` (TIMER_DELIVER_MS) to topic CrashTimer.
+inline common::BrokerMessage crashTimerMessage(int64_t seq, int64_t deliverMs)
+{
+    common::BrokerMessage m = crashMessage(seq);
+    m.topic = "CrashTimer";
+    m.queueId = 0;
+    m.properties.set("TIMER_DELIVER_MS", std::to_string(deliverMs));
     return m;
 }
 

@@ -2,9 +2,12 @@
 // writes one line per acknowledged put to stdout — "ack <seq> <offset> <size> <flushed>" — with
 // a single write(2), after the store acknowledged it; <flushed> is the store's flushed position
 // read right after the acknowledgement. It runs until it is killed.
+// With `timer`, it puts timer messages instead (test::crashTimerMessage, due 0.3-1.5 s later)
+// and reports "timer <seq> <deliverMs>" for each acknowledged one.
 //
-// usage: crash_writer STORE_DIR FILE_SIZE FIRST_SEQ THREADS
+// usage: crash_writer STORE_DIR FILE_SIZE FIRST_SEQ THREADS [timer]
 
+#include "broker/common/clock.h"
 #include "broker/store/message_store.h"
 
 #include "crash_message.h"
@@ -21,8 +24,8 @@ using namespace mqdesk;
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        std::fprintf(stderr, "usage: %s STORE_DIR FILE_SIZE FIRST_SEQ THREADS\n", argv[0]);
+    if (argc != 5 && !(argc == 6 && std::string(argv[5]) == "timer")) {
+        std::fprintf(stderr, "usage: %s STORE_DIR FILE_SIZE FIRST_SEQ THREADS [timer]\n", argv[0]);
         return 2;
     }
     store::MessageStoreConfig config = test::crashStoreConfig(argv[1]);
@@ -33,6 +36,7 @@ int main(int argc, char **argv)
     config.flushDiskType = store::FlushDiskType::SyncFlush;
     const int64_t firstSeq = std::atoll(argv[3]);
     const int threads = std::atoi(argv[4]);
+    const bool timer = argc == 6;
 
     store::MessageStore store(config);
     std::string error;
@@ -48,16 +52,18 @@ int main(int argc, char **argv)
     for (int t = 0; t < threads; ++t) {
         writers.emplace_back([&, t] {
             for (int64_t seq = firstSeq + t;; seq += threads) {
-                const auto result = store.putMessage(test::crashMessage(seq));
+                const int64_t deliverMs = common::wallMillis() + 300 + seq % 1200;
+                const auto result = store.putMessage(timer ? test::crashTimerMessage(seq, deliverMs) : test::crashMessage(seq));
                 if (result.status != store::PutMessageStatus::PutOk) {
                     std::fprintf(stderr, "crash_writer: put %lld failed: %s\n", static_cast<long long>(seq),
                                  result.error.c_str());
                     std::_Exit(3);
                 }
                 const int64_t flushed = store.commitLog().flushedWhere();
-                const std::string line = "ack " + std::to_string(seq) + " " + std::to_string(result.wroteOffset)
-                                         + " " + std::to_string(result.wroteBytes) + " "
-                                         + std::to_string(flushed) + "\n";
+                const std::string line = timer ? "timer " + std::to_string(seq) + " " + std::to_string(deliverMs) + "\n"
+                                               : "ack " + std::to_string(seq) + " " + std::to_string(result.wroteOffset)
+                                                     + " " + std::to_string(result.wroteBytes) + " "
+                                                     + std::to_string(flushed) + "\n";
                 if (::write(STDOUT_FILENO, line.data(), line.size()) < 0)
                     std::_Exit(4);
             }

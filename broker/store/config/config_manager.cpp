@@ -51,7 +51,7 @@ bool ConfigManager::persist(std::string &error)
     std::string content;
     {
         std::lock_guard lock(mutex_);
-        content = common::toFastjsonPretty(encodeLocked());
+        content = format(encodeLocked());
     }
     return file_->store(content, error);
 }
@@ -59,7 +59,7 @@ bool ConfigManager::persist(std::string &error)
 std::string ConfigManager::encode() const
 {
     std::lock_guard lock(mutex_);
-    return common::toFastjsonPretty(encodeLocked());
+    return format(encodeLocked());
 }
 
 bool ConfigManager::decode(std::string_view json, std::string &error)

@@ -38,7 +38,8 @@ public:
     // Requires: load() or setConfigDir() called before.
     bool persist(std::string &error);
 
-    // The current content in fastjson's pretty format, exactly what persist() writes.
+    // The current content, exactly what persist() writes (fastjson's pretty format unless the
+    // subclass writes its file otherwise).
     std::string encode() const;
     // Replaces the content with that of `json` (strict JSON or fastjson's dialect). On failure
     // nothing changes; `error` gives line:column for syntax errors.
@@ -57,6 +58,9 @@ protected:
     virtual bool decodeLocked(const common::JsonValue &root, std::string &error) = 0;
     // Requires: mutex_ held.
     virtual common::JsonValue encodeLocked() const = 0;
+    // How the file is written: fastjson's pretty format, as ConfigManager.persist does; a file
+    // Java writes another way (timermetrics) overrides it.
+    virtual std::string format(const common::JsonValue &root) const { return common::toFastjsonPretty(root); }
 
     mutable std::mutex mutex_; // guards the tables of the subclass
 

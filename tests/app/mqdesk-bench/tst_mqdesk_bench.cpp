@@ -142,6 +142,28 @@ private slots:
         QVERIFY2(bad.err.contains("--count"), bad.err.constData());
     }
 
+    // timer: a small run at 100 ms precision; every timer message delivered, none early.
+    void timerRunDeliversEveryMessageAndNoneEarly()
+    {
+        QTemporaryDir dir;
+        const Run run = bench({QStringLiteral("timer"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--count"),
+                               QStringLiteral("300"), QStringLiteral("--spread-ms"), QStringLiteral("1500"),
+                               QStringLiteral("--precision"), QStringLiteral("100"), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QJsonParseError parseError;
+        const QJsonObject json = QJsonDocument::fromJson(run.out, &parseError).object();
+        QVERIFY2(parseError.error == QJsonParseError::NoError, run.out.constData());
+        QCOMPARE(json.value(QStringLiteral("delivered")).toInt(), 300);
+        QCOMPARE(json.value(QStringLiteral("early")).toInt(), 0);
+        QCOMPARE(json.value(QStringLiteral("precisionMs")).toInt(), 100);
+        for (const char *key : {"plainPutsPerSec", "timerPutsPerSec"})
+            QVERIFY2(json.value(QLatin1String(key)).toDouble() > 0, key);
+        QVERIFY(json.value(QStringLiteral("latenessMaxMs")).toDouble() >= json.value(QStringLiteral("latenessP50Ms")).toDouble());
+        const Run bad = bench({QStringLiteral("timer"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--precision"),
+                               QStringLiteral("300")});
+        QVERIFY(bad.exitCode != 0);
+    }
+
     void refusesBadInput()
     {
         QTemporaryDir dir;

@@ -7,6 +7,7 @@ QObject *createConfigUpdateTest();
 QObject *createRequestReplyTest();
 QObject *createSqlFilterBrokerTest();
 QObject *createTopicTypesTest();
+QObject *createTimerMessagesTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
-                  createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest())
+                  createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest())

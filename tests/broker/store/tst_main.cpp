@@ -12,8 +12,11 @@ QObject *createStoreCorruptionTest();
 QObject *createStoreVerifierTest();
 QObject *createStoreFaultsTest();
 QObject *createDiskFaultsTest();
+QObject *createTimerFilesTest();
+QObject *createTimerStoreTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
-                 createStoreFaultsTest(), createDiskFaultsTest())
+                 createStoreFaultsTest(), createDiskFaultsTest(),
+                 createTimerFilesTest(), createTimerStoreTest())

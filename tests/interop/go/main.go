@@ -27,11 +27,12 @@ import (
 )
 
 var scenarios = map[string]func(*Env){
-	"Producer":     scenarioProducer,
-	"PushConsumer": scenarioPushConsumer,
-	"Orderly":      scenarioOrderly,
-	"Transactions": scenarioTransactions,
-	"Delay":        scenarioDelay,
+	"Producer":       scenarioProducer,
+	"PushConsumer":   scenarioPushConsumer,
+	"Orderly":        scenarioOrderly,
+	"Transactions":   scenarioTransactions,
+	"Delay":          scenarioDelay,
+	"DelayTimestamp": scenarioDelayTimestamp,
 }
 
 var started = time.Now()

@@ -19,7 +19,8 @@ import mqdesk.interop.harness.Scenario;
  * The Java broker 5.5.0 writes a store (every kind of message, PeerMessages: commit log, consume
  * queues, index, schedule and transaction topics) and is stopped cleanly; `mqdesk-admin store verify`
  * finds it healthy and `mqdesk-admin store records` lists every record; mqdesk-broker opened on a copy
- * serves every message to a Java consumer with its body, tags and keys.
+ * serves every message to a Java consumer with its body, tags and keys, including the timer messages
+ * the Java broker parked but never delivered (its timerwheel, timerlog and timercheck read by MQDesk).
  */
 public class JavaStoreOpenedByMqdesk implements Scenario {
     @Override
@@ -32,6 +33,7 @@ public class JavaStoreOpenedByMqdesk implements Scenario {
         messages.sendAll(env, namesrv.addr());
         // Also waits for the delayed messages to reach the topic.
         messages.readAndCheck(env, namesrv.addr(), "Java broker");
+        messages.sendPendingTimers(env, namesrv.addr(), 25_000);
         java.stop();
 
         String admin = env.adminBinary().toString();
@@ -78,6 +80,8 @@ public class JavaStoreOpenedByMqdesk implements Scenario {
         Check.that(perTopic.getOrDefault("RMQ_SYS_TRANS_OP_HALF_TOPIC", 0) >= 1, "no op record listed: %s", perTopic);
         messages.check(inTopic, "mqdesk-admin store records");
 
+        // The Java broker's timer files parked these; mqdesk-broker must deliver them.
+        messages.expectPending();
         MqdeskBroker broker = env.startBrokerOnCopyOf(store);
         messages.readAndCheck(env, broker.namesrvAddr(), "mqdesk-broker on the Java broker's store");
         messages.queryByKeys(env, broker.namesrvAddr(), "mqdesk-broker on the Java broker's store");

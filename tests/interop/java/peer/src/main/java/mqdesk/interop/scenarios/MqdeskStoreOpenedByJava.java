@@ -8,7 +8,8 @@ import mqdesk.interop.harness.Scenario;
 /**
  * mqdesk-broker writes a store (every kind of message, PeerMessages), is stopped with SIGTERM; the Java
  * broker 5.5.0 opened on a copy of that store serves every message to a Java consumer with its body,
- * tags and keys.
+ * tags and keys, including the timer messages mqdesk-broker parked but never delivered (its timer
+ * wheel, timer log and checkpoint read by the Java broker).
  */
 public class MqdeskStoreOpenedByJava implements Scenario {
     @Override
@@ -19,7 +20,9 @@ public class MqdeskStoreOpenedByJava implements Scenario {
         messages.sendAll(env, broker.namesrvAddr());
         // Also waits for the delayed messages to reach the topic.
         messages.readAndCheck(env, broker.namesrvAddr(), "mqdesk-broker");
+        messages.sendPendingTimers(env, broker.namesrvAddr(), 15_000);
         broker.stop();
+        messages.expectPending();
 
         JavaPeer namesrv = env.startJavaNamesrv();
         JavaPeer java = env.startJavaBroker(namesrv.addr(), env.copyStore(broker.storeDir(), env.root().resolve("java-store")));

@@ -26,8 +26,12 @@ import org.apache.rocketmq.common.message.MessageQueue;
 /**
  * The messages every peer scenario stores and then expects back, one topic, every kind a store holds
  * differently: plain, keyed (one and two keys: the index), tagged (tagsCode), delayed (level 1: first
- * SCHEDULE_TOPIC_XXXX, then the topic) and transactional committed (RMQ_SYS_TRANS_HALF_TOPIC, the
- * committed copy, the op record). Bodies are unique; a message is identified by its body.
+ * SCHEDULE_TOPIC_XXXX, then the topic), timed (RocketMQ 5 timer messages, setDeliverTimeMs: first
+ * rmq_sys_wheel_timer, the timer log and wheel, then the topic) and transactional committed
+ * (RMQ_SYS_TRANS_HALF_TOPIC, the committed copy, the op record). Bodies are unique; a message is
+ * identified by its body. Pending timer messages (sendPendingTimers) are due only after the broker
+ * that parked them stopped: the broker opened on its store must deliver them from the timer files
+ * the other wrote.
  */
 final class PeerMessages {
     /** What a consumer must see: tags and keys as sent (null when none). */
@@ -35,6 +39,8 @@ final class PeerMessages {
 
     final String topic;
     final Map<String, Expected> expected = new LinkedHashMap<>();
+    final Map<String, Expected> pending = new LinkedHashMap<>();
+    private final Map<String, Long> dueAt = new LinkedHashMap<>();
 
     PeerMessages(String topic) {
         this.topic = topic;
@@ -94,6 +100,13 @@ final class PeerMessages {
             m.setDelayTimeLevel(1);
             send(producer, m, "Delayed", "delay-" + i);
         }
+        for (int i = 0; i < 2; ++i) {
+            Message m = new Message(topic, "Timed", "timed-" + i, bytes("timed-" + i));
+            long at = System.currentTimeMillis() + 1500 + 500 * i;
+            m.setDeliverTimeMs(at);
+            dueAt.put("timed-" + i, at);
+            send(producer, m, "Timed", "timed-" + i);
+        }
         TransactionMQProducer tx = new TransactionMQProducer(env.unique("peertxpg"));
         tx.setNamesrvAddr(namesrvAddr);
         tx.setInstanceName(env.unique("txproducer"));
@@ -118,6 +131,29 @@ final class PeerMessages {
             expected.put("tx-" + i, new Expected("tx-" + i, "Tx", "tx-" + i));
         }
         Log.info("sent %d messages to %s", expected.size(), topic);
+    }
+
+    /**
+     * Timer messages due {@code delayMs} from now, not expected until expectPending(): sent last, so
+     * that they are still parked when the broker that took them stops.
+     */
+    void sendPendingTimers(Env env, String namesrvAddr, long delayMs) throws Exception {
+        DefaultMQProducer producer = producer(env, namesrvAddr);
+        for (int i = 0; i < 2; ++i) {
+            String body = "pending-timer-" + i;
+            Message m = new Message(topic, "Pending", body, bytes(body));
+            long at = System.currentTimeMillis() + delayMs + 1000 * i;
+            m.setDeliverTimeMs(at);
+            SendResult r = producer.send(m);
+            Check.equal(SendStatus.SEND_OK, r.getSendStatus(), "send status of " + body);
+            dueAt.put(body, at);
+            pending.put(body, new Expected(body, "Pending", body));
+        }
+    }
+
+    /** From now on the pending timer messages are expected too. */
+    void expectPending() {
+        expected.putAll(pending);
     }
 
     private void send(DefaultMQProducer producer, Message m, String tags, String keys) throws Exception {
@@ -164,6 +200,11 @@ final class PeerMessages {
             consumer.shutdown();
         }
         Log.info("%s served %d messages of %s (expected %d)", who, messages.size(), topic, expected.size());
+        for (MessageExt m : messages) {
+            Long due = dueAt.get(body(m.getBody()));
+            Check.that(due == null || m.getStoreTimestamp() >= due, "%s: timer message %s stored %d ms before its time",
+                       who, body(m.getBody()), due == null ? 0 : due - m.getStoreTimestamp());
+        }
         check(messages.stream().map(m -> new Expected(body(m.getBody()), m.getTags(), m.getKeys())).toList(), who);
     }
 

@@ -1,0 +1,151 @@
+// Timer messages over a real socket (store-format §12.3): the broker creates rmq_sys_wheel_timer
+// as Java does, a SEND_MESSAGE_V2 with TIMER_DELIVER_MS (what a 5.x remoting producer's
+// setDeliverTimeMs sends) is answered SUCCESS and stored in its topic not before its time, across
+// a broker restart; an illegal delay gets Java's MESSAGE_ILLEGAL and remark, a disabled wheel
+// SYSTEM_ERROR and its remark.
+
+#include "broker_test_util.h"
+
+#include "broker/common/clock.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/message_store.h"
+#include "broker/store/timer_message_store.h"
+#include "test_support.h"
+
+#include <chrono>
+#include <thread>
+
+using namespace mqdesk;
+using mqdesk::remoting::RemotingCommand;
+using mqdesk::remoting::RequestCode;
+using mqdesk::remoting::ResponseCode;
+using mqdesk::test::TestBroker;
+
+namespace {
+
+RemotingCommand sendV2(const std::string &topic, const std::string &body, const std::string &properties,
+                       const std::string &sysFlag = "0")
+{
+    RemotingCommand request = RemotingCommand::createRequest(
+        RequestCode::kSendMessageV2, {{"a", "PG"}, {"b", topic}, {"c", "TBW102"}, {"d", "4"}, {"e", "0"}, {"f", sysFlag},
+                                      {"g", std::to_string(common::wallMillis())}, {"h", "0"}, {"i", properties},
+                                      {"j", "0"}, {"k", "false"}});
+    request.body.assign(body.begin(), body.end());
+    return request;
+}
+
+std::vector<common::StoredMessage> waitForMessages(TestBroker &broker, const std::string &topic, size_t count)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (;;) {
+        auto result = broker.controller().store().getMessage(topic, 0, 0, 64);
+        if (result.messages.size() >= count || std::chrono::steady_clock::now() > deadline)
+            return std::move(result.messages);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+void fastTimers(server::BrokerSettings &settings)
+{
+    settings.store.timerPrecisionMs = 100;
+    settings.store.mappedFileSizeTimerLog = 52 * 1000;
+    settings.store.timerFlushIntervalMs = 100;
+}
+
+} // namespace
+
+class TimerMessagesTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void deliverTimeSendsArriveNotBeforeTheirTimeAcrossARestart()
+    {
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const auto timerTopic = broker.controller().topics().find(server::kTimerTopic);
+        QVERIFY(timerTopic);
+        QCOMPARE(timerTopic->readQueueNums, 1);
+        QCOMPARE(timerTopic->writeQueueNums, 1);
+
+        const int64_t now = common::wallMillis();
+        const std::vector<int64_t> at = {now + 1200, now + 600, now + 2500};
+        for (size_t i = 0; i < at.size(); ++i) {
+            const RemotingCommand response = broker.call(
+                sendV2("TopicTimer", "t" + std::to_string(i), "UNIQ_KEY\001U" + std::to_string(i) + "\002TIMER_DELIVER_MS\001"
+                                                                   + std::to_string(at[i]) + "\002"));
+            QCOMPARE(response.code, ResponseCode::kSuccess);
+        }
+        QCOMPARE(waitForMessages(broker, server::kTimerTopic, 3).size(), size_t{3});
+        const auto timer = broker.controller().store().timerMessageStore();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (timer->queueOffset() < 3 && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        QVERIFY2(broker.restart(error), error.c_str());
+
+        const auto delivered = waitForMessages(broker, "TopicTimer", 3);
+        QCOMPARE(delivered.size(), size_t{3});
+        // In time order, each stored at or after the time it asked for.
+        QCOMPARE(delivered[0].bodyText(), std::string("t1"));
+        QCOMPARE(delivered[1].bodyText(), std::string("t0"));
+        QCOMPARE(delivered[2].bodyText(), std::string("t2"));
+        for (const auto &message : delivered) {
+            const size_t i = static_cast<size_t>(message.bodyText()[1] - '0');
+            QVERIFY(message.storeTimestamp >= at[i]);
+        }
+    }
+
+    void illegalDelaysGetJavasAnswer()
+    {
+        TestBroker broker([](server::BrokerSettings &s) {
+            fastTimers(s);
+            s.store.timerMaxDelaySec = 60;
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        RemotingCommand response = broker.call(sendV2("TopicTimer", "far", "TIMER_DELAY_SEC\00161\002"));
+        QCOMPARE(response.code, ResponseCode::kMessageIllegal);
+        QCOMPARE(response.remark, std::string("timer message illegal, the delay time should not be bigger than the max "
+                                              "delay 60000ms; or if set del msg, the delay time should be bigger than "
+                                              "the current time"));
+        response = broker.call(sendV2("TopicTimer", "past-delete", "TIMER_DELIVER_MS\0011\002TIMER_DEL_UNIQKEY\001TopicTimer+X\002"));
+        QCOMPARE(response.code, ResponseCode::kMessageIllegal);
+        QCOMPARE(broker.controller().store().maxOffsetInQueue(server::kTimerTopic, 0), int64_t{0});
+    }
+
+    void halfMessagesWithTimersAreParkedAsJavaParksThem()
+    {
+        // Java stores a half message as a plain one in RMQ_SYS_TRANS_HALF_TOPIC
+        // (TransactionalMessageBridge.parseHalfMessageInner) and its put hook then times it like
+        // any other: it is parked in the timer topic with REAL_TOPIC = the half topic. So here.
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const RemotingCommand half =
+            broker.call(sendV2("TopicTx", "tx", "TRAN_MSG\001true\002PGROUP\001PG\002TIMER_DELAY_MS\00160000\002", "4"));
+        QCOMPARE(half.code, ResponseCode::kSuccess);
+        const auto parked = waitForMessages(broker, server::kTimerTopic, 1);
+        QCOMPARE(parked.size(), size_t{1});
+        QCOMPARE(std::string(parked[0].properties.get("REAL_TOPIC").value_or("")), std::string(server::kTransHalfTopic));
+    }
+
+    void disabledWheelIsRefusedWithJavasRemark()
+    {
+        TestBroker broker([](server::BrokerSettings &s) { s.store.timerWheelEnable = false; });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QVERIFY(!broker.controller().topics().find(server::kTimerTopic));
+        const RemotingCommand response = broker.call(sendV2("TopicTimer", "x", "TIMER_DELAY_MS\001500\002"));
+        QCOMPARE(response.code, ResponseCode::kSystemError);
+        QCOMPARE(response.remark, std::string("accurate timer message is not enabled, timerWheelEnable is false"));
+    }
+};
+
+QObject *createTimerMessagesTest()
+{
+    return new TimerMessagesTest;
+}
+
+#include "tst_timer_messages.moc"
