@@ -33,10 +33,10 @@ bool parseNumber(std::string_view text, Integer &value)
 
 bool parseBool(std::string_view text) { return text == "true"; } // Boolean.parseBoolean, case aside
 
-bool readPub(const std::vector<std::string_view> &f, TraceEvent &e)
+// Fields 2..8 of the producer's contexts (Pub, EndTransaction): region, group, topic, msgId,
+// tags, keys, store host. The caller has checked there are enough fields.
+void readProducerFields(const std::vector<std::string_view> &f, TraceEvent &e)
 {
-    if (f.size() < 13)
-        return false;
     e.regionId = f[2];
     e.group = f[3];
     e.topic = f[4];
@@ -44,6 +44,13 @@ bool readPub(const std::vector<std::string_view> &f, TraceEvent &e)
     e.tags = f[6];
     e.keys = f[7];
     e.storeHost = f[8];
+}
+
+bool readPub(const std::vector<std::string_view> &f, TraceEvent &e)
+{
+    if (f.size() < 13)
+        return false;
+    readProducerFields(f, e);
     if (!parseNumber(f[1], e.timestamp) || !parseNumber(f[9], e.bodyLength) || !parseNumber(f[10], e.costTimeMs)
         || !parseNumber(f[11], e.messageType))
         return false;
@@ -89,13 +96,7 @@ bool readEndTransaction(const std::vector<std::string_view> &f, TraceEvent &e)
 {
     if (f.size() < 13)
         return false;
-    e.regionId = f[2];
-    e.group = f[3];
-    e.topic = f[4];
-    e.msgId = f[5];
-    e.tags = f[6];
-    e.keys = f[7];
-    e.storeHost = f[8];
+    readProducerFields(f, e);
     e.transactionId = f[10];
     e.transactionState = f[11];
     e.fromTransactionCheck = parseBool(f[12]);
