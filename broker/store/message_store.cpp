@@ -397,13 +397,16 @@ void MessageStore::shutdown()
     if (!running_)
         return;
     running_ = false;
+    // The timer store and the cleaner are stopped, not destroyed: a put still in flight reads
+    // them (refusal, timerForm) until commitLog_->shutdown() below has answered it. They go
+    // with the store.
     if (timer_) {
         // First, while the log still takes its deliveries (Java shuts the timer store down
         // before the message store).
         timer_->shutdown();
-        timer_.reset();
     }
-    cleaner_.reset();
+    if (cleaner_)
+        cleaner_->stop();
     ticker_.reset();
     commitLog_->shutdown(); // no more puts; everything appended is flushed
     reput_->stop();

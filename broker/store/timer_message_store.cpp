@@ -135,6 +135,9 @@ void TimerMessageStore::start()
 
 void TimerMessageStore::shutdown()
 {
+    if (shutDown_)
+        return; // once: the message store shuts it down, then destroys it with itself
+    shutDown_ = true;
     if (running_) {
         running_ = false;
         stopping_ = true; // a put retrying in a loop gives up; its progress stays uncommitted

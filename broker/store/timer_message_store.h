@@ -135,6 +135,7 @@ private:
     int64_t lastCommitQueueOffset_ = 0;         // flush thread
     int64_t shouldStartTimeMs_ = 0;
     bool loaded_ = false; // load() succeeded: every file is open
+    bool shutDown_ = false; // shutdown() ran (it runs once)
     bool running_ = false;
     std::atomic<bool> stopping_{false}; // set by shutdown() before the services stop
 };
