@@ -29,10 +29,21 @@ inline std::string fixturesDir()
     return dir;
 }
 
+// The whole file in one read (a byte-by-byte iterator made a 38.7 MB timerwheel take minutes
+// under the sanitizers); empty when it cannot be read.
 inline std::vector<uint8_t> readFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in)
+        return {};
+    const std::streamoff size = in.tellg();
+    if (size <= 0)
+        return {};
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(reinterpret_cast<char *>(bytes.data()), size);
+    bytes.resize(static_cast<size_t>(in.gcount()));
+    return bytes;
 }
 
 inline void writeFile(const std::string &path, const std::vector<uint8_t> &bytes)
