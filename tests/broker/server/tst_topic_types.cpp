@@ -35,7 +35,9 @@ JsonValue topicAttributes(TestBroker &broker, const std::string &topic)
 
 std::string messageTypeOf(TestBroker &broker, const std::string &topic)
 {
-    const JsonValue &type = at(topicAttributes(broker, topic), {"message.type"});
+    // `at` answers a reference into its argument: keep the attributes alive while reading it.
+    const JsonValue attributes = topicAttributes(broker, topic);
+    const JsonValue &type = at(attributes, {"message.type"});
     return type.isString() ? type.asString() : std::string("<none>");
 }
 
