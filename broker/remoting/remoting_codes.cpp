@@ -120,6 +120,16 @@ constexpr CodeName kRequestNames[] = {
     {RequestCode::kGetSubscriptiongroupConfig, "GET_SUBSCRIPTIONGROUP_CONFIG"},
     {RequestCode::kLitePullMessage, "LITE_PULL_MESSAGE"},
     {RequestCode::kRecallMessage, "RECALL_MESSAGE"},
+    {RequestCode::kQueryAssignment, "QUERY_ASSIGNMENT"},
+    {RequestCode::kSetMessageRequestMode, "SET_MESSAGE_REQUEST_MODE"},
+    {RequestCode::kGetAllMessageRequestMode, "GET_ALL_MESSAGE_REQUEST_MODE"},
+    {RequestCode::kPopMessage, "POP_MESSAGE"},
+    {RequestCode::kAckMessage, "ACK_MESSAGE"},
+    {RequestCode::kPeekMessage, "PEEK_MESSAGE"},
+    {RequestCode::kChangeMessageInvisibleTime, "CHANGE_MESSAGE_INVISIBLETIME"},
+    {RequestCode::kNotification, "NOTIFICATION"},
+    {RequestCode::kPollingInfo, "POLLING_INFO"},
+    {RequestCode::kBatchAckMessage, "BATCH_ACK_MESSAGE"},
     {RequestCode::kGetFlushSamples, "GET_FLUSH_SAMPLES"}, // MQDesk extension
     {RequestCode::kGetActivityTotals, "GET_ACTIVITY_TOTALS"}, // MQDesk extension
 };

@@ -122,6 +122,16 @@ struct RequestCode
     static constexpr int32_t kGetSubscriptiongroupConfig = 352;  // [5.x], dashboard 2.x
     static constexpr int32_t kLitePullMessage = 361;             // [5.x]
     static constexpr int32_t kRecallMessage = 370;               // [5.x]
+    static constexpr int32_t kQueryAssignment = 400;             // [5.x]
+    static constexpr int32_t kSetMessageRequestMode = 401;       // [5.x] mqadmin setConsumeMode
+    static constexpr int32_t kGetAllMessageRequestMode = 402;    // [5.x]
+    static constexpr int32_t kPopMessage = 200050;               // [5.x]
+    static constexpr int32_t kAckMessage = 200051;               // [5.x]
+    static constexpr int32_t kPeekMessage = 200052;              // [5.x]
+    static constexpr int32_t kChangeMessageInvisibleTime = 200053; // [5.x]
+    static constexpr int32_t kNotification = 200054;             // [5.x]
+    static constexpr int32_t kPollingInfo = 200055;              // [5.x]
+    static constexpr int32_t kBatchAckMessage = 200151;          // [5.x]
 
     // MQDesk extensions (900–999, unused by RocketMQ; docs/remoting-extensions.md). Java
     // brokers answer them REQUEST_CODE_NOT_SUPPORTED, which is how a console tells them apart.
@@ -171,6 +181,8 @@ struct ResponseCode
     static constexpr int32_t kUpdateAndCreateAclConfigFailed = 209;
     static constexpr int32_t kDeleteAclConfigFailed = 210;
     static constexpr int32_t kUpdateGlobalWhiteAddrsConfigFailed = 211;
+    static constexpr int32_t kPollingFull = 209;    // [5.x] POP_MESSAGE: too many parked pops
+    static constexpr int32_t kPollingTimeout = 210; // [5.x] POP_MESSAGE: nothing within pollTime
     static constexpr int32_t kBrokerDispatchNotComplete = 212; // [5.x]
     static constexpr int32_t kBroadcastConsumption = 213;      // [5.x]
     static constexpr int32_t kFlowControl = 215;

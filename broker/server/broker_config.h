@@ -33,6 +33,10 @@ struct BrokerConfig
     bool autoCreateTopicEnable = true;
     int defaultTopicQueueNums = 8;
     bool autoCreateSubscriptionGroup = true;
+    // POP (RocketMQ 5): queues of rmq_sys_REVIVE_LOG_<cluster>, and how often in 100 a pop reads
+    // the group's retry topic first.
+    int reviveQueueNum = 8;
+    int popFromRetryProbability = 20;
     bool clusterTopicEnable = true;
     bool brokerTopicEnable = true;
     bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does

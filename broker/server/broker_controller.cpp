@@ -18,6 +18,7 @@
 #include "broker/server/pull_message_processor.h"
 #include "broker/server/pull_request_hold_service.h"
 #include "broker/server/rebalance_lock_manager.h"
+#include "broker/server/pop/pop_service.h"
 #include "broker/server/schedule_message_service.h"
 #include "broker/server/reply_message_processor.h"
 #include "broker/server/send_message_processor.h"
@@ -95,6 +96,7 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
 {
     topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_, settings_.store.timerWheelEnable);
     publishSettings(settings_);
+    pop_ = std::make_unique<pop::PopService>(*this);
 }
 
 std::shared_ptr<const BrokerSettings> BrokerController::settings() const
@@ -144,7 +146,7 @@ bool BrokerController::loadConfigFiles(std::string &error)
         if (!manager->load(configDir, error))
             return false;
     }
-    return topicManager_->initialize(error);
+    return pop_->load(configDir, error) && topicManager_->initialize(error);
 }
 
 bool BrokerController::startServer(std::string &error)
@@ -277,6 +279,25 @@ void BrokerController::registerProcessors()
                                }),
                                *sendExecutor_);
 
+    // POP (RocketMQ 5): pops and notifications on the pull executor, acks on the send executor.
+    using PopMethod = void (pop::PopService::*)(const remoting::RequestContext &, RemotingCommand, remoting::Responder);
+    const auto bindPop = [&](int32_t code, PopMethod method, remoting::Executor &executor) {
+        server_->registerProcessor(code, guarded([this, method](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                       ((*pop_).*method)(c, std::move(r), std::move(d));
+                                   }),
+                                   executor);
+    };
+    bindPop(RequestCode::kPopMessage, &pop::PopService::pop, *pullExecutor_);
+    bindPop(RequestCode::kPeekMessage, &pop::PopService::peek, *pullExecutor_);
+    bindPop(RequestCode::kNotification, &pop::PopService::notification, *pullExecutor_);
+    bindPop(RequestCode::kPollingInfo, &pop::PopService::pollingInfo, *pullExecutor_);
+    bindPop(RequestCode::kAckMessage, &pop::PopService::ack, *sendExecutor_);
+    bindPop(RequestCode::kBatchAckMessage, &pop::PopService::batchAck, *sendExecutor_);
+    bindPop(RequestCode::kChangeMessageInvisibleTime, &pop::PopService::changeInvisibleTime, *sendExecutor_);
+    bindPop(RequestCode::kQueryAssignment, &pop::PopService::queryAssignment, *clientExecutor_);
+    bindPop(RequestCode::kSetMessageRequestMode, &pop::PopService::setMessageRequestMode, *adminExecutor_);
+    bindPop(RequestCode::kGetAllMessageRequestMode, &pop::PopService::getAllMessageRequestMode, *adminExecutor_);
+
     auto admin = std::make_shared<AdminProcessor>(*this);
     for (int32_t code : AdminProcessor::codes()) {
         server_->registerProcessor(code, guarded([admin](const auto &c, RemotingCommand r, remoting::Responder d) {
@@ -305,6 +326,7 @@ bool BrokerController::start(std::string &error)
     store_->setMessageArrivingListener([this](const store::DispatchRequest &dispatched) {
         pullHold_->notifyMessageArriving(dispatched.topic, dispatched.queueId, dispatched.consumeQueueOffset,
                                          dispatched.tagsCode);
+        pop_->notifyMessageArriving(dispatched.topic, dispatched.queueId);
     });
     if (!store_->open(error)) {
         store_.reset();
@@ -317,6 +339,7 @@ bool BrokerController::start(std::string &error)
     schedule_->start();
     transactions_ = std::make_unique<TransactionService>(*this);
     transactions_->start();
+    pop_->start();
     topicManager_->setChangeListener([this] { registerBrokerAll(); });
     namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
     scheduler_ = std::make_unique<BrokerScheduler>(*this);
@@ -345,6 +368,7 @@ void BrokerController::shutdown()
         pullHold_->stop();
         pullHold_->releaseAll();
     }
+    pop_->shutdown(); // answers parked pops and stops the revive service while the store runs
     for (auto *executor : {sendExecutor_.get(), pullExecutor_.get(), clientExecutor_.get(), adminExecutor_.get()}) {
         if (executor)
             executor->shutdown();

@@ -61,6 +61,9 @@ class PullMessageProcessor;
 class ScheduleMessageService;
 class TransactionService;
 class SqlFilterCache;
+namespace pop {
+class PopService;
+}
 
 class BrokerController
 {
@@ -117,6 +120,7 @@ public:
     remoting::ProcessorExecutor &pullExecutor() { return *pullExecutor_; }
     remoting::ProcessorExecutor &sendExecutor() { return *sendExecutor_; }
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
+    pop::PopService &pop() { return *pop_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
 
     // Sends this broker's topics to every NameServer now (also every registerNameServerPeriod).
@@ -173,6 +177,7 @@ private:
     std::unique_ptr<BrokerScheduler> scheduler_;
     std::unique_ptr<TransactionService> transactions_; // half messages, END_TRANSACTION, checks
     std::unique_ptr<ScheduleMessageService> schedule_; // delay levels; runs while the store is open
+    std::unique_ptr<pop::PopService> pop_;             // POP consumption (made with the broker)
     std::atomic<bool> serving_{false};
     bool started_ = false;
     int64_t bootTimestamp_ = 0;

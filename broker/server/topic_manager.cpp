@@ -88,6 +88,8 @@ bool TopicManager::initialize(std::string &error)
     ensure(kScheduleTopic, 18, perm::kRead | perm::kWrite);
     if (timerWheelEnable_)
         ensure(kTimerTopic, 1, perm::kRead | perm::kWrite);
+    // POP checkpoints and acks (RocketMQ 5): one queue per revive queue.
+    ensure("rmq_sys_REVIVE_LOG_" + config_.brokerClusterName, config_.reviveQueueNum, perm::kRead | perm::kWrite);
     // Replies of request-reply messages (producer.request) travel through <cluster>_REPLY_TOPIC.
     ensure(config_.brokerClusterName + "_REPLY_TOPIC", 1, perm::kRead | perm::kWrite);
     // Message trace records (clients with enableMsgTrace) go to msgTraceTopicName; Java's broker

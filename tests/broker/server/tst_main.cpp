@@ -8,6 +8,8 @@ QObject *createRequestReplyTest();
 QObject *createSqlFilterBrokerTest();
 QObject *createTopicTypesTest();
 QObject *createTimerMessagesTest();
+QObject *createPopTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
-                  createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest())
+                  createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest(),
+                  createPopTest())

@@ -1,0 +1,248 @@
+// ACK_MESSAGE, BATCH_ACK_MESSAGE and CHANGE_MESSAGE_INVISIBLETIME (Java's AckMessageProcessor and
+// ChangeInvisibleTimeProcessor): an ACK (or a new CK and an ACK of the old one) into the revive
+// topic; for FIFO handles (reviveQid 999) the order table and the committed offset instead.
+
+#include "broker/server/pop/order_info.h"
+#include "broker/server/pop/pop_long_polling.h"
+#include "broker/server/pop/pop_records.h"
+#include "broker/server/pop/pop_service.h"
+
+#include "broker/common/clock.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/message_store.h"
+
+#include <spdlog/spdlog.h>
+
+namespace mqdesk::server::pop {
+
+using remoting::HeaderReader;
+using remoting::RemotingCommand;
+using remoting::ResponseCode;
+
+namespace {
+
+struct AckHeader
+{
+    std::string group;
+    std::string topic;
+    int32_t queueId = 0;
+    std::string extraInfo;
+    int64_t offset = 0;
+    int64_t invisibleTime = 0; // CHANGE_MESSAGE_INVISIBLETIME only
+};
+
+bool readAckHeader(const RemotingCommand &request, bool withInvisibleTime, AckHeader &header, std::string &error)
+{
+    HeaderReader reader(request.extFields);
+    header.group = reader.requireGroup("consumerGroup");
+    header.topic = reader.requireTopic("topic");
+    header.queueId = reader.requireInt32("queueId");
+    header.extraInfo = reader.requireString("extraInfo");
+    header.offset = reader.requireInt64("offset");
+    if (withInvisibleTime)
+        header.invisibleTime = reader.requireInt64("invisibleTime");
+    error = reader.error();
+    return reader.ok();
+}
+
+} // namespace
+
+// The checks ACK and CHANGE_INVISIBLE share: an answer when refused.
+static std::optional<RemotingCommand> checkAckTarget(BrokerController &broker, const RemotingCommand &request,
+                                                     const AckHeader &header, bool offsetMustBeBelowMax)
+{
+    const auto topic = broker.topics().find(header.topic);
+    if (!topic)
+        return RemotingCommand::createResponse(request, ResponseCode::kTopicNotExist,
+                                               "topic[" + header.topic + "] not exist, apply first please!");
+    if (header.queueId < 0 || header.queueId >= topic->readQueueNums)
+        return RemotingCommand::createResponse(request, ResponseCode::kMessageIllegal,
+                                               "queueId[" + std::to_string(header.queueId) + "] is illegal, topic:["
+                                                   + header.topic + "] topicConfig.readQueueNums:["
+                                                   + std::to_string(topic->readQueueNums) + "]");
+    const int64_t min = broker.store().minOffsetInQueue(header.topic, header.queueId);
+    const int64_t max = broker.store().maxOffsetInQueue(header.topic, header.queueId);
+    if (header.offset < min || header.offset > max || (offsetMustBeBelowMax && header.offset == max))
+        return RemotingCommand::createResponse(request, ResponseCode::kNoMessage,
+                                               "offset is illegal, key:" + header.topic + "@"
+                                                   + std::to_string(header.queueId) + ", offset:"
+                                                   + std::to_string(header.offset) + ", min:" + std::to_string(min)
+                                                   + ", max:" + std::to_string(max));
+    return std::nullopt;
+}
+
+void PopService::ack(const remoting::RequestContext &, RemotingCommand request, remoting::Responder respond)
+{
+    AckHeader header;
+    std::string error;
+    if (!readAckHeader(request, false, header, error))
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, error));
+    if (auto refusal = checkAckTarget(broker_, request, header, false))
+        return respond(std::move(*refusal));
+    const auto info = ExtraInfo::parse(header.extraInfo, error);
+    if (!info)
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter, error));
+    if (info->reviveQid == kOrderReviveQid) {
+        ackOrderly(header.topic, header.group, header.queueId, header.offset);
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
+    }
+    AckMessage ackMessage;
+    ackMessage.ackOffsets = {header.offset};
+    ackMessage.startOffset = info->ckStartOffset;
+    ackMessage.consumerGroup = header.group;
+    ackMessage.topic = header.topic;
+    ackMessage.queueId = header.queueId;
+    ackMessage.popTime = info->popTime;
+    ackMessage.brokerName = info->brokerName;
+    const store::PutMessageResult put = putAck(ackMessage, info->reviveQid, info->popTime + info->invisibleTime);
+    // Java answers SUCCESS whatever the put did (and logs it); the message then comes back.
+    if (!put.stored())
+        spdlog::warn("ack: the ack of {}@{} offset {} (group {}) was not stored: {}", header.topic, header.queueId,
+                     header.offset, header.group, put.error);
+    respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
+}
+
+void PopService::ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset)
+{
+    const auto commit = orderInfo_->ack(topic, group, queueId, offset);
+    if (!commit)
+        return;
+    broker_.offsets().commitOffset("AckMessageProcessor", group, topic, queueId, *commit);
+    // A FIFO pop waiting on this queue may go on.
+    polling_->notifyMessageArriving(topic, queueId);
+}
+
+void PopService::batchAck(const remoting::RequestContext &, RemotingCommand request, remoting::Responder respond)
+{
+    const std::string body(request.body.begin(), request.body.end());
+    const common::JsonParseResult parsed = common::parseJson(body);
+    const common::JsonValue *acks = parsed.ok() && parsed.value.isObject() ? parsed.value.asObject().find("acks") : nullptr;
+    if (acks == nullptr || !acks->isArray() || acks->asArray().empty())
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kNoMessage,
+                                                       parsed.ok() ? "batch ack body has no acks"
+                                                                   : "batch ack body is not JSON: " + parsed.error));
+    const common::JsonValue *brokerName = parsed.value.asObject().find("brokerName");
+    const auto text = [](const common::JsonObject &object, const char *shortName, const char *longName) -> std::string {
+        const common::JsonValue *value = object.find(shortName);
+        if (value == nullptr)
+            value = object.find(longName);
+        if (value == nullptr || value->isNull())
+            return {};
+        return value->isString() ? value->asString() : std::to_string(value->asInteger());
+    };
+    for (const common::JsonValue &entry : acks->asArray()) {
+        if (!entry.isObject())
+            continue;
+        const common::JsonObject &object = entry.asObject();
+        const auto number = [&](const char *shortName, const char *longName) {
+            return remoting::parseJavaLong(text(object, shortName, longName));
+        };
+        const std::string group = text(object, "c", "consumerGroup");
+        const std::string retry = text(object, "r", "retry");
+        const auto startOffset = number("so", "startOffset");
+        const auto queueId = number("q", "queueId");
+        const auto reviveQid = number("rq", "reviveQueueId");
+        const auto popTime = number("pt", "popTime");
+        const auto invisibleTime = number("it", "invisibleTime");
+        std::string bitError;
+        const std::vector<int32_t> bits = decodeBitSet(text(object, "b", "bitSet"), bitError);
+        if (group.empty() || !startOffset || !queueId || !reviveQid || !popTime || !invisibleTime || !bitError.empty())
+            continue;
+        const std::string topic = realTopic(retry.empty() ? "0" : retry, text(object, "t", "topic"), group);
+        const int32_t qid = static_cast<int32_t>(*queueId);
+        const int64_t min = broker_.store().minOffsetInQueue(topic, qid);
+        const int64_t max = broker_.store().maxOffsetInQueue(topic, qid);
+        AckMessage ackMessage;
+        ackMessage.batch = true;
+        for (int32_t bit : bits) {
+            const int64_t offset = *startOffset + bit;
+            if (offset >= min && offset <= max)
+                ackMessage.ackOffsets.push_back(offset);
+        }
+        if (ackMessage.ackOffsets.empty())
+            continue;
+        if (*reviveQid == kOrderReviveQid) {
+            for (int64_t offset : ackMessage.ackOffsets)
+                ackOrderly(topic, group, qid, offset);
+            continue;
+        }
+        ackMessage.startOffset = *startOffset;
+        ackMessage.consumerGroup = group;
+        ackMessage.topic = topic;
+        ackMessage.queueId = qid;
+        ackMessage.popTime = *popTime;
+        ackMessage.brokerName = brokerName && brokerName->isString() ? brokerName->asString()
+                                                                      : broker_.brokerConfig().brokerName;
+        const store::PutMessageResult put =
+            putAck(ackMessage, static_cast<int32_t>(*reviveQid), *popTime + *invisibleTime);
+        if (!put.stored())
+            spdlog::warn("batch ack: the ack of {}@{} (group {}) was not stored: {}", topic, qid, group, put.error);
+    }
+    respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
+}
+
+void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingCommand request,
+                                     remoting::Responder respond)
+{
+    AckHeader header;
+    std::string error;
+    if (!readAckHeader(request, true, header, error))
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, error));
+    if (auto refusal = checkAckTarget(broker_, request, header, true))
+        return respond(std::move(*refusal));
+    const auto info = ExtraInfo::parse(header.extraInfo, error);
+    if (!info)
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter, error));
+    if (header.invisibleTime < 0)
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter,
+                                                       "invisibleTime must not be negative"));
+    const int64_t now = common::wallMillis();
+    RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+    if (info->reviveQid == kOrderReviveQid) {
+        if (!orderInfo_->changeInvisible(header.topic, header.group, header.queueId, header.offset,
+                                         now + header.invisibleTime))
+            spdlog::info("change invisible: {}@{} offset {} is not held by group {}", header.topic, header.queueId,
+                         header.offset, header.group);
+        remoting::setField(response.extFields, "popTime", info->popTime);
+        remoting::setField(response.extFields, "invisibleTime", now + header.invisibleTime - info->popTime);
+        remoting::setField(response.extFields, "reviveQid", info->reviveQid);
+        return respond(std::move(response));
+    }
+    // A new one-message CK from now, then the old CK's ack for this message.
+    PopCheckPoint ck;
+    ck.startOffset = header.offset;
+    ck.popTime = now;
+    ck.invisibleTime = header.invisibleTime;
+    ck.num = 1;
+    ck.queueId = header.queueId;
+    ck.topic = header.topic;
+    ck.cid = header.group;
+    ck.brokerName = info->brokerName;
+    ck.queueOffsetDiff = {0};
+    const store::PutMessageResult put = putCheckpoint(ck, info->reviveQid);
+    if (!put.stored())
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                       "the new checkpoint was not stored: " + put.error));
+    AckMessage ackMessage;
+    ackMessage.ackOffsets = {header.offset};
+    ackMessage.startOffset = info->ckStartOffset;
+    ackMessage.consumerGroup = header.group;
+    ackMessage.topic = header.topic;
+    ackMessage.queueId = header.queueId;
+    ackMessage.popTime = info->popTime;
+    ackMessage.brokerName = info->brokerName;
+    const store::PutMessageResult acked = putAck(ackMessage, info->reviveQid, info->popTime + info->invisibleTime);
+    if (!acked.stored())
+        spdlog::warn("change invisible: the ack of the old checkpoint of {}@{} offset {} was not stored: {}",
+                     header.topic, header.queueId, header.offset, acked.error);
+    remoting::setField(response.extFields, "popTime", now);
+    remoting::setField(response.extFields, "invisibleTime", header.invisibleTime);
+    remoting::setField(response.extFields, "reviveQid", info->reviveQid);
+    respond(std::move(response));
+}
+
+} // namespace mqdesk::server::pop

@@ -1,0 +1,65 @@
+#pragma once
+
+// Long polling for POP_MESSAGE and NOTIFICATION (RocketMQ 5's PopLongPollingService): a request
+// that finds nothing is parked here, holding no thread, until one of these happens:
+//  - a message is dispatched into a topic it watches (the popped topic and the group's retry
+//    topic), to its queue or, for queueId -1, to any queue: notifyMessageArriving;
+//  - its deadline passes (the once-every-100-ms check);
+//  - releaseAll() at shutdown.
+// Then its `wake` callback runs once, on this service's thread or the notifying thread; it must
+// not block (processors hand the work to their executor). More than `maxParked` parked requests
+// are refused by park() (the caller answers POLLING_FULL). Thread-safe.
+
+#include "broker/common/service_thread.h"
+#include "broker/remoting/remoting_channel.h"
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mqdesk::server::pop {
+
+struct ParkedRequest
+{
+    remoting::RequestContext context;
+    remoting::RemotingCommand request;
+    remoting::Responder respond;
+    std::vector<std::string> topics; // woken by arrivals into any of these
+    std::string group;
+    std::string watchedTopic; // the popped topic: what POLLING_INFO counts under
+    int32_t queueId = -1;     // -1: any queue
+    int64_t deadlineMillis = 0; // steady clock
+    std::function<void(ParkedRequest request, bool timedOut)> wake;
+};
+
+class PopLongPolling : public common::ServiceThread
+{
+public:
+    PopLongPolling(std::string name, size_t maxParked) : ServiceThread(std::move(name)), maxParked_(maxParked) {}
+    ~PopLongPolling() override;
+
+    // False when full: nothing was parked and `request` is untouched.
+    bool park(ParkedRequest &request);
+    void notifyMessageArriving(const std::string &topic, int32_t queueId);
+    // Wakes every parked request as if its time were up (shutdown).
+    void releaseAll();
+    // Parked requests of group on topic and queueId (POLLING_INFO).
+    int32_t parkedCount(const std::string &topic, const std::string &group, int32_t queueId) const;
+    size_t parkedCount() const;
+
+protected:
+    void run() override;
+
+private:
+    using Parked = std::shared_ptr<ParkedRequest>;
+    void wakeAll(std::vector<Parked> woken, bool timedOut);
+
+    const size_t maxParked_;
+    mutable std::mutex mutex_;
+    std::multimap<std::string, Parked> byTopic_; // each request once per topic it watches
+    size_t parked_ = 0;
+};
+
+} // namespace mqdesk::server::pop

@@ -1,0 +1,132 @@
+#pragma once
+
+// POP consumption (RocketMQ 5; grpc-proxy spec §5–6): the broker hands messages out with an
+// invisible time and takes them back unless acked. PopService owns what that needs and answers
+// its requests:
+//   POP_MESSAGE, PEEK_MESSAGE, NOTIFICATION, POLLING_INFO      pop_message_processor.cpp
+//   ACK_MESSAGE, BATCH_ACK_MESSAGE, CHANGE_MESSAGE_INVISIBLETIME ack_message_processor.cpp
+//   QUERY_ASSIGNMENT, SET_MESSAGE_REQUEST_MODE                 query_assignment_processor.cpp
+// and the revive service (pop_revive_service.h) that re-puts what was not acked in time into the
+// group's retry topic.
+//
+// The state is Java's, in the store, so either broker can take over a store: each pop of a queue
+// writes a checkpoint (CK) into the revive topic through the timer wheel, each ack an ACK, and the
+// group's consumer offset moves past what was popped at once; the revive service matches them.
+// A FIFO pop (order=true) writes no CK: the queue stays blocked for the group until its messages
+// are acked or their invisible time passes (in memory here; see ARCHITECTURE.md).
+//
+// Threads: requests run on the pull executor (pops, notifications) and the send executor (acks);
+// the long-polling and revive threads are this service's. Thread-safe.
+
+#include "broker/remoting/remoting_channel.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace mqdesk::common {
+struct BrokerMessage;
+}
+
+namespace mqdesk::store {
+class MessageRequestModeManager;
+struct PutMessageResult;
+}
+
+namespace mqdesk::server {
+class BrokerController;
+}
+
+namespace mqdesk::server::pop {
+
+class PopLongPolling;
+class PopReviveService;
+class OrderInfoTable;
+struct PopCheckPoint;
+struct AckMessage;
+struct ParkedRequest;
+
+class PopService
+{
+public:
+    explicit PopService(BrokerController &broker);
+    ~PopService();
+
+    // Loads config/messageRequestMode.json. False with `error` when it does not parse.
+    bool load(const std::string &configDir, std::string &error);
+    // Starts long polling and the revive service (the store is open).
+    void start();
+    // Answers parked requests and stops the threads.
+    void shutdown();
+
+    // The store's arrival listener: wakes pops and notifications watching the topic.
+    void notifyMessageArriving(const std::string &topic, int32_t queueId);
+
+    void pop(const remoting::RequestContext &context, remoting::RemotingCommand request, remoting::Responder respond);
+    void peek(const remoting::RequestContext &context, remoting::RemotingCommand request, remoting::Responder respond);
+    void notification(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                      remoting::Responder respond);
+    void pollingInfo(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                     remoting::Responder respond);
+    void ack(const remoting::RequestContext &context, remoting::RemotingCommand request, remoting::Responder respond);
+    void batchAck(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                  remoting::Responder respond);
+    void changeInvisibleTime(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                             remoting::Responder respond);
+    void queryAssignment(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                         remoting::Responder respond);
+    void setMessageRequestMode(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                               remoting::Responder respond);
+    void getAllMessageRequestMode(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                                  remoting::Responder respond);
+
+    // For the revive service, the console and tests.
+    BrokerController &broker() { return broker_; }
+    store::MessageRequestModeManager &requestModes() { return *requestModes_; }
+    std::string reviveTopic() const;
+    size_t parkedCount() const;
+
+    // Writes a CK / an ACK into the revive topic, through the timer wheel (CK: due one second
+    // before its revive time; ACK: due at it).
+    store::PutMessageResult putCheckpoint(const PopCheckPoint &ck, int32_t reviveQid);
+    store::PutMessageResult putAck(const AckMessage &ack, int32_t reviveQid, int64_t deliverMs);
+
+    // Per topic@group@queue try-locks (Java's QueueLockManager): one pop reads a queue at a time.
+    bool tryLockQueue(const std::string &key);
+    void unlockQueue(const std::string &key);
+    OrderInfoTable &orderInfo() { return *orderInfo_; }
+
+private:
+    void processPop(const remoting::RequestContext &context, remoting::RemotingCommand &request,
+                    remoting::Responder &respond, int64_t deadlineMillis);
+    void processNotification(const remoting::RequestContext &context, remoting::RemotingCommand &request,
+                             remoting::Responder &respond, int64_t deadlineMillis);
+    // Parks a request; with `recheck`, wakes it at once when a watched queue already holds more
+    // than the group committed (an arrival between its read and its park).
+    // A FIFO handle's ack: the order table, the committed offset, and a wake-up for the queue.
+    void ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset);
+    // The refusals POP_MESSAGE, NOTIFICATION and POLLING_INFO share, in Java's order: broker and
+    // topic readable, timer wheel on, queue id in range, group existing (created when allowed)
+    // and allowed to consume. Code and remark when refused.
+    std::optional<std::pair<int32_t, std::string>> checkPopTarget(const std::string &group, const std::string &topic,
+                                                                  int32_t queueId);
+    bool parkUntil(ParkedRequest &parked, bool recheck);
+    common::BrokerMessage reviveMessage(std::string body, const std::string &tag, const std::string &uniqueKey,
+                                        int32_t reviveQid, int64_t deliverMs) const;
+
+    BrokerController &broker_;
+    std::unique_ptr<store::MessageRequestModeManager> requestModes_;
+    std::unique_ptr<PopLongPolling> polling_;             // pops
+    std::unique_ptr<PopLongPolling> notificationPolling_; // notifications
+    std::unique_ptr<PopReviveService> revive_;
+    std::unique_ptr<OrderInfoTable> orderInfo_;
+    std::mutex locksMutex_;
+    std::set<std::string> lockedQueues_;
+    std::mutex reviveQidMutex_;
+    uint32_t nextReviveQid_ = 0;
+};
+
+} // namespace mqdesk::server::pop
