@@ -279,6 +279,20 @@ public class MqAdmin implements Scenario {
                        "removing message.type twice was not refused:%n%s%n%s", again.out, again.err);
         });
 
+        // setConsumeMode: a group switched to POP (RocketMQ 5) for one topic, kept in the broker's
+        // messageRequestMode.json; a retry topic is refused.
+        step("setConsumeMode", () -> {
+            final String popTopic = env.unique("poptopic");
+            final String popGroup = env.unique("popgroup");
+            mqadmin("updateTopic", "-c", CLUSTER, "-t", popTopic);
+            mqadmin("setConsumeMode", "-c", CLUSTER, "-g", popGroup, "-t", popTopic, "-m", "POP", "-q", "8");
+            String modes = Files.readString(broker.storeDir().resolve("config").resolve("messageRequestMode.json"))
+                               .replaceAll("\\s", "");
+            Check.that(modes.contains("\"" + popGroup + "\":{\"consumerGroup\":\"" + popGroup + "\",\"mode\":\"POP\","
+                                      + "\"popShareQueueNum\":8,\"topic\":\"" + popTopic + "\"}"),
+                       "messageRequestMode.json does not hold POP for %s:%n%s", popGroup, modes);
+        });
+
         // updateTopic: a second topic of 3 queues, seen by topicRoute and topicList.
         final String topic2 = env.unique("admin");
         step("updateTopic", () -> {
