@@ -408,6 +408,7 @@ void BrokerController::persistConsumerOffsets()
     std::string error;
     if (!offsetTable_->persist(error))
         spdlog::error("broker: cannot persist consumer offsets: {}", error);
+    pop_->persist(); // FIFO pop state goes with the offsets it explains
 }
 
 void BrokerController::onConnectionClosed(uint64_t connectionId)

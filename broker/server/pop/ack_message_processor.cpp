@@ -2,7 +2,7 @@
 // ChangeInvisibleTimeProcessor): an ACK (or a new CK and an ACK of the old one) into the revive
 // topic; for FIFO handles (reviveQid 999) the order table and the committed offset instead.
 
-#include "broker/server/pop/order_info.h"
+#include "broker/server/pop/consumer_order_info_manager.h"
 #include "broker/server/pop/pop_long_polling.h"
 #include "broker/server/pop/pop_records.h"
 #include "broker/server/pop/pop_service.h"
@@ -87,7 +87,7 @@ void PopService::ack(const remoting::RequestContext &, RemotingCommand request, 
     if (!info)
         return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter, error));
     if (info->reviveQid == kOrderReviveQid) {
-        ackOrderly(header.topic, header.group, header.queueId, header.offset);
+        ackOrderly(header.topic, header.group, header.queueId, header.offset, info->popTime);
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
     }
     AckMessage ackMessage;
@@ -106,9 +106,12 @@ void PopService::ack(const remoting::RequestContext &, RemotingCommand request, 
     respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
 }
 
-void PopService::ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset)
+void PopService::ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset,
+                            int64_t popTime)
 {
-    const auto commit = orderInfo_->ack(topic, group, queueId, offset);
+    if (offset < broker_.offsets().queryOffset(group, topic, queueId))
+        return; // acked before
+    const auto commit = orderInfo_->ack(topic, group, queueId, offset, popTime);
     if (!commit)
         return;
     broker_.offsets().commitOffset("AckMessageProcessor", group, topic, queueId, *commit);
@@ -167,7 +170,7 @@ void PopService::batchAck(const remoting::RequestContext &, RemotingCommand requ
             continue;
         if (*reviveQid == kOrderReviveQid) {
             for (int64_t offset : ackMessage.ackOffsets)
-                ackOrderly(topic, group, qid, offset);
+                ackOrderly(topic, group, qid, offset, *popTime);
             continue;
         }
         ackMessage.startOffset = *startOffset;
@@ -203,7 +206,7 @@ void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingC
     const int64_t now = common::wallMillis();
     RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
     if (info->reviveQid == kOrderReviveQid) {
-        if (!orderInfo_->changeInvisible(header.topic, header.group, header.queueId, header.offset,
+        if (!orderInfo_->changeInvisible(header.topic, header.group, header.queueId, header.offset, info->popTime,
                                          now + header.invisibleTime))
             spdlog::info("change invisible: {}@{} offset {} is not held by group {}", header.topic, header.queueId,
                          header.offset, header.group);

@@ -1,7 +1,7 @@
 // POP_MESSAGE, PEEK_MESSAGE, NOTIFICATION and POLLING_INFO (Java's PopMessageProcessor,
 // PeekMessageProcessor, NotificationProcessor, PollingInfoProcessor), non-FIFO and FIFO.
 
-#include "broker/server/pop/order_info.h"
+#include "broker/server/pop/consumer_order_info_manager.h"
 #include "broker/server/pop/pop_long_polling.h"
 #include "broker/server/pop/pop_records.h"
 #include "broker/server/pop/pop_service.h"
@@ -202,9 +202,8 @@ private:
         std::vector<int64_t> offsets = result.queueOffsets;
         if (header_.order) {
             batch.count += result.messageCount;
-            const int32_t count = service_.orderInfo().popped(topic, header_.group, queueId, header_.attemptId,
-                                                              popTime, header_.invisibleTime, offsets);
-            appendOrderCountInfo(batch.orderCountInfo, topic, queueId, count);
+            service_.orderInfo().popped(topic, header_.group, queueId, header_.attemptId, popTime,
+                                        header_.invisibleTime, offsets, batch.orderCountInfo);
         } else {
             PopCheckPoint ck;
             ck.startOffset = offset;

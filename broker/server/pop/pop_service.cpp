@@ -1,6 +1,6 @@
 #include "broker/server/pop/pop_service.h"
 
-#include "broker/server/pop/order_info.h"
+#include "broker/server/pop/consumer_order_info_manager.h"
 #include "broker/server/pop/pop_long_polling.h"
 #include "broker/server/pop/pop_records.h"
 #include "broker/server/pop/pop_revive_service.h"
@@ -42,7 +42,7 @@ PopService::PopService(BrokerController &broker)
       requestModes_(std::make_unique<store::MessageRequestModeManager>()),
       polling_(std::make_unique<PopLongPolling>("PopLongPolling", kMaxPopPollingSize)),
       notificationPolling_(std::make_unique<PopLongPolling>("PopNotification", kMaxPopPollingSize)),
-      orderInfo_(std::make_unique<OrderInfoTable>())
+      orderInfo_(std::make_unique<ConsumerOrderInfoManager>())
 {}
 
 PopService::~PopService()
@@ -56,7 +56,18 @@ bool PopService::load(const std::string &configDir, std::string &error)
         error = "cannot load " + std::string(store::MessageRequestModeManager::kFileName) + ": " + error;
         return false;
     }
+    if (!orderInfo_->load(configDir, error)) {
+        error = "cannot load " + std::string(ConsumerOrderInfoManager::kFileName) + ": " + error;
+        return false;
+    }
     return true;
+}
+
+void PopService::persist()
+{
+    std::string error;
+    if (orderInfo_->dirty() && !orderInfo_->persist(error))
+        spdlog::error("pop: cannot persist {}: {}", ConsumerOrderInfoManager::kFileName, error);
 }
 
 void PopService::start()

@@ -44,7 +44,7 @@ namespace mqdesk::server::pop {
 
 class PopLongPolling;
 class PopReviveService;
-class OrderInfoTable;
+class ConsumerOrderInfoManager;
 struct PopCheckPoint;
 struct AckMessage;
 struct ParkedRequest;
@@ -55,8 +55,11 @@ public:
     explicit PopService(BrokerController &broker);
     ~PopService();
 
-    // Loads config/messageRequestMode.json. False with `error` when it does not parse.
+    // Loads config/messageRequestMode.json and config/consumerOrderInfo.json. False with `error`
+    // when one does not parse.
     bool load(const std::string &configDir, std::string &error);
+    // Writes consumerOrderInfo.json when it changed (the broker's scheduler and shutdown call it).
+    void persist();
     // Starts long polling and the revive service (the store is open).
     void start();
     // Answers parked requests and stops the threads.
@@ -97,7 +100,7 @@ public:
     // Per topic@group@queue try-locks (Java's QueueLockManager): one pop reads a queue at a time.
     bool tryLockQueue(const std::string &key);
     void unlockQueue(const std::string &key);
-    OrderInfoTable &orderInfo() { return *orderInfo_; }
+    ConsumerOrderInfoManager &orderInfo() { return *orderInfo_; }
 
 private:
     void processPop(const remoting::RequestContext &context, remoting::RemotingCommand &request,
@@ -107,7 +110,8 @@ private:
     // Parks a request; with `recheck`, wakes it at once when a watched queue already holds more
     // than the group committed (an arrival between its read and its park).
     // A FIFO handle's ack: the order table, the committed offset, and a wake-up for the queue.
-    void ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset);
+    void ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset,
+                    int64_t popTime);
     // The refusals POP_MESSAGE, NOTIFICATION and POLLING_INFO share, in Java's order: broker and
     // topic readable, timer wheel on, queue id in range, group existing (created when allowed)
     // and allowed to consume. Code and remark when refused.
@@ -122,7 +126,7 @@ private:
     std::unique_ptr<PopLongPolling> polling_;             // pops
     std::unique_ptr<PopLongPolling> notificationPolling_; // notifications
     std::unique_ptr<PopReviveService> revive_;
-    std::unique_ptr<OrderInfoTable> orderInfo_;
+    std::unique_ptr<ConsumerOrderInfoManager> orderInfo_;
     std::mutex locksMutex_;
     std::set<std::string> lockedQueues_;
     std::mutex reviveQidMutex_;

@@ -385,7 +385,19 @@ private slots:
         // Held: another attempt gets nothing, the same attempt the same messages again.
         QCOMPARE(toAnswer(broker.call(popRequest("FifoGroup", "PopFifo", -1, 60000, 0, true, "attempt-2"))).messages.size(),
                  size_t{0});
-        const PopAnswer retried = toAnswer(broker.call(popRequest("FifoGroup", "PopFifo", -1, 60000, 0, true, "attempt-1")));
+        // The hold is in config/consumerOrderInfo.json (Java's format) and survives a restart.
+        QVERIFY2(broker.restart(error), error.c_str());
+        const std::vector<uint8_t> file = test::readFile(broker.storeDir() + "/config/consumerOrderInfo.json");
+        const std::string orderInfo(file.begin(), file.end());
+        QVERIFY2(orderInfo.find("\"PopFifo@FifoGroup\":{0:{") != std::string::npos, orderInfo.c_str());
+        QVERIFY2(orderInfo.find("\"a\":\"attempt-1\"") != std::string::npos, orderInfo.c_str());
+        QCOMPARE(toAnswer(broker.call(popRequest("FifoGroup", "PopFifo", -1, 60000, 0, true, "attempt-2"))).messages.size(),
+                 size_t{0});
+        const RemotingCommand retriedResponse =
+            broker.call(popRequest("FifoGroup", "PopFifo", -1, 60000, 0, true, "attempt-1"));
+        // Same attempt: the counts stay 0 (a new attempt after the invisible time would count 1).
+        QCOMPARE(retriedResponse.extFields.value("orderCountInfo"), std::string("0 0 0"));
+        const PopAnswer retried = toAnswer(retriedResponse);
         QCOMPARE(bodies(retried.messages), (std::set<std::string>{"m0", "m1", "m2", "later0"}));
         for (const Popped &popped : retried.messages)
             QCOMPARE(broker.call(ackRequest("FifoGroup", "PopFifo", popped)).code, ResponseCode::kSuccess);
