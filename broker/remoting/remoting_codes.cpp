@@ -132,6 +132,8 @@ constexpr CodeName kRequestNames[] = {
     {RequestCode::kBatchAckMessage, "BATCH_ACK_MESSAGE"},
     {RequestCode::kGetFlushSamples, "GET_FLUSH_SAMPLES"}, // MQDesk extension
     {RequestCode::kGetActivityTotals, "GET_ACTIVITY_TOTALS"}, // MQDesk extension
+    {RequestCode::kGetTimerTimeline, "GET_TIMER_TIMELINE"},   // MQDesk extension
+    {RequestCode::kGetPopStats, "GET_POP_STATS"},             // MQDesk extension
 };
 
 constexpr CodeName kResponseNames[] = {

@@ -138,6 +138,8 @@ struct RequestCode
     static constexpr int32_t kFirstMqdeskExtension = 900;
     static constexpr int32_t kGetFlushSamples = 901;
     static constexpr int32_t kGetActivityTotals = 902;
+    static constexpr int32_t kGetTimerTimeline = 903;
+    static constexpr int32_t kGetPopStats = 904;
     static constexpr int32_t kLastMqdeskExtension = 999;
 };
 

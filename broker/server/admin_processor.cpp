@@ -40,6 +40,8 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kGetBrokerRuntimeInfo,
             RequestCode::kGetFlushSamples,
             RequestCode::kGetActivityTotals,
+            RequestCode::kGetTimerTimeline,
+            RequestCode::kGetPopStats,
             RequestCode::kGetAllSubscriptiongroupConfig,
             RequestCode::kUpdateAndCreateSubscriptiongroup,
             RequestCode::kDeleteSubscriptiongroup,
@@ -75,6 +77,8 @@ void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand r
     case RequestCode::kGetBrokerRuntimeInfo: return respond(getBrokerRuntimeInfo(request));
     case RequestCode::kGetFlushSamples: return respond(getFlushSamples(request));
     case RequestCode::kGetActivityTotals: return respond(getActivityTotals(request));
+    case RequestCode::kGetTimerTimeline: return respond(getTimerTimeline(request));
+    case RequestCode::kGetPopStats: return respond(getPopStats(request));
     case RequestCode::kGetAllSubscriptiongroupConfig: return respond(getAllSubscriptionGroups(request));
     case RequestCode::kUpdateAndCreateSubscriptiongroup: return respond(updateAndCreateSubscriptionGroup(request));
     case RequestCode::kDeleteSubscriptiongroup: return respond(deleteSubscriptionGroup(request));

@@ -74,6 +74,11 @@ private:
     // Store time of the message at `offset` of a queue; 0 when it is not readable.
     int64_t storeTimeAt(const std::string &topic, int32_t queueId, int64_t offset) const;
 
+    // admin_timer_pop.cpp (MQDesk extensions): scheduled timer messages of a topic per coming
+    // minute with the next ones; a group's POP figures.
+    Command getTimerTimeline(const Command &request);
+    Command getPopStats(const Command &request);
+
     // admin_groups.cpp
     Command getAllSubscriptionGroups(const Command &request);
     Command updateAndCreateSubscriptionGroup(const Command &request);

@@ -17,6 +17,8 @@
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
+#include "broker/store/timer_message_store.h"
+#include "broker/store/timer_put_transform.h"
 
 #include <sys/statvfs.h>
 
@@ -324,10 +326,18 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
     put("pageCacheLockTimeMills", 0);
     // A serving master runs its schedule and transaction services (Java isSpecialServiceRunning).
     put("brokerActive", "true");
-    // No timer wheel (timerWheelEnable): Java's zeros for that case.
-    put("timerReadBehind", 0);
-    put("timerOffsetBehind", 0);
-    put("timerCongestNum", 0);
+    // The timer store's progress as Java reports it (zeros without the wheel): seconds the
+    // delivery is behind the clock, timer-queue messages not yet parked, messages parked.
+    if (store::TimerMessageStore *timer = broker_.store().timerMessageStore()) {
+        put("timerReadBehind", std::max<int64_t>(0, common::wallMillis() - timer->readTimeMs()) / 1000);
+        put("timerOffsetBehind",
+            std::max<int64_t>(0, broker_.store().maxOffsetInQueue(std::string(store::kTimerTopic), 0) - timer->queueOffset()));
+        put("timerCongestNum", timer->parkedCount());
+    } else {
+        put("timerReadBehind", 0);
+        put("timerOffsetBehind", 0);
+        put("timerCongestNum", 0);
+    }
     put("timerEnqueueTps", "0.0");
     put("timerDequeueTps", "0.0");
 

@@ -339,6 +339,36 @@ void TimerMessageStore::maybeMoveWriteTime()
         currWriteTimeMs_ = now;
 }
 
+std::vector<PendingTimerMessage> TimerMessageStore::pending(int64_t fromMs, int64_t toMs, size_t maxMessages) const
+{
+    std::vector<PendingTimerMessage> out;
+    if (!wheel_ || !log_)
+        return out;
+    const int64_t start = std::max(fromMs, currReadTimeMs_.load()) / precisionMs_ * precisionMs_;
+    for (int64_t slotMs = start; slotMs < toMs && out.size() < maxMessages; slotMs += precisionMs_) {
+        const TimerSlot slot = wheel_->slot(slotMs);
+        if (slot.timeMs == -1 || slot.num <= 0)
+            continue;
+        std::vector<PendingTimerMessage> chain; // newest first
+        for (int64_t pos = slot.lastPos; pos != -1 && chain.size() < static_cast<size_t>(slot.num);) {
+            const auto unit = log_->read(pos);
+            if (!unit)
+                break;
+            if (!unit->deleteMarker() || unit->roll())
+                chain.push_back({slotMs, unit->commitLogOffset, unit->commitLogSize, unit->realTopicHash, unit->roll()});
+            pos = unit->prevPos;
+        }
+        for (auto it = chain.rbegin(); it != chain.rend() && out.size() < maxMessages; ++it)
+            out.push_back(*it);
+    }
+    return out;
+}
+
+int64_t TimerMessageStore::parkedCount() const
+{
+    return wheel_ ? wheel_->allNum(currReadTimeMs_.load()) : 0;
+}
+
 int64_t TimerMessageStore::slotCount(int64_t deliverMs) const
 {
     return wheel_ ? wheel_->slot(deliverMs).num : 0;

@@ -51,6 +51,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mqdesk::store {
 
@@ -60,6 +61,16 @@ class TimerLog;
 class TimerMetrics;
 class TimerWheel;
 struct TimerLogUnit;
+
+// A message parked in the wheel (what the console's timeline shows).
+struct PendingTimerMessage
+{
+    int64_t slotMs = 0; // the slot it is delivered from (the delivery time, rounded)
+    int64_t commitLogOffset = 0;
+    int32_t commitLogSize = 0;
+    int32_t realTopicHash = 0; // Java's String.hashCode of its real topic
+    bool roll = false;         // parked here to roll on to a later slot
+};
 
 class TimerMessageStore
 {
@@ -88,6 +99,12 @@ public:
     int cleanExpiredFiles();
 
     int64_t slotCount(int64_t deliverMs) const; // messages parked for that time
+    // Messages parked in the slots from `fromMs` (at least the read time) to before `toMs`,
+    // soonest first, at most `maxMessages` (the rest are left out; delete markers are not
+    // listed). Reads the wheel and timer log only; safe while the services run.
+    std::vector<PendingTimerMessage> pending(int64_t fromMs, int64_t toMs, size_t maxMessages) const;
+    // Messages parked anywhere in the wheel (Java's getAllCongestNum).
+    int64_t parkedCount() const;
     int64_t readTimeMs() const { return currReadTimeMs_.load(); }
     int64_t writeTimeMs() const { return currWriteTimeMs_.load(); }
     int64_t queueOffset() const { return currQueueOffset_.load(); }

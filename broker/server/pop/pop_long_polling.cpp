@@ -77,6 +77,17 @@ int32_t PopLongPolling::parkedCount(const std::string &topic, const std::string 
     return count;
 }
 
+size_t PopLongPolling::parkedCount(const std::string &group) const
+{
+    std::lock_guard lock(mutex_);
+    std::set<const ParkedRequest *> seen;
+    for (const auto &[topic, request] : byTopic_) {
+        if (request->group == group)
+            seen.insert(request.get());
+    }
+    return seen.size();
+}
+
 size_t PopLongPolling::parkedCount() const
 {
     std::lock_guard lock(mutex_);

@@ -48,6 +48,7 @@ public:
     // Parked requests of group on topic and queueId (POLLING_INFO).
     int32_t parkedCount(const std::string &topic, const std::string &group, int32_t queueId) const;
     size_t parkedCount() const;
+    size_t parkedCount(const std::string &group) const;
 
 protected:
     void run() override;

@@ -26,6 +26,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mqdesk::common {
 struct BrokerMessage;
@@ -48,6 +49,20 @@ class ConsumerOrderInfoManager;
 struct PopCheckPoint;
 struct AckMessage;
 struct ParkedRequest;
+
+// A group's POP figures (the console's): messages popped and neither acked nor revived yet
+// (FIFO holds included), its checkpoints waiting in the revive queues, the backlog of its retry
+// topics, the topics it pops, and its pops parked in long polling.
+struct PopGroupStats
+{
+    int64_t inFlight = 0;
+    int64_t reviveBacklog = 0;
+    int64_t retryBacklog = 0;
+    int64_t fifoHeld = 0;
+    size_t parkedPops = 0;
+    std::vector<std::string> popTopics;
+    bool truncated = false; // the scan stopped at its limit: the figures are lower bounds
+};
 
 class PopService
 {
@@ -91,6 +106,8 @@ public:
     store::MessageRequestModeManager &requestModes() { return *requestModes_; }
     std::string reviveTopic() const;
     size_t parkedCount() const;
+    // pop_stats.cpp: reads the timer wheel's parked checkpoints and the revive queues.
+    PopGroupStats groupStats(const std::string &group);
 
     // Writes a CK / an ACK into the revive topic, through the timer wheel (CK: due one second
     // before its revive time; ACK: due at it).

@@ -459,6 +459,50 @@ private slots:
         QCOMPARE(seen, (std::set<std::string>{"m0", "m1"}));
     }
 
+    void consoleFiguresCountInFlightMessagesAndScheduledOnes()
+    {
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        sendMessages(broker, "PopStats", 3, 0);
+        const PopAnswer popped = pop(broker, "StatsGroup", "PopStats", 600000);
+        QCOMPARE(popped.messages.size(), size_t{3});
+        QCOMPARE(broker.call(ackRequest("StatsGroup", "PopStats", popped.messages.front())).code, ResponseCode::kSuccess);
+        const auto stats = [&] {
+            return test::parsed(test::bodyOf(broker.call(request(RequestCode::kGetPopStats, {{"consumerGroup", "StatsGroup"}}))));
+        };
+        // The CK and the ack wait in the timer wheel: 3 popped, 1 acked.
+        QTRY_COMPARE_WITH_TIMEOUT(test::at(stats(), {"inFlight"}).asInteger(), int64_t{2}, 5000);
+        QCOMPARE(test::at(stats(), {"reviveBacklog"}).asInteger(), int64_t{0});
+
+        // Timer messages due in the 2nd and 3rd coming minute, on the timeline of their topic only.
+        const int64_t now = common::wallMillis();
+        for (int i = 0; i < 3; ++i) {
+            const int64_t at = now + (i == 0 ? 90000 : 150000);
+            QCOMPARE(broker.call(sendV2("Scheduled", 0, "s" + std::to_string(i),
+                                        "KEYS\001key" + std::to_string(i) + "\002TIMER_DELIVER_MS\001"
+                                            + std::to_string(at) + "\002"))
+                         .code,
+                     ResponseCode::kSuccess);
+        }
+        common::JsonValue timeline;
+        QTRY_VERIFY_WITH_TIMEOUT((timeline = test::parsed(test::bodyOf(broker.call(request(
+                                      RequestCode::kGetTimerTimeline, {{"topic", "Scheduled"}, {"minutes", "5"}})))),
+                                  test::at(timeline, {"total"}).asInteger() == 3),
+                                 10000);
+        const common::JsonArray &buckets = test::at(timeline, {"buckets"}).asArray();
+        QCOMPARE(buckets.size(), size_t{5});
+        QCOMPARE(buckets[1].asInteger() + buckets[2].asInteger(), int64_t{3});
+        const common::JsonArray &next = test::at(timeline, {"next"}).asArray();
+        QCOMPARE(next.size(), size_t{3});
+        QCOMPARE(test::at(next[0], {"keys"}).asString(), std::string("key0"));
+        QCOMPARE(test::at(next[0], {"topic"}).asString(), std::string("Scheduled"));
+        // Another topic's timeline does not show them.
+        const common::JsonValue other = test::parsed(test::bodyOf(broker.call(
+            request(RequestCode::kGetTimerTimeline, {{"topic", "PopStats"}, {"minutes", "5"}}))));
+        QCOMPARE(test::at(other, {"total"}).asInteger(), int64_t{0});
+    }
+
     void badRequestsGetJavasAnswers()
     {
         TestBroker broker(fastTimers);
