@@ -153,6 +153,8 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
     } else if (connection.code != remoting::ResponseCode::kConsumerNotOnline) {
         detail.connectionError = connection.error;
     }
+    if (auto pop = admin.popStats(group); pop.ok)
+        detail.pop = std::move(pop.value);
     return detail;
 }
 

@@ -65,6 +65,8 @@ struct GroupDetail
     std::string queuesError;
     std::optional<remoting::ConsumerConnection> connection; // empty: not online
     std::string connectionError;
+    // RocketMQ 5 POP figures (MQDesk brokers; empty when the broker does not report them).
+    std::optional<client::PopStats> pop;
 };
 
 GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &group);

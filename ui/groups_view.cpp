@@ -193,6 +193,11 @@ QWidget *GroupsView::buildDetailPane()
     queuesLayout->setContentsMargins(0, 0, 0, 0);
     queuesLayout->addWidget(queueTable_, 1);
     queuesLayout->addWidget(clients_);
+    pop_ = new QLabel(pane); // RocketMQ 5 POP figures, shown for groups that pop
+    pop_->setObjectName(QStringLiteral("popFigures"));
+    pop_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pop_->hide();
+    queuesLayout->addWidget(pop_);
     detailTabs_ = new QTabWidget(pane);
     detailTabs_->setDocumentMode(true);
     detailTabs_->setTabBarAutoHide(true); // one tab until setHistory adds the chart
@@ -404,6 +409,7 @@ void GroupsView::loadDetail()
         detailTitle_->setText(tr("Select a group to see its queues and its clients."));
         queues_->setQueues({});
         clients_->clear();
+        pop_->hide();
         return;
     }
     detailTitle_->setText(tr("%1: loading…").arg(group));
@@ -446,7 +452,33 @@ void GroupsView::showDetail(GroupDetail detail)
         }
         clients_->setText(lines.join(QLatin1Char('\n')));
     }
+    showPopFigures(detail.pop);
     emit detailLoaded();
+}
+
+void GroupsView::showPopFigures(const std::optional<client::PopStats> &pop)
+{
+    if (!pop || (pop->popTopics.empty() && pop->inFlight == 0 && pop->retryBacklog == 0 && pop->reviveBacklog == 0)) {
+        pop_->hide();
+        return;
+    }
+    const QLocale locale;
+    QString text = tr("POP: %1 in flight (popped, not acked) · %2 awaiting revive · %3 in its retry topics")
+                       .arg(locale.toString(static_cast<qlonglong>(pop->inFlight)),
+                            locale.toString(static_cast<qlonglong>(pop->reviveBacklog)),
+                            locale.toString(static_cast<qlonglong>(pop->retryBacklog)));
+    if (pop->fifoHeld > 0)
+        text += tr(" · %1 held by FIFO pops").arg(locale.toString(static_cast<qlonglong>(pop->fifoHeld)));
+    if (!pop->popTopics.empty()) {
+        QStringList topics;
+        for (const std::string &topic : pop->popTopics)
+            topics << QString::fromStdString(topic);
+        text += QLatin1Char('\n') + tr("Pops (setConsumeMode POP): %1").arg(topics.join(QStringLiteral(", ")));
+    }
+    if (pop->truncated)
+        text += QLatin1Char('\n') + tr("(counted up to the scan limit: at least these)");
+    pop_->setText(text);
+    pop_->show();
 }
 
 void GroupsView::updateActions()

@@ -97,6 +97,7 @@ private:
     void showGroups(bool live = false);
     void loadDetail();
     void showDetail(GroupDetail detail);
+    void showPopFigures(const std::optional<client::PopStats> &pop);
     void updateActions();
     void showBanner(const QString &text, bool error);
     void askConfirmation(const QString &text, std::function<void()> action);
@@ -125,6 +126,7 @@ private:
     QLabel *detailTitle_ = nullptr;
     QTableView *queueTable_ = nullptr;
     QLabel *clients_ = nullptr;
+    QLabel *pop_ = nullptr;
     QTabWidget *detailTabs_ = nullptr;
     LagChart *lagChart_ = nullptr;
     HistoryStore *history_ = nullptr;

@@ -1,6 +1,9 @@
 #include "ui/topic_detail_pane.h"
 
 #include "ui/cluster_connection.h"
+#include "ui/timer_timeline_view.h"
+
+#include "broker/remoting/remoting_codes.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -23,6 +26,7 @@ struct TopicDetails
     client::Result<remoting::TopicRouteData> route;
     std::vector<std::string> consumerGroups;
     std::string consumersError;
+    client::Result<client::TimerTimeline> timeline;
 };
 
 TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
@@ -44,6 +48,7 @@ TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
         }
     }
     details.consumerGroups.assign(groups.begin(), groups.end());
+    details.timeline = admin.timerTimeline(topic, 60, 20);
     return details;
 }
 
@@ -100,11 +105,14 @@ TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
     columns->addWidget(titled(tr("Queues"), queues_, this), 3);
     columns->addWidget(titled(tr("Route"), route_, this), 2);
     columns->addWidget(titled(tr("Consumer groups"), consumers_, this), 2);
+    timeline_ = new TimerTimelineView(this);
+    timeline_->setObjectName(QStringLiteral("timerTimeline"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(title_);
     layout->addWidget(status_);
-    layout->addLayout(columns, 1);
+    layout->addLayout(columns, 2);
+    layout->addWidget(titled(tr("Scheduled timer messages"), timeline_, this), 1);
     showTopic({});
 }
 
@@ -120,6 +128,7 @@ void TopicDetailPane::refresh()
     queues_->setRowCount(0);
     route_->setRowCount(0);
     consumers_->clear();
+    timeline_->setUnavailable({});
     if (topic_.isEmpty()) {
         title_->setText(tr("Select a topic to see its queues, route and consumer groups."));
         status_->clear();
@@ -188,6 +197,14 @@ void TopicDetailPane::refresh()
                 consumers_->addItem(tr("No consumer group has consumed it yet."));
             if (!details.consumersError.empty())
                 problems << tr("Consumer groups: %1").arg(QString::fromStdString(details.consumersError));
+            if (details.timeline.ok)
+                timeline_->setTimeline(details.timeline.value);
+            else if (details.timeline.code == remoting::ResponseCode::kRequestCodeNotSupported)
+                timeline_->setUnavailable(tr("This broker does not report its scheduled timer messages "
+                                             "(an MQDesk broker does)."));
+            else
+                timeline_->setUnavailable(tr("Scheduled timer messages: %1")
+                                              .arg(QString::fromStdString(details.timeline.error)));
             status_->setText(problems.join(QLatin1Char('\n')));
             for (QTableWidget *table : {queues_, route_})
                 table->resizeColumnsToContents();

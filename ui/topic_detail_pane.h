@@ -14,6 +14,8 @@ class QTableWidget;
 
 namespace mqdesk::ui {
 
+class TimerTimelineView;
+
 class ClusterConnection;
 
 class TopicDetailPane : public QWidget
@@ -48,6 +50,7 @@ private:
     QTableWidget *queues_ = nullptr;
     QTableWidget *route_ = nullptr;
     QListWidget *consumers_ = nullptr;
+    TimerTimelineView *timeline_ = nullptr;
 };
 
 } // namespace mqdesk::ui

@@ -170,7 +170,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     // Keyboard: F5 and Ctrl+F while the view is shown, Ctrl+C in the table.
     auto *refreshAction = new QAction(tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
-    connect(refreshAction, &QAction::triggered, this, &TopicsView::refresh);
+    connect(refreshAction, &QAction::triggered, this, &TopicsView::refreshOnScreen);
     addAction(refreshAction);
     auto *findAction = new QAction(tr("Find"), this);
     findAction->setShortcut(QKeySequence::Find);
@@ -186,7 +186,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     table_->addAction(copyAction);
     addExportCsvAction(table_, tr("topics.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
 
-    connect(refreshButton, &QPushButton::clicked, this, &TopicsView::refresh);
+    connect(refreshButton, &QPushButton::clicked, this, &TopicsView::refreshOnScreen);
     connect(createButton_, &QPushButton::clicked, this, &TopicsView::createTopic);
     connect(editButton_, &QPushButton::clicked, this, &TopicsView::editSelectedTopic);
     connect(deleteButton_, &QPushButton::clicked, this, &TopicsView::deleteSelectedTopic);
@@ -240,6 +240,15 @@ void TopicsView::showEvent(QShowEvent *event)
 void TopicsView::refresh()
 {
     fetchList(false);
+}
+
+void TopicsView::refreshOnScreen()
+{
+    refresh();
+    // F5 and Refresh fetch what is on screen: the selected topic's pane too. (Not after a delete:
+    // a route lookup of the deleted topic would have an auto-creating NameServer make it again.)
+    if (!detail_->topic().isEmpty() && detail_->topic() == selectedTopic())
+        detail_->refresh();
 }
 
 void TopicsView::refreshIfShown()

@@ -35,6 +35,8 @@ public:
 
     // Fetches the topic list again (F5).
     void refresh();
+    // F5 and the Refresh button: the list and the selected topic's pane.
+    void refreshOnScreen();
     // The live refresh: fetches the list quietly (no loading state, no topicsLoaded) unless the
     // view is hidden, its window minimised or a list fetch is under way.
     void refreshIfShown();

@@ -6,6 +6,7 @@
 
 #include "broker/client/message_trace.h"
 #include "broker/client/mq_client_api.h"
+#include "broker/client/rocketmq5_stats.h"
 
 #include <map>
 #include <memory>
@@ -105,6 +106,12 @@ public:
     // between them (as TOOLS_CONSUMER), re-filtered by store time.
     Result<MessagesByTime> queryMessagesByTime(const std::string &topic, int64_t beginTimestamp,
                                                int64_t endTimestamp, int32_t maxPerQueue = 32);
+
+    // ---- RocketMQ 5 (rocketmq5_stats.cpp; MQDesk brokers only, else REQUEST_CODE_NOT_SUPPORTED) ----
+    // Timer messages of `topic` parked on its masters: per coming minute and the next ones.
+    Result<TimerTimeline> timerTimeline(const std::string &topic, int minutes = 60, int next = 20);
+    // A group's POP figures summed over the masters of its retry topic (or every master).
+    Result<PopStats> popStats(const std::string &group);
 
 private:
     // The masters of `topic`'s route.

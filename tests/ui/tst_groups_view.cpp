@@ -11,8 +11,12 @@
 #include "ui/group_table_model.h"
 #include "ui/groups_view.h"
 #include "ui/main_window.h"
+#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/remoting_codes.h"
 
 #include <QCheckBox>
+#include <QDateTime>
+#include <QLabel>
 #include <QDateTimeEdit>
 #include <QDir>
 #include <QHeaderView>
@@ -256,6 +260,54 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view_->groupModel()->clients(view_->groupModel()->rowOf(created)) >= 0, kTimeout);
         QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
         saveScreenshot(*window_, QStringLiteral("groups-live"));
+    }
+
+    // A group switched to POP (as mqadmin setConsumeMode does) that popped messages without
+    // acking them: a person clicks it and sees its POP figures under its clients.
+    void showsAPoppingGroupsFigures()
+    {
+        const std::string group = "GID_POPPER";
+        remoting::RemotingClient raw;
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        remoting::RemotingCommand mode = remoting::RemotingCommand::createRequest(remoting::RequestCode::kSetMessageRequestMode);
+        const std::string body =
+            "{\"consumerGroup\":\"GID_POPPER\",\"mode\":\"POP\",\"popShareQueueNum\":8,\"topic\":\"" + kTopic + "\"}";
+        mode.body.assign(body.begin(), body.end());
+        QCOMPARE(raw.invokeSync(broker, std::move(mode), std::chrono::seconds(5)).response.code, 0);
+        remoting::RemotingCommand pop = remoting::RemotingCommand::createRequest(
+            remoting::RequestCode::kPopMessage,
+            {{"consumerGroup", group}, {"topic", kTopic}, {"queueId", "0"}, {"maxMsgNums", "5"},
+             {"invisibleTime", "600000"}, {"pollTime", "0"},
+             {"bornTime", std::to_string(QDateTime::currentMSecsSinceEpoch())}, {"initMode", "0"}});
+        const remoting::InvokeResult popped = raw.invokeSync(broker, std::move(pop), std::chrono::seconds(5));
+        QCOMPARE(popped.response.code, 0);
+        // Its checkpoint reaches the timer wheel a moment after the pop is answered.
+        const auto inFlight = [&] {
+            remoting::RemotingCommand stats = remoting::RemotingCommand::createRequest(
+                remoting::RequestCode::kGetPopStats, {{"consumerGroup", group}});
+            const remoting::InvokeResult answer = raw.invokeSync(broker, std::move(stats), std::chrono::seconds(5));
+            return std::string(answer.response.body.begin(), answer.response.body.end());
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(inFlight().find("\"inFlight\":5") != std::string::npos, inFlight().c_str(), 10000);
+        raw.shutdown();
+
+        QVERIFY(refreshAndWait());
+        view_->filterEdit()->clear();
+        QTableView *table = view_->groupTable();
+        const QModelIndex row = view_->groupProxy()->mapFromSource(
+            view_->groupModel()->index(view_->groupModel()->rowOf(group), GroupTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        table->scrollTo(row);
+        QSignalSpy detail(view_, &GroupsView::detailLoaded);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QVERIFY(detail.wait(kTimeout));
+        auto *figures = view_->findChild<QLabel *>(QStringLiteral("popFigures"));
+        QVERIFY(figures);
+        QVERIFY(figures->isVisible());
+        QVERIFY2(figures->text().startsWith(QStringLiteral("POP: 5 in flight")), qPrintable(figures->text()));
+        QVERIFY2(figures->text().contains(QString::fromStdString("Pops (setConsumeMode POP): " + kTopic)),
+                 qPrintable(figures->text()));
+        saveScreenshot(*window_, QStringLiteral("groups-pop"));
     }
 
     void resetToLatestClearsTheLag()

@@ -19,10 +19,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -332,6 +334,44 @@ private slots:
         const QString copied = QApplication::clipboard()->text();
         QVERIFY2(copied.contains(kTopic + QStringLiteral("\tnormal\tUNSPECIFIED\t6\t6\tRW-\t1")), qPrintable(copied));
         QVERIFY(copied.startsWith(QStringLiteral("Topic\t")));
+    }
+
+    void showsScheduledTimerMessagesOfAClickedTopic()
+    {
+        // Three RocketMQ 5 timer messages, due in about 2, 2 and 4 minutes.
+        auto producer = window_->connection().producer();
+        QVERIFY(producer);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0; i < 3; ++i) {
+            client::Message message;
+            message.topic = kTopic.toStdString();
+            message.keys = {"scheduled-" + std::to_string(i)};
+            message.setBody("later");
+            message.properties["TIMER_DELIVER_MS"] = std::to_string(now + (i == 2 ? 230000 : 110000));
+            const auto sent = producer->send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+        }
+        activateWindow();
+        view_->searchField()->clear();
+        view_->kindFilter()->setCurrentIndex(0);
+        QTableView *table = view_->table();
+        const QModelIndex row = view_->filterModel()->mapFromSource(
+            view_->topicModel()->index(view_->topicModel()->rowOf(kTopic), ui::TopicTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        table->scrollTo(row);
+        auto *summary = view_->detailPane()->findChild<QLabel *>(QStringLiteral("timerTimelineSummary"));
+        auto *next = view_->detailPane()->findChild<QTableWidget *>(QStringLiteral("timerNextTable"));
+        QVERIFY(summary && next);
+        // Clicking the topic shows them (F5 again until the timer store has parked all three).
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QTRY_COMPARE(view_->detailPane()->topic(), kTopic);
+        QTRY_VERIFY_WITH_TIMEOUT((QTest::keyClick(table, Qt::Key_F5), QTest::qWait(300), next->rowCount() == 3), 20000);
+        QVERIFY2(summary->text().startsWith(QStringLiteral("3 timer message(s) due in the next 60 minute(s)")),
+                 qPrintable(summary->text()));
+        QCOMPARE(next->item(0, 2)->text(), QStringLiteral("scheduled-0"));
+        QCOMPARE(next->item(2, 2)->text(), QStringLiteral("scheduled-2"));
+        QVERIFY(view_->detailPane()->findChild<QWidget *>(QStringLiteral("timerTimelineBars"))->isVisible());
+        saveScreenshot(*window_, QStringLiteral("topics-timer-timeline"));
     }
 
     void editsTheQueueCount()

@@ -1,0 +1,62 @@
+#pragma once
+
+// GET_TIMER_TIMELINE (903) and GET_POP_STATS (904), MQDesk's extensions for the console's view of
+// RocketMQ 5 timer messages and POP consumption (docs/remoting-extensions.md). A Java broker
+// answers REQUEST_CODE_NOT_SUPPORTED (3); the Result carries that code.
+
+#include "broker/client/client_types.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mqdesk::client {
+
+class MQClientAPI;
+
+struct ScheduledMessage
+{
+    int64_t deliverMs = 0;
+    std::string topic;
+    std::string msgId;
+    std::string keys;
+    std::string tags;
+};
+
+struct TimerTimeline
+{
+    int64_t now = 0;         // the broker's clock when it answered
+    int64_t precisionMs = 0; // timerPrecisionMs
+    int64_t readTimeMs = 0;  // how far delivery has got
+    int64_t bucketMs = 60000;
+    std::vector<int64_t> buckets; // messages due per coming bucket (the first from `now`)
+    int64_t total = 0;
+    bool truncated = false;
+    std::vector<ScheduledMessage> next; // the soonest, in delivery order
+
+    // Adds another broker's timeline (same bucket size): counts add up, the next ones merge.
+    void merge(const TimerTimeline &other, size_t maxNext);
+};
+
+struct PopStats
+{
+    int64_t inFlight = 0;      // popped, neither acked nor revived yet (FIFO holds included)
+    int64_t reviveBacklog = 0; // its checkpoints due and waiting for the revive service
+    int64_t retryBacklog = 0;  // messages waiting in its pop retry topics
+    int64_t fifoHeld = 0;
+    int64_t parkedPops = 0;
+    std::vector<std::string> popTopics; // topics it pops (setConsumeMode POP)
+    bool truncated = false;
+
+    void merge(const PopStats &other);
+};
+
+bool parseTimerTimeline(std::string_view body, TimerTimeline &out, std::string &error);
+bool parsePopStats(std::string_view body, PopStats &out, std::string &error);
+
+Result<TimerTimeline> getTimerTimeline(MQClientAPI &api, const std::string &addr, const std::string &topic,
+                                       int minutes, int next);
+Result<PopStats> getPopStats(MQClientAPI &api, const std::string &addr, const std::string &group);
+
+} // namespace mqdesk::client
