@@ -170,12 +170,11 @@ TimerLogPage readTimerLogEntries(const StoreReader &reader, int64_t fromOffset, 
         // Units start on 52-byte steps from the file's start.
         int64_t position = offset - file.startOffset;
         position -= position % kUnitSize;
-        bool fileEnded = false;
         while (position < view->size()) {
             auto entry = entryAt(*view, file.relativePath, file.startOffset, position);
             if (!entry) {
                 page.dataEnd = file.startOffset + position;
-                fileEnded = true; // zeros: this file's data ends; later files may hold more
+                // zeros: this file's data ends; later files are still read (a damaged store)
                 break;
             }
             if (page.entries.size() >= limit) {
@@ -188,7 +187,6 @@ TimerLogPage readTimerLogEntries(const StoreReader &reader, int64_t fromOffset, 
             page.entries.push_back(std::move(*entry));
         }
         offset = file.startOffset + file.size;
-        (void)fileEnded;
     }
     page.nextOffset = offset;
     page.atEnd = true;

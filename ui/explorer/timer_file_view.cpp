@@ -68,33 +68,36 @@ TimerFileView::TimerFileView(std::shared_ptr<const store::StoreReader> reader, Q
 bool TimerFileView::isLoading() const { return model_->isFetching() || faultScan_->isRunning(); }
 QString TimerFileView::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }
 
-bool TimerFileView::showLocation(const StoreLocation &location)
+bool TimerFileView::showLocation(const StoreLocation &location) { return open(location, false); }
+
+bool TimerFileView::open(const StoreLocation &location, bool reread)
 {
     if (TimerEntryModel::modeOf(location.file) == TimerEntryModel::Mode::None)
         return false;
     pendingPosition_ = qMax<qint64>(location.offset, 0);
-    if (location.file != model_->file() || model_->rowCount() == 0) {
-        model_->setFile(location.file);
-        faultsRead_ = false;
-        faultScan_->start([reader = reader_](const store::ScanProgress &) { return store::verifyTimerFiles(*reader); },
-                          [this](std::vector<store::StoreFault> faults) {
-                              faults_ = std::move(faults);
-                              faultsRead_ = true;
-                              onSelection();
-                              if (!model_->isFetching())
-                                  emit loaded();
-                          });
-    } else {
+    if (!reread && location.file == model_->file() && model_->rowCount() > 0) {
         model_->fetchUntil(location.file, pendingPosition_);
+        return true;
     }
+    model_->setFile(location.file);
+    faultsRead_ = false;
+    faultScan_->start([reader = reader_](const store::ScanProgress &) { return store::verifyTimerFiles(*reader); },
+                      [this](std::vector<store::StoreFault> faults) {
+                          faults_ = std::move(faults);
+                          faultsRead_ = true;
+                          onSelection();
+                          if (!model_->isFetching())
+                              emit loaded();
+                      });
     return true;
 }
 
 void TimerFileView::reload()
 {
-    if (!model_->file().isEmpty())
-        showLocation({model_->file(), qMax(0, table_->currentIndex().row()) < model_->rowCount()
-                                          ? model_->row(qMax(0, table_->currentIndex().row())).position : 0});
+    if (model_->file().isEmpty())
+        return;
+    const int row = table_->currentIndex().row();
+    open({model_->file(), row >= 0 && row < model_->rowCount() ? model_->row(row).position : 0}, true);
 }
 
 void TimerFileView::onFetched()

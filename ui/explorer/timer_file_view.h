@@ -50,6 +50,8 @@ signals:
     void loaded();
 
 private:
+    // Shows `location`; `reread` reads the file again even when it is the one shown.
+    bool open(const StoreLocation &location, bool reread);
     void onSelection();
     void onFetched();
 
