@@ -145,6 +145,10 @@ private slots:
         QCOMPARE(common::readInt32(reinterpret_cast<const uint8_t *>(view.hexView()->bytes().constData())), 52);
         saveScreenshot(*window, QStringLiteral("explorer-timer-log"));
 
+        // A location deep in the wheel (as a health fault's double-click gives): that slot selected.
+        window->showLocation({QStringLiteral("timerwheel"), wheel.occupied[2].filePosition + 16});
+        QTRY_COMPARE_WITH_TIMEOUT(view.table()->currentIndex().row(), 2, kWait);
+
         // config/timercheck: its fields.
         QVERIFY(clickTreeItem(*window, QStringLiteral("config/timercheck")));
         QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading() && model->rowCount() == 7, kWait);

@@ -111,6 +111,10 @@ void TimerFileView::onFetched()
     if (pendingPosition_ >= 0) {
         const qint64 position = pendingPosition_;
         const int row = model_->rowOf(model_->file(), position);
+        if (row < 0 && position > 0 && model_->canFetchMore({})) {
+            model_->fetchUntil(model_->file(), position); // a later page holds it; fetched() again
+            return;
+        }
         pendingPosition_ = -1;
         if (row >= 0)
             table_->selectRow(row);
