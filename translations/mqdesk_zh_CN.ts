@@ -3267,6 +3267,18 @@ Broker：%2（%3，集群 %4）
         <source>Changed at</source>
         <translation>变更时间</translation>
     </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>delivered</source>
+        <translation>已投递</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::TimerFileView</name>

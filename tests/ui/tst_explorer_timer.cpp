@@ -116,6 +116,7 @@ private slots:
             QCOMPARE(cellText(model, row, 2), QString::number(slot.time));
             QCOMPARE(cellText(model, row, 5), QString::number(slot.lastPos));
             QCOMPARE(cellText(model, row, 6), QStringLiteral("1"));
+            QCOMPARE(cellText(model, row, 8), QStringLiteral("waiting")); // due in an hour
         }
         // A click on the second slot: its 32 bytes in the hex view, healthy.
         QTest::mouseClick(view.table()->viewport(), Qt::LeftButton, {}, view.table()->visualRect(model->index(1, 0)).center());
@@ -198,6 +199,49 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view.findings()->count() > 0 &&
                                      view.findings()->item(0)->text().startsWith(QStringLiteral("timer-unit-magic: ")), kWait);
         QCOMPARE(view.hexView()->bytes().size(), qsizetype{52});
+    }
+
+    // The Java broker 5.5.0's timer files (tests/fixtures/java-5.5.0-timer, the wheel and the
+    // timer log rebuilt at their Java sizes): two slots delivered before its stop, two waiting.
+    void javaWrittenTimerFiles()
+    {
+        const std::string fixture = std::string(MQDESK_PROJECT_FIXTURES_DIR) + "/java-5.5.0-timer";
+        const std::string root = dir_.path().toStdString() + "/java-timer";
+        fs::create_directories(root + "/timerlog");
+        fs::copy(fixture + "/config", root + "/config", fs::copy_options::recursive);
+        fs::copy_file(fixture + "/timerlog/00000000000000000000.used", root + "/timerlog/00000000000000000000");
+        fs::resize_file(root + "/timerlog/00000000000000000000", 104'857'600);
+        { std::ofstream create(root + "/timerwheel", std::ios::binary); }
+        fs::resize_file(root + "/timerwheel", 38'707'200);
+        std::ifstream lines(fixture + "/timerwheel.slots.txt");
+        std::fstream wheel(root + "/timerwheel", std::ios::binary | std::ios::in | std::ios::out);
+        int slotLines = 0;
+        for (int64_t r[6]; lines >> r[0] >> r[1] >> r[2] >> r[3] >> r[4] >> r[5]; ++slotLines) {
+            uint8_t bytes[32];
+            common::writeInt64(bytes, r[1]);
+            common::writeInt64(bytes + 8, r[2]);
+            common::writeInt64(bytes + 16, r[3]);
+            common::writeInt32(bytes + 24, static_cast<int32_t>(r[4]));
+            common::writeInt32(bytes + 28, static_cast<int32_t>(r[5]));
+            wheel.seekp(r[0] * 32);
+            wheel.write(reinterpret_cast<const char *>(bytes), 32);
+        }
+        wheel.close();
+        QCOMPARE(slotLines, 4);
+        auto window = openWindow(QString::fromStdString(root));
+        QVERIFY(clickTreeItem(*window, QStringLiteral("timerwheel")));
+        QTRY_VERIFY_WITH_TIMEOUT(window->timerView() && !window->timerView()->isLoading(), kWait);
+        const QAbstractItemModel *model = window->timerView()->table()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, kWait);
+        QCOMPARE(cellText(model, 0, 0), QStringLiteral("1175628"));
+        const QStringList states = {cellText(model, 0, 8), cellText(model, 1, 8), cellText(model, 2, 8), cellText(model, 3, 8)};
+        QCOMPARE(states, (QStringList{QStringLiteral("delivered"), QStringLiteral("delivered"), QStringLiteral("waiting"),
+                                      QStringLiteral("waiting")}));
+        QVERIFY(clickTreeItem(*window, QStringLiteral("timerlog/00000000000000000000")));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->timerView()->isLoading() && model->rowCount() == 4, kWait);
+        QCOMPARE(cellText(model, 3, 12), QStringLiteral("937639450")); // String.hashCode of the topic
+        QTRY_COMPARE_WITH_TIMEOUT(window->timerView()->findings()->item(0)->text(),
+                                  QStringLiteral("No health findings for these bytes."), kWait);
     }
 
     // A timerwheel cut to one slot and 8 stray bytes: the slot shown, the cut named, no crash.

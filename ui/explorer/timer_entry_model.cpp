@@ -93,7 +93,7 @@ void TimerEntryModel::setFile(const QString &relativePath)
     switch (mode_) {
     case Mode::Wheel:
         headers_ = {tr("Slot"), tr("Position"), tr("Time (stored)"), tr("Time (× 1000 ms)"), tr("First pos"),
-                    tr("Last pos"), tr("Messages"), tr("Magic")};
+                    tr("Last pos"), tr("Messages"), tr("Magic"), tr("State")};
         break;
     case Mode::Log:
         headers_ = {tr("Offset"), tr("File"), tr("Position"), tr("Kind"), tr("Size"), tr("Prev pos"), tr("Magic"),
@@ -180,6 +180,8 @@ void TimerEntryModel::fetchPage(int count)
         Page page;
         if (mode == Mode::Wheel) {
             const store::TimerWheelPage read = store::readTimerWheelSlots(*reader, static_cast<int32_t>(from), static_cast<size_t>(count));
+            // Java keeps delivered slots in the wheel; timercheck's read time tells them apart.
+            const auto checkpoint = store::readTimerCheckpointFile(*reader);
             for (const auto &s : read.occupied) {
                 Row row;
                 row.file = QLatin1String(store::kTimerWheelFile);
@@ -187,7 +189,9 @@ void TimerEntryModel::fetchPage(int count)
                 row.length = 32;
                 row.invalid = s.time >= 0 && read.slotCount > 0 && s.time % read.slotCount != s.index;
                 row.cells = {number(s.index), number(s.filePosition), number(s.time), localTimeText(s.timeMs),
-                             number(s.firstPos), number(s.lastPos), number(s.num), number(s.magic)};
+                             number(s.firstPos), number(s.lastPos), number(s.num), number(s.magic),
+                             !checkpoint ? QString()
+                             : s.timeMs < checkpoint->lastReadTimeMs ? tr("delivered") : tr("waiting")};
                 page.rows.push_back(std::move(row));
             }
             page.next = read.nextSlot;
