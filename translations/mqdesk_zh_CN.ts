@@ -3142,6 +3142,164 @@ Broker：%2（%3，集群 %4）
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::TimerEntryModel</name>
+    <message>
+        <source>end-of-file blank</source>
+        <translation>文件末尾空白记录</translation>
+    </message>
+    <message>
+        <source>end-of-file blank: %1</source>
+        <translation>文件末尾空白记录：%1</translation>
+    </message>
+    <message>
+        <source>invalid: %1</source>
+        <translation>无效：%1</translation>
+    </message>
+    <message>
+        <source>delete marker</source>
+        <translation>删除标记</translation>
+    </message>
+    <message>
+        <source>unit (rolled)</source>
+        <translation>单元（已滚动）</translation>
+    </message>
+    <message>
+        <source>unit</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Slot</source>
+        <translation>槽</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Time (stored)</source>
+        <translation>时间（存储值）</translation>
+    </message>
+    <message>
+        <source>Time (× 1000 ms)</source>
+        <translation>时间（× 1000 毫秒）</translation>
+    </message>
+    <message>
+        <source>First pos</source>
+        <translation>首位置</translation>
+    </message>
+    <message>
+        <source>Last pos</source>
+        <translation>末位置</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <source>Magic</source>
+        <translation>魔数</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移量</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Prev pos</source>
+        <translation>前一位置</translation>
+    </message>
+    <message>
+        <source>Written at</source>
+        <translation>写入时间</translation>
+    </message>
+    <message>
+        <source>Delay (ms)</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>Target time</source>
+        <translation>目标时间</translation>
+    </message>
+    <message>
+        <source>Commit-log offset</source>
+        <translation>CommitLog 偏移量</translation>
+    </message>
+    <message>
+        <source>Record size</source>
+        <translation>记录大小</translation>
+    </message>
+    <message>
+        <source>Topic hash</source>
+        <translation>主题哈希</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Local time</source>
+        <translation>本地时间</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>停放数</translation>
+    </message>
+    <message>
+        <source>Changed at</source>
+        <translation>变更时间</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>delivered</source>
+        <translation>已投递</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TimerFileView</name>
+    <message>
+        <source>timer.csv</source>
+        <translation>timer.csv</translation>
+    </message>
+    <message>
+        <source>%1 holds no entries.</source>
+        <translation>%1 中没有条目。</translation>
+    </message>
+    <message>
+        <source>Checking the timer files…</source>
+        <translation>正在检查定时文件…</translation>
+    </message>
+    <message>
+        <source>No health findings for these bytes.</source>
+        <translation>这些字节没有健康问题。</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::TopicDetailPane</name>
     <message>
         <source>Broker</source>

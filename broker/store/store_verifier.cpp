@@ -7,6 +7,8 @@
 
 #include "broker/store/store_verifier.h"
 
+#include "broker/store/store_timer_reader.h"
+
 #include "broker/common/crc32.h"
 #include "broker/store/mapped_file.h"
 #include "broker/store/store_checkpoint.h"
@@ -379,6 +381,11 @@ VerifyReport verifyStore(const StoreReader &reader, const VerifyOptions &options
         report.faults.insert(report.faults.end(), std::make_move_iterator(side->faults.begin()),
                              std::make_move_iterator(side->faults.end()));
     run.checkConfig();
+    if (!report.cancelled) {
+        auto timerFaults = verifyTimerFiles(reader, options.maxFaultsPerFile);
+        report.faults.insert(report.faults.end(), std::make_move_iterator(timerFaults.begin()),
+                             std::make_move_iterator(timerFaults.end()));
+    }
     return report;
 }
 

@@ -37,6 +37,8 @@
 //   index-hash-mismatch      an entry whose record carries no key with the entry's hash
 //   config-parse             a config file that does not parse (offset: the syntax error's byte)
 //   fault-limit              more faults in that file than the limit; the rest are not listed
+//   timer-*                  the timer files (timerwheel, timerlog/, config/timercheck,
+//                            config/timermetrics): see store_timer_reader.h
 
 #include "broker/store/store_reader.h"
 

@@ -73,8 +73,8 @@ private slots:
         QTemporaryDir dir;
         const QString root = dir.path() + QLatin1Char('/') + fixture;
         test::copyFixture(fixture.toStdString(), root.toStdString());
-        // A file of no kind the explorer knows (a 5.x timer file, say) is listed all the same.
-        QFile unknown(root + QStringLiteral("/timerwheel"));
+        // A file of no kind the explorer knows is listed all the same.
+        QFile unknown(root + QStringLiteral("/unknown.dat"));
         QVERIFY(unknown.open(QIODevice::WriteOnly));
         unknown.write("0123456789");
         unknown.close();
@@ -132,13 +132,13 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(QStringLiteral("config/") + window->configView()->selectedFile(), config, kWait);
         test::saveScreenshot(*window, QStringLiteral("explorer-window-config-") + fixture);
         // Any other file: listed with its size, its facts shown.
-        const QModelIndex timer = files.indexOfPath(QStringLiteral("timerwheel"));
+        const QModelIndex timer = files.indexOfPath(QStringLiteral("unknown.dat"));
         QVERIFY(timer.isValid());
         QCOMPARE(files.index(timer.row(), StoreFileModel::SizeColumn, timer.parent()).data().toString(),
                  QLocale().formattedDataSize(10, 1, QLocale::DataSizeTraditionalFormat));
-        window->showLocation({QStringLiteral("timerwheel"), 0});
+        window->showLocation({QStringLiteral("unknown.dat"), 0});
         QVERIFY(qobject_cast<QLabel *>(window->pages()->currentWidget()));
-        QVERIFY(qobject_cast<QLabel *>(window->pages()->currentWidget())->text().contains(QStringLiteral("timerwheel")));
+        QVERIFY(qobject_cast<QLabel *>(window->pages()->currentWidget())->text().contains(QStringLiteral("unknown.dat")));
         test::saveScreenshot(*window, QStringLiteral("explorer-file-facts-") + fixture);
 
         // Tools ▸ Verify Store: the health report.

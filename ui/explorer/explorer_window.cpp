@@ -10,6 +10,8 @@
 #include "ui/explorer/index_file_view.h"
 #include "ui/explorer/record_view.h"
 #include "ui/explorer/store_file_model.h"
+#include "ui/explorer/timer_entry_model.h"
+#include "ui/explorer/timer_file_view.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -263,6 +265,8 @@ void ExplorerWindow::refresh()
         configView_->reload();
     else if (page && page == healthView_)
         healthView_->reload();
+    else if (page && page == timerView_)
+        timerView_->reload();
 }
 
 QStringList ExplorerWindow::expandedPaths(const QModelIndex &parent) const
@@ -326,6 +330,10 @@ void ExplorerWindow::showInView(View *view, const StoreLocation &location)
 QWidget *ExplorerWindow::viewForFileKind(const StoreTreeNode &node, qint64 offset)
 {
     const bool file = node.type == StoreTreeNode::Type::File;
+    if (file && TimerEntryModel::modeOf(node.relativePath) != TimerEntryModel::Mode::None) {
+        showInView(ensureView(timerView_), {node.relativePath, offset});
+        return timerView_;
+    }
     switch (node.kind) {
     case store::StoreFileKind::Index:
         if (file)

@@ -31,6 +31,7 @@ class ConsumeQueueView;
 class HealthReportView;
 class IndexFileView;
 class StoreFileModel;
+class TimerFileView;
 struct StoreTreeNode;
 
 class ExplorerWindow : public QMainWindow
@@ -67,6 +68,7 @@ public:
     CheckpointView *checkpointView() const { return checkpointView_; }
     ConfigFilesView *configView() const { return configView_; }
     HealthReportView *healthView() const { return healthView_; }
+    TimerFileView *timerView() const { return timerView_; }
     QStackedWidget *pages() const { return pages_; }
     QString bannerText() const;
 
@@ -85,7 +87,7 @@ private:
     void setLive(bool live);
     void onTreeSelection();
     void showFileFacts(const StoreTreeNode &node);
-    // The page of an index, checkpoint / abort / lock or config item, showing that item; nullptr
+    // The page of an index, checkpoint / abort / lock, config or timer item, showing that item; nullptr
     // for other kinds (the file's facts are shown then).
     QWidget *viewForFileKind(const StoreTreeNode &node, qint64 offset = 0);
     // Creates a per-kind page on first use and routes its locationRequested to showLocation.
@@ -115,6 +117,7 @@ private:
     CheckpointView *checkpointView_ = nullptr;
     ConfigFilesView *configView_ = nullptr;
     HealthReportView *healthView_ = nullptr;
+    TimerFileView *timerView_ = nullptr;
     QTimer *followTimer_ = nullptr;
     bool live_ = false;
     bool selectingProgrammatically_ = false;

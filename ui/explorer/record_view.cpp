@@ -3,6 +3,8 @@
 #include "ui/explorer/background_scan.h"
 #include "ui/explorer/hex_view.h"
 
+#include "broker/store/revive_body.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -22,6 +24,36 @@ struct LoadedRecord
     QByteArray bytes;
     store::RecordLayout layout;
 };
+
+const store::RecordField *findField(const std::vector<store::RecordField> &fields, std::string_view name)
+{
+    for (const auto &field : fields)
+        if (field.name == name)
+            return &field;
+    return nullptr;
+}
+
+// A record of the POP revive topic: its body's CK / ACK fields, after the record's own fields
+// (each spanning the body's bytes: the JSON keeps no position per field).
+void addReviveBody(store::RecordLayout &layout, const std::vector<uint8_t> &bytes)
+{
+    const store::RecordField *topic = findField(layout.fields, "TOPIC");
+    const store::RecordField *body = findField(layout.fields, "BODY");
+    if (!topic || !body || !store::isReviveTopic(topic->value) || body->offset + body->length > int64_t(bytes.size()))
+        return;
+    const store::RecordField *properties = findField(layout.fields, "PROPERTIES");
+    const store::RecordField *tags = properties ? findField(properties->children, "TAGS") : nullptr;
+    const std::string_view text(reinterpret_cast<const char *>(bytes.data() + body->offset), size_t(body->length));
+    const store::ReviveBody revive = store::decodeReviveBody(tags ? tags->value : std::string(), text);
+    store::RecordField decoded;
+    decoded.name = "REVIVE " + (revive.kind.empty() ? std::string("BODY") : revive.kind);
+    decoded.offset = body->offset;
+    decoded.length = body->length;
+    decoded.value = revive.error.empty() ? std::to_string(revive.fields.size()) + " fields" : revive.error;
+    for (const auto &field : revive.fields)
+        decoded.children.push_back({field.name + " (" + field.key + ")", body->offset, body->length, field.value, {}});
+    layout.fields.push_back(std::move(decoded));
+}
 } // namespace
 
 RecordView::RecordView(std::shared_ptr<const store::StoreReader> reader, QWidget *parent)
@@ -82,6 +114,7 @@ void RecordView::showRecord(qint64 offset, qint64 size)
             const std::vector<uint8_t> bytes = reader->readCommitLogBytes(offset, length);
             loaded.bytes = QByteArray(reinterpret_cast<const char *>(bytes.data()), static_cast<qsizetype>(bytes.size()));
             loaded.layout = store::recordLayout(bytes);
+            addReviveBody(loaded.layout, bytes);
             return loaded;
         },
         [this](LoadedRecord loaded) { showLayout(loaded.bytes, loaded.layout); });

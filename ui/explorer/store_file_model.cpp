@@ -1,5 +1,7 @@
 #include "ui/explorer/store_file_model.h"
 
+#include "broker/store/store_timer_reader.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -118,6 +120,33 @@ void addIndexFiles(StoreTreeNode &root, const store::StoreReader &reader, std::s
     }
 }
 
+// RocketMQ 5's timer store: the wheel and the timer log's files (config/timercheck and
+// config/timermetrics stay under config); each opens TimerFileView.
+void addTimerFiles(StoreTreeNode &root, const store::StoreReader &reader, std::set<QString> &placed)
+{
+    const auto wheel = reader.view(store::kTimerWheelFile);
+    const auto logFiles = store::timerLogFiles(reader);
+    if (!wheel && logFiles.empty())
+        return;
+    StoreTreeNode *timer = root.add(group(QStringLiteral("timer"), QString(), store::StoreFileKind::Other));
+    if (wheel) {
+        timer->add(fileNode(QLatin1String(store::kTimerWheelFile), store::StoreFileKind::Other, wheel->size()));
+        placed.insert(QLatin1String(store::kTimerWheelFile));
+    }
+    if (logFiles.empty())
+        return;
+    StoreTreeNode *log = timer->add(group(QStringLiteral("timerlog"), QLatin1String(store::kTimerLogDir), store::StoreFileKind::Other));
+    qint64 total = 0;
+    for (const auto &file : logFiles) {
+        auto node = fileNode(q(file.relativePath), store::StoreFileKind::Other, file.size);
+        node->startOffset = file.startOffset;
+        total += file.size;
+        placed.insert(node->relativePath);
+        log->add(std::move(node));
+    }
+    log->size = total;
+}
+
 } // namespace
 
 StoreTreeNode *StoreTreeNode::add(std::unique_ptr<StoreTreeNode> child)
@@ -135,6 +164,7 @@ std::shared_ptr<StoreTreeNode> buildStoreTree(const store::StoreReader &reader)
     addCommitLog(*root, reader, placed);
     addConsumeQueues(*root, reader, placed);
     addIndexFiles(*root, reader, placed);
+    addTimerFiles(*root, reader, placed);
     StoreTreeNode *config = root->add(group(QStringLiteral("config"), QStringLiteral("config"), store::StoreFileKind::Config));
     std::vector<std::unique_ptr<StoreTreeNode>> topLevel;
     auto others = group(StoreFileModel::tr("other files"), QString(), store::StoreFileKind::Other);

@@ -1,8 +1,8 @@
 #pragma once
 
 // StoreFileModel: the tree of a store's files — commitlog, consumequeue/<topic>/<queue>/files,
-// index, config, checkpoint / abort / lock and every other file (timer, compaction, unknown),
-// nothing hidden — with size, range (commit-log offsets; queue offsets for consume queues), fill
+// index, timer (timerwheel, timerlog/), config, checkpoint / abort / lock and every other file
+// (compaction, unknown), nothing hidden — with size, range (commit-log offsets; queue offsets for consume queues), fill
 // (how much of the file holds data) and count (queue and index entries). buildStoreTree() reads
 // the store (off the GUI thread); the model only shows the snapshot it is handed. Commit-log
 // records are not counted: that would mean scanning the whole log.

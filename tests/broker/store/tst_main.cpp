@@ -14,9 +14,10 @@ QObject *createStoreFaultsTest();
 QObject *createDiskFaultsTest();
 QObject *createTimerFilesTest();
 QObject *createTimerStoreTest();
+QObject *createTimerReaderTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
                  createStoreFaultsTest(), createDiskFaultsTest(),
-                 createTimerFilesTest(), createTimerStoreTest())
+                 createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest())
