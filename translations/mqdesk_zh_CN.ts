@@ -1586,6 +1586,22 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>Lag over time</source>
         <translation>堆积趋势</translation>
     </message>
+    <message>
+        <source>POP: %1 in flight (popped, not acked) · %2 awaiting revive · %3 in its retry topics</source>
+        <translation>POP：%1 条处理中（已 Pop 未 Ack）· %2 条等待 Revive · %3 条在其重试主题中</translation>
+    </message>
+    <message>
+        <source> · %1 held by FIFO pops</source>
+        <translation> · %1 条被顺序 Pop 占用</translation>
+    </message>
+    <message>
+        <source>Pops (setConsumeMode POP): %1</source>
+        <translation>以 POP 方式消费（setConsumeMode POP）：%1</translation>
+    </message>
+    <message>
+        <source>(counted up to the scan limit: at least these)</source>
+        <translation>（统计至扫描上限：至少这些）</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::HealthReportView</name>
@@ -3300,6 +3316,55 @@ Broker：%2（%3，集群 %4）
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::TimerTimelineView</name>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%n min</source>
+        <translation>
+            <numerusform>+%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 due from %2</source>
+        <translation>%2 起到期 %1 条</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>到期时间</translation>
+    </message>
+    <message>
+        <source>Message id</source>
+        <translation>消息 ID</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键（Keys）</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签（Tags）</translation>
+    </message>
+    <message numerus="yes">
+        <source>No timer message is scheduled in the next %n minute(s).</source>
+        <translation>
+            <numerusform>未来 %n 分钟内没有定时消息。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 timer message(s) due in the next %n minute(s) (precision %2 ms)%3</source>
+        <translation>
+            <numerusform>未来 %n 分钟内有 %1 条定时消息到期（精度 %2 毫秒）%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, counted up to the scan limit</source>
+        <translation>，统计至扫描上限</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::TopicDetailPane</name>
     <message>
         <source>Broker</source>
@@ -3388,6 +3453,18 @@ Broker：%2（%3，集群 %4）
     <message>
         <source>Consumer groups: %1</source>
         <translation>消费者组：%1</translation>
+    </message>
+    <message>
+        <source>Scheduled timer messages</source>
+        <translation>定时消息计划</translation>
+    </message>
+    <message>
+        <source>This broker does not report its scheduled timer messages (an MQDesk broker does).</source>
+        <translation>该 Broker 不提供定时消息计划（MQDesk Broker 提供）。</translation>
+    </message>
+    <message>
+        <source>Scheduled timer messages: %1</source>
+        <translation>定时消息计划：%1</translation>
     </message>
 </context>
 <context>
