@@ -49,6 +49,20 @@ bool readAckHeader(const RemotingCommand &request, bool withInvisibleTime, AckHe
     return reader.ok();
 }
 
+// The ACK of the message `header` names, against the CK its handle `info` points at.
+AckMessage ackOf(const AckHeader &header, const ExtraInfo &info)
+{
+    AckMessage ack;
+    ack.ackOffsets = {header.offset};
+    ack.startOffset = info.ckStartOffset;
+    ack.consumerGroup = header.group;
+    ack.topic = header.topic;
+    ack.queueId = header.queueId;
+    ack.popTime = info.popTime;
+    ack.brokerName = info.brokerName;
+    return ack;
+}
+
 } // namespace
 
 // The checks ACK and CHANGE_INVISIBLE share: an answer when refused.
@@ -90,15 +104,7 @@ void PopService::ack(const remoting::RequestContext &, RemotingCommand request, 
         ackOrderly(header.topic, header.group, header.queueId, header.offset, info->popTime);
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
     }
-    AckMessage ackMessage;
-    ackMessage.ackOffsets = {header.offset};
-    ackMessage.startOffset = info->ckStartOffset;
-    ackMessage.consumerGroup = header.group;
-    ackMessage.topic = header.topic;
-    ackMessage.queueId = header.queueId;
-    ackMessage.popTime = info->popTime;
-    ackMessage.brokerName = info->brokerName;
-    const store::PutMessageResult put = putAck(ackMessage, info->reviveQid, info->popTime + info->invisibleTime);
+    const store::PutMessageResult put = putAck(ackOf(header, *info), info->reviveQid, info->popTime + info->invisibleTime);
     // Java answers SUCCESS whatever the put did (and logs it); the message then comes back.
     if (!put.stored())
         spdlog::warn("ack: the ack of {}@{} offset {} (group {}) was not stored: {}", header.topic, header.queueId,
@@ -230,15 +236,7 @@ void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingC
     if (!put.stored())
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
                                                        "the new checkpoint was not stored: " + put.error));
-    AckMessage ackMessage;
-    ackMessage.ackOffsets = {header.offset};
-    ackMessage.startOffset = info->ckStartOffset;
-    ackMessage.consumerGroup = header.group;
-    ackMessage.topic = header.topic;
-    ackMessage.queueId = header.queueId;
-    ackMessage.popTime = info->popTime;
-    ackMessage.brokerName = info->brokerName;
-    const store::PutMessageResult acked = putAck(ackMessage, info->reviveQid, info->popTime + info->invisibleTime);
+    const store::PutMessageResult acked = putAck(ackOf(header, *info), info->reviveQid, info->popTime + info->invisibleTime);
     if (!acked.stored())
         spdlog::warn("change invisible: the ack of the old checkpoint of {}@{} offset {} was not stored: {}",
                      header.topic, header.queueId, header.offset, acked.error);

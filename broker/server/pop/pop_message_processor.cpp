@@ -299,21 +299,26 @@ std::optional<std::pair<int32_t, std::string>> PopService::checkPopTarget(const 
         return std::pair{ResponseCode::kInvalidParameter,
                          "queueId[" + std::to_string(queueId) + "] is illegal, topic:[" + topicName
                              + "] topicConfig.readQueueNums:[" + std::to_string(topic->readQueueNums) + "]"};
-    auto group = broker.subscriptionGroups().findSubscriptionGroupConfig(groupName);
-    if (!group && config.autoCreateSubscriptionGroup) {
-        store::SubscriptionGroupConfig created;
-        created.groupName = groupName;
-        broker.subscriptionGroups().updateSubscriptionGroupConfig(created);
-        std::string error;
-        if (!broker.subscriptionGroups().persist(error))
-            spdlog::error("pop: cannot persist the new subscription group {}: {}", groupName, error);
-        group = created;
-    }
+    const auto group = findOrCreateGroup(groupName);
     if (!group)
         return std::pair{ResponseCode::kSubscriptionGroupNotExist, "subscription group [" + groupName + "] does not exist"};
     if (!group->consumeEnable)
         return std::pair{ResponseCode::kNoPermission, "subscription group no permission, " + groupName};
     return std::nullopt;
+}
+
+std::optional<store::SubscriptionGroupConfig> PopService::findOrCreateGroup(const std::string &groupName)
+{
+    auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(groupName);
+    if (group || !broker_.brokerConfig().autoCreateSubscriptionGroup)
+        return group;
+    store::SubscriptionGroupConfig created;
+    created.groupName = groupName;
+    broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
+    std::string error;
+    if (!broker_.subscriptionGroups().persist(error))
+        spdlog::error("pop: cannot persist the new subscription group {}: {}", groupName, error);
+    return created;
 }
 
 namespace {

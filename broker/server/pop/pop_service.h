@@ -34,6 +34,7 @@ struct BrokerMessage;
 
 namespace mqdesk::store {
 class MessageRequestModeManager;
+struct SubscriptionGroupConfig;
 struct PutMessageResult;
 }
 
@@ -134,6 +135,9 @@ private:
     // and allowed to consume. Code and remark when refused.
     std::optional<std::pair<int32_t, std::string>> checkPopTarget(const std::string &group, const std::string &topic,
                                                                   int32_t queueId);
+    // The group's config, created when autoCreateSubscriptionGroup allows (Java's
+    // findSubscriptionGroupConfig); nullopt when it does not exist.
+    std::optional<store::SubscriptionGroupConfig> findOrCreateGroup(const std::string &group);
     bool parkUntil(ParkedRequest &parked, bool recheck);
     common::BrokerMessage reviveMessage(std::string body, const std::string &tag, const std::string &uniqueKey,
                                         int32_t reviveQid, int64_t deliverMs) const;

@@ -148,16 +148,7 @@ void PopService::setMessageRequestMode(const remoting::RequestContext &, Remotin
     if (!broker_.topics().find(mode.topic))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kTopicNotExist,
                                                        "topic[" + mode.topic + "] not exist"));
-    auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(mode.consumerGroup);
-    if (!group && broker_.brokerConfig().autoCreateSubscriptionGroup) {
-        store::SubscriptionGroupConfig created;
-        created.groupName = mode.consumerGroup;
-        broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
-        if (!broker_.subscriptionGroups().persist(error))
-            spdlog::error("set consume mode: cannot persist the new group {}: {}", mode.consumerGroup, error);
-        group = created;
-    }
-    if (!group)
+    if (!findOrCreateGroup(mode.consumerGroup))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSubscriptionGroupNotExist,
                                                        "subscription group [" + mode.consumerGroup + "] does not exist"));
     requestModes_->put(mode);
