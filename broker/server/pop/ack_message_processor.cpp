@@ -25,6 +25,8 @@ using remoting::ResponseCode;
 
 namespace {
 
+constexpr int32_t kMaxBatchAckBits = 1024;
+
 struct AckHeader
 {
     std::string group;
@@ -159,7 +161,9 @@ void PopService::batchAck(const remoting::RequestContext &, RemotingCommand requ
         const auto invisibleTime = number("it", "invisibleTime");
         std::string bitError;
         const std::vector<int32_t> bits = decodeBitSet(text(object, "b", "bitSet"), bitError);
-        if (group.empty() || !startOffset || !queueId || !reviveQid || !popTime || !invisibleTime || !bitError.empty())
+        if (group.empty() || !startOffset || !queueId || !reviveQid || !popTime || !invisibleTime || !bitError.empty()
+            || !isMillis(*popTime) || !isMillis(*invisibleTime) || *startOffset < 0 || *queueId < 0
+            || *queueId > INT32_MAX || *reviveQid < 0 || *reviveQid > INT32_MAX)
             continue;
         const std::string topic = realTopic(retry.empty() ? "0" : retry, text(object, "t", "topic"), group);
         const int32_t qid = static_cast<int32_t>(*queueId);
@@ -168,6 +172,8 @@ void PopService::batchAck(const remoting::RequestContext &, RemotingCommand requ
         AckMessage ackMessage;
         ackMessage.batch = true;
         for (int32_t bit : bits) {
+            if (bit >= kMaxBatchAckBits)
+                break; // a CK holds at most 32 messages; more bits are noise, not work
             const int64_t offset = *startOffset + bit;
             if (offset >= min && offset <= max)
                 ackMessage.ackOffsets.push_back(offset);
@@ -206,9 +212,12 @@ void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingC
     const auto info = ExtraInfo::parse(header.extraInfo, error);
     if (!info)
         return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter, error));
-    if (header.invisibleTime < 0)
+    const int64_t maxInvisibleMs = broker_.store().config().timerMaxDelaySec * int64_t{1000};
+    if (header.invisibleTime < 0 || header.invisibleTime > maxInvisibleMs)
         return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter,
-                                                       "invisibleTime must not be negative"));
+                                                       "invisibleTime " + std::to_string(header.invisibleTime)
+                                                           + " must be between 0 and " + std::to_string(maxInvisibleMs)
+                                                           + " ms"));
     const int64_t now = common::wallMillis();
     RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
     if (info->reviveQid == kOrderReviveQid) {

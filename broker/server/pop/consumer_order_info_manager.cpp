@@ -204,6 +204,10 @@ bool ConsumerOrderInfoManager::decodeLocked(const JsonValue &root, std::string &
                 };
                 number("popTime", info.popTime);
                 number("i", info.invisibleTime);
+                if (!isMillis(info.popTime) || !isMillis(info.invisibleTime)) {
+                    error = at + ": popTime or i out of range";
+                    return false;
+                }
                 number("l", info.lastConsumeTimestamp);
                 number("cm", info.commitBits);
                 if (const JsonValue *a = object.find("a"); a && a->isString())

@@ -345,8 +345,9 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
         return;
     }
     const int64_t now = common::wallMillis();
-    if (header.bornTime == 0)
-        header.bornTime = now;
+    if (!isMillis(header.bornTime) || header.bornTime == 0)
+        header.bornTime = now; // missing, 0 (Java's "now") or nonsense
+    header.pollTime = std::clamp<int64_t>(header.pollTime, 0, kMaxPollMillis);
     const auto refuse = [&](int32_t code, std::string remark) {
         respond(RemotingCommand::createResponse(request, code, std::move(remark)));
     };
@@ -356,9 +357,11 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
     if (header.maxMsgNums > kMaxPopMessages || header.maxMsgNums <= 0)
         return refuse(ResponseCode::kInvalidParameter, "the broker[" + broker_.brokerAddress()
                                                            + "] pop message's num is greater than 32");
-    if (header.invisibleTime <= 0)
-        return refuse(ResponseCode::kInvalidParameter, "invisibleTime " + std::to_string(header.invisibleTime)
-                                                           + " must be positive");
+    const int64_t maxInvisibleMs = broker_.store().config().timerMaxDelaySec * int64_t{1000};
+    if (header.invisibleTime <= 0 || header.invisibleTime > maxInvisibleMs)
+        return refuse(ResponseCode::kInvalidParameter,
+                      "invisibleTime " + std::to_string(header.invisibleTime) + " must be between 1 and "
+                          + std::to_string(maxInvisibleMs) + " ms (timerMaxDelaySec: checkpoints are timer messages)");
     if (auto refusal = checkPopTarget(header.group, header.topic, header.queueId))
         return refuse(refusal->first, std::move(refusal->second));
 

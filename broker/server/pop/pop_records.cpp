@@ -202,6 +202,16 @@ std::optional<PopCheckPoint> PopCheckPoint::fromJson(std::string_view json, std:
                       && reader.readString("bn", ck.brokerName) && reader.readInt64("rp", rePut, false);
     if (!read)
         return std::nullopt;
+    if (!isMillis(ck.popTime) || !isMillis(ck.invisibleTime) || ck.startOffset < 0) {
+        error = "'pt', 'it' or 'so' out of range";
+        return std::nullopt;
+    }
+    for (int64_t diff : diffs) {
+        if (diff < 0 || diff > INT32_MAX) {
+            error = "'d' holds an offset difference out of range";
+            return std::nullopt;
+        }
+    }
     if (ck.num < 0 || ck.num > 32 || (!diffs.empty() && diffs.size() != static_cast<size_t>(ck.num))) {
         error = "'n' " + std::to_string(ck.num) + " does not match the " + std::to_string(diffs.size()) + " offsets of 'd'";
         return std::nullopt;
@@ -252,6 +262,10 @@ std::optional<AckMessage> AckMessage::fromJson(std::string_view json, bool batch
     }
     if (!read)
         return std::nullopt;
+    if (!isMillis(ack.popTime)) {
+        error = "'pt' out of range";
+        return std::nullopt;
+    }
     return ack;
 }
 
@@ -315,6 +329,10 @@ std::optional<ExtraInfo> ExtraInfo::parse(std::string_view text, std::string &er
     }
     if (*reviveQid < 0 || *reviveQid > INT32_MAX || *queueId < 0 || *queueId > INT32_MAX) {
         error = "extraInfo reviveQid or queueId out of range";
+        return std::nullopt;
+    }
+    if (!isMillis(*popTime) || !isMillis(*invisible) || *start < 0 || *offset < -1) {
+        error = "extraInfo popTime, invisibleTime or an offset out of range";
         return std::nullopt;
     }
     info.ckStartOffset = *start;

@@ -33,6 +33,13 @@ inline constexpr const char *kFirstPopTimeProperty = "1ST_POP_TIME";
 // A CK is delivered this long before its revive time, so acks (delivered at it) come after it.
 inline constexpr int64_t kAckTimeIntervalMs = 1000;
 inline constexpr int64_t kSecondMs = 1000;
+// The largest time or duration (ms) read from a client or a stored record: sums of two stay far
+// from overflowing (2^50 ms is some 35,000 years).
+inline constexpr int64_t kMaxMillis = int64_t{1} << 50;
+inline bool isMillis(int64_t value)
+{
+    return value >= 0 && value <= kMaxMillis;
+}
 // reviveQid of a FIFO (orderly) pop: no CK is written, ConsumerOrderInfo keeps the state.
 inline constexpr int32_t kOrderReviveQid = 999;
 
@@ -61,6 +68,17 @@ struct PopCheckPoint
     std::optional<int32_t> rePutTimes;
 
     int64_t reviveTime() const { return popTime + invisibleTime; }
+    // The bitMap bit of message `index` (0–31), as Java's int bit operations.
+    bool acked(int index) const { return (static_cast<uint32_t>(bitMap) >> index) & 1u; }
+    void setAcked(int index) { bitMap = static_cast<int32_t>(static_cast<uint32_t>(bitMap) | (1u << index)); }
+    // Messages of this CK not acked.
+    int32_t unackedCount() const
+    {
+        int32_t count = 0;
+        for (int i = 0; i < num; ++i)
+            count += acked(i) ? 0 : 1;
+        return count;
+    }
     int64_t queueOffset(int index) const
     {
         return queueOffsetDiff.empty() ? startOffset + index : startOffset + queueOffsetDiff[index];

@@ -126,7 +126,7 @@ int PopReviveService::reviveQueue(int32_t queueId)
                 for (int64_t acked : ack->ackOffsets) {
                     const int index = ck.indexOfOffset(acked);
                     if (index >= 0)
-                        ck.bitMap |= 1 << index;
+                        ck.setAcked(index);
                 }
             }
         }
@@ -144,7 +144,7 @@ int PopReviveService::reviveQueue(int32_t queueId)
             break;
         }
         for (int i = 0; i < ck.num; ++i) {
-            if ((ck.bitMap & (1 << i)) == 0 && !reviveMessage(ck, i))
+            if (!ck.acked(i) && !reviveMessage(ck, i))
                 rePutCheckpoint(ck, i, queueId);
         }
         ++revived;

@@ -15,7 +15,6 @@
 #include "broker/store/message_store.h"
 #include "broker/store/timer_message_store.h"
 
-#include <bit>
 #include <map>
 
 namespace mqdesk::server::pop {
@@ -87,11 +86,11 @@ PopGroupStats PopService::groupStats(const std::string &group)
         for (int64_t offset : ack.ackOffsets) {
             const int index = found->second.indexOfOffset(offset);
             if (index >= 0)
-                found->second.bitMap |= 1 << index;
+                found->second.setAcked(index);
         }
     }
     for (const auto &[key, ck] : checkpoints)
-        stats.inFlight += ck.num - std::popcount(static_cast<uint32_t>(ck.bitMap) & ((1u << ck.num) - 1u));
+        stats.inFlight += ck.unackedCount();
     stats.fifoHeld = orderInfo_->heldCount(group);
     stats.inFlight += stats.fifoHeld;
 

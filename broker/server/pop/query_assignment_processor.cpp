@@ -5,6 +5,7 @@
 #include "broker/server/pop/pop_records.h"
 #include "broker/server/pop/pop_service.h"
 
+#include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
@@ -138,10 +139,12 @@ void PopService::setMessageRequestMode(const remoting::RequestContext &, Remotin
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
                                                        "SET_MESSAGE_REQUEST_MODE body: "
                                                            + (parsed.ok() ? error : parsed.error)));
-    std::string nameError;
-    if (!validateTopicName(mode.topic, nameError) || mode.consumerGroup.empty())
+    std::string nameError = remoting::consumedTopicNameError(mode.topic, "topic");
+    if (nameError.empty())
+        nameError = remoting::groupNameError(mode.consumerGroup, "consumerGroup");
+    if (!nameError.empty())
         return respond(RemotingCommand::createResponse(request, ResponseCode::kInvalidParameter,
-                                                       "SET_MESSAGE_REQUEST_MODE: " + (nameError.empty() ? "consumerGroup is empty" : nameError)));
+                                                       "SET_MESSAGE_REQUEST_MODE: " + nameError));
     if (isRetryTopic(mode.topic))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kNoPermission,
                                                        "retry topic is not allowed to set mode"));

@@ -524,7 +524,28 @@ private slots:
         RemotingCommand batch = request(RequestCode::kBatchAckMessage);
         test::setBodyText(batch, "{not json");
         QCOMPARE(broker.call(batch).code, ResponseCode::kNoMessage);
+        // Hostile numbers and names: refused with the field named, never summed into an overflow.
+        QCOMPARE(broker.call(popRequest("G", "PopBad", -1, INT64_MAX, 0)).code, ResponseCode::kInvalidParameter);
+        // A nonsense bornTime counts as now and pollTime is capped: the pop is answered.
+        RemotingCommand farBorn = popRequest("G", "PopBad", -1, 30000, INT64_MAX);
+        farBorn.extFields.set("bornTime", std::to_string(INT64_MIN));
+        QCOMPARE(toAnswer(broker.call(farBorn)).messages.size(), size_t{1});
+        ack.extFields.set("extraInfo", "0 9223372036854775807 9223372036854775807 0 0 broker-a 0 0");
+        QCOMPARE(broker.call(ack).code, ResponseCode::kInvalidParameter);
+        RemotingCommand badMode = request(RequestCode::kSetMessageRequestMode);
+        test::setBodyText(badMode, "{\"consumerGroup\":\"../../x\",\"mode\":\"POP\",\"popShareQueueNum\":8,"
+                                   "\"topic\":\"PopBad\"}");
+        const RemotingCommand refusedMode = broker.call(badMode);
+        QCOMPARE(refusedMode.code, ResponseCode::kInvalidParameter);
+        QVERIFY2(refusedMode.remark.value_or("").find("consumerGroup") != std::string::npos,
+                 refusedMode.remark.value_or("").c_str());
+        RemotingCommand manyBits = request(RequestCode::kBatchAckMessage);
+        test::setBodyText(manyBits, "{\"acks\":[{\"b\":\"" + std::string(100000, 'A') + "/////"
+                                        + "\",\"c\":\"G\",\"it\":9223372036854775807,\"pt\":-5,\"q\":0,\"r\":\"0\","
+                                          "\"rq\":0,\"so\":0,\"t\":\"PopBad\"}]}");
+        QCOMPARE(broker.call(manyBits).code, ResponseCode::kSuccess);
         // The broker still serves.
+        sendMessages(broker, "PopBad", 1, 0, "after");
         QCOMPARE(pop(broker, "G", "PopBad", 30000).messages.size(), size_t{1});
     }
 };
