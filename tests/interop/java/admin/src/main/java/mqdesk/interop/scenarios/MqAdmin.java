@@ -291,6 +291,36 @@ public class MqAdmin implements Scenario {
             Check.that(modes.contains("\"" + popGroup + "\":{\"consumerGroup\":\"" + popGroup + "\",\"mode\":\"POP\","
                                       + "\"popShareQueueNum\":8,\"topic\":\"" + popTopic + "\"}"),
                        "messageRequestMode.json does not hold POP for %s:%n%s", popGroup, modes);
+            // A 5.x push consumer of that group (clientRebalance=false: only then does the client ask the
+            // broker) now pops: every message arrives with its POP_CK handle, once.
+            Map<String, AtomicInteger> popped = new ConcurrentHashMap<>();
+            Map<String, String> handles = new ConcurrentHashMap<>();
+            DefaultMQPushConsumer popper = new DefaultMQPushConsumer(popGroup);
+            popper.setNamesrvAddr(namesrv);
+            popper.setInstanceName(env.unique("popper"));
+            popper.setClientRebalance(false);
+            popper.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+            popper.setPollNameServerInterval(2000);
+            popper.subscribe(popTopic, "*");
+            popper.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+                for (MessageExt m : msgs) {
+                    popped.computeIfAbsent(m.getKeys(), k -> new AtomicInteger()).incrementAndGet();
+                    if (m.getProperty("POP_CK") != null)
+                        handles.put(m.getKeys(), m.getProperty("POP_CK"));
+                }
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+            popper.start();
+            env.shutdownLater(popper::shutdown);
+            for (int i = 0; i < 6; ++i) {
+                Message message = new Message(popTopic, "TagP", "pop-" + i, ("pop-" + i).getBytes(StandardCharsets.UTF_8));
+                Check.equal(SendStatus.SEND_OK, producer.send(message).getSendStatus(), "send status of pop-" + i);
+            }
+            Check.eventually(Duration.ofSeconds(60), () -> popped.size() == 6, "all messages popped", popped::keySet);
+            Check.equal(6, handles.size(), "messages consumed with a POP_CK handle (popped, not pulled)");
+            Thread.sleep(3000);
+            for (var e : popped.entrySet())
+                Check.equal(1, e.getValue().get(), "deliveries of " + e.getKey());
         });
 
         // updateTopic: a second topic of 3 queues, seen by topicRoute and topicList.
