@@ -119,7 +119,8 @@ private slots:
         QCOMPARE(requestCodeName(219), std::string_view("GET_KVLIST_BY_NAMESPACE"));
         QCOMPARE(requestCodeName(352), std::string_view("GET_SUBSCRIPTIONGROUP_CONFIG"));
         QVERIFY(requestCodeName(16).empty());
-        QVERIFY(requestCodeName(200050).empty());
+        QCOMPARE(requestCodeName(200050), std::string_view("POP_MESSAGE"));
+        QVERIFY(requestCodeName(200099).empty());
         QCOMPARE(responseCodeName(0), std::string_view("SUCCESS"));
         QCOMPARE(responseCodeName(202), std::string_view("TRANSACTION_STATE_UNKNOW"));
         QCOMPARE(responseCodeName(209), std::string_view("UPDATE_AND_CREATE_ACL_CONFIG_FAILED"));
