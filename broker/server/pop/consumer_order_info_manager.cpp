@@ -2,6 +2,8 @@
 
 #include "broker/server/pop/pop_records.h"
 
+#include "broker/remoting/protocol/header_fields.h"
+
 #include <algorithm>
 
 namespace mqdesk::server::pop {
@@ -21,14 +23,7 @@ std::optional<int64_t> integerOf(const JsonValue &value)
 
 std::optional<int64_t> integerKey(const std::string &key)
 {
-    try {
-        size_t used = 0;
-        const int64_t value = std::stoll(key, &used);
-        if (used == key.size())
-            return value;
-    } catch (...) {
-    }
-    return std::nullopt;
+    return remoting::parseJavaLong(key);
 }
 
 } // namespace

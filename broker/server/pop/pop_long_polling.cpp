@@ -98,7 +98,7 @@ void PopLongPolling::run()
 {
     while (!isStopped()) {
         waitForRunning(std::chrono::milliseconds(100));
-        const int64_t now = common::steadyMicros() / 1000;
+        const int64_t now = steadyMillis();
         std::vector<Parked> expired;
         {
             std::lock_guard lock(mutex_);

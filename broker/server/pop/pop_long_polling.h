@@ -10,6 +10,7 @@
 // not block (processors hand the work to their executor). More than `maxParked` parked requests
 // are refused by park() (the caller answers POLLING_FULL). Thread-safe.
 
+#include "broker/common/clock.h"
 #include "broker/common/service_thread.h"
 #include "broker/remoting/remoting_channel.h"
 
@@ -20,6 +21,14 @@
 #include <vector>
 
 namespace mqdesk::server::pop {
+
+// How long a pop or notification may be parked at most, whatever pollTime it asks for.
+inline constexpr int64_t kMaxPollMillis = 60000;
+// The clock of ParkedRequest::deadlineMillis.
+inline int64_t steadyMillis()
+{
+    return common::steadyMicros() / 1000;
+}
 
 struct ParkedRequest
 {

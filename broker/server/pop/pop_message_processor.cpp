@@ -35,7 +35,6 @@ namespace {
 
 constexpr int kMaxPopMessages = 32;
 constexpr int64_t kMaxBytesPerPop = 256 * 1024;
-constexpr int64_t kMaxPollMillis = 60000;
 // ConsumeInitMode.
 constexpr int32_t kInitModeMin = 0;
 constexpr int32_t kInitModeMax = 1;
@@ -321,14 +320,6 @@ std::optional<store::SubscriptionGroupConfig> PopService::findOrCreateGroup(cons
     return created;
 }
 
-namespace {
-
-int64_t steadyMillis()
-{
-    return common::steadyMicros() / 1000;
-}
-
-} // namespace
 
 void PopService::pop(const remoting::RequestContext &context, RemotingCommand request, remoting::Responder respond)
 {
@@ -408,16 +399,7 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
             parked.watchedTopic = header.topic;
             parked.queueId = header.queueId;
             parked.deadlineMillis = deadline;
-            parked.wake = [this](ParkedRequest woken, bool timedOut) {
-                auto shared = std::make_shared<ParkedRequest>(std::move(woken));
-                const int64_t until = timedOut ? 1 : shared->deadlineMillis; // 1: long past, answer now
-                const bool queued = broker_.pullExecutor().tryExecute([this, shared, until] {
-                    processPop(shared->context, shared->request, shared->respond, until);
-                });
-                if (!queued)
-                    shared->respond(RemotingCommand::createResponse(shared->request, ResponseCode::kSystemBusy,
-                                                                    "[OVERLOAD]system busy, start flow control for a while"));
-            };
+            parked.wake = rerunOnPullExecutor(&PopService::processPop);
             if (!parkUntil(parked, !header.order)) {
                 RemotingCommand full = RemotingCommand::createResponse(parked.request, ResponseCode::kPollingFull,
                                                                        "pop polling is full");

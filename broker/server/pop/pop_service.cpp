@@ -28,12 +28,6 @@ using remoting::ResponseCode;
 namespace {
 
 constexpr size_t kMaxPopPollingSize = 100000;
-constexpr int64_t kMaxPollMillis = 60000;
-
-int64_t steadyMillis()
-{
-    return common::steadyMicros() / 1000;
-}
 
 } // namespace
 
@@ -102,6 +96,22 @@ std::string PopService::reviveTopic() const
 size_t PopService::parkedCount() const
 {
     return polling_->parkedCount() + notificationPolling_->parkedCount();
+}
+
+std::function<void(ParkedRequest, bool)> PopService::rerunOnPullExecutor(Rerun rerun)
+{
+    return [this, rerun](ParkedRequest woken, bool timedOut) {
+        auto shared = std::make_shared<ParkedRequest>(std::move(woken));
+        // Woken by an arrival: run again until its own deadline (it parks again when another
+        // consumer took the message). Timed out: 1, long past, answers now.
+        const int64_t until = timedOut ? 1 : shared->deadlineMillis;
+        const bool queued = broker_.pullExecutor().tryExecute([this, rerun, shared, until] {
+            (this->*rerun)(shared->context, shared->request, shared->respond, until);
+        });
+        if (!queued)
+            shared->respond(RemotingCommand::createResponse(shared->request, ResponseCode::kSystemBusy,
+                                                            "[OVERLOAD]system busy, start flow control for a while"));
+    };
 }
 
 void PopService::notifyMessageArriving(const std::string &topic, int32_t queueId)
@@ -255,16 +265,7 @@ void PopService::processNotification(const remoting::RequestContext &context, Re
     parked.watchedTopic = topic;
     parked.queueId = queueId;
     parked.deadlineMillis = deadlineMillis != 0 ? deadlineMillis : steadyMillis() + std::min(pollTime, kMaxPollMillis);
-    parked.wake = [this](ParkedRequest woken, bool timedOut) {
-        auto shared = std::make_shared<ParkedRequest>(std::move(woken));
-        const int64_t until = timedOut ? 1 : shared->deadlineMillis;
-        const bool queued = broker_.pullExecutor().tryExecute([this, shared, until] {
-            processNotification(shared->context, shared->request, shared->respond, until);
-        });
-        if (!queued)
-            shared->respond(RemotingCommand::createResponse(shared->request, ResponseCode::kSystemBusy,
-                                                            "[OVERLOAD]system busy, start flow control for a while"));
-    };
+    parked.wake = rerunOnPullExecutor(&PopService::processNotification);
     if (!notificationPolling_->park(parked)) {
         response = RemotingCommand::createResponse(parked.request, ResponseCode::kSuccess);
         respond = std::move(parked.respond);

@@ -21,6 +21,7 @@
 #include "broker/remoting/remoting_channel.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -138,6 +139,10 @@ private:
     // The group's config, created when autoCreateSubscriptionGroup allows (Java's
     // findSubscriptionGroupConfig); nullopt when it does not exist.
     std::optional<store::SubscriptionGroupConfig> findOrCreateGroup(const std::string &group);
+    // A parked request's wake-up: `rerun` it on the pull executor (SYSTEM_BUSY when that is full).
+    using Rerun = void (PopService::*)(const remoting::RequestContext &, remoting::RemotingCommand &,
+                                       remoting::Responder &, int64_t deadlineMillis);
+    std::function<void(ParkedRequest, bool)> rerunOnPullExecutor(Rerun rerun);
     bool parkUntil(ParkedRequest &parked, bool recheck);
     common::BrokerMessage reviveMessage(std::string body, const std::string &tag, const std::string &uniqueKey,
                                         int32_t reviveQid, int64_t deliverMs) const;
