@@ -7,23 +7,17 @@
 #include "broker/common/bytes.h"
 #include "broker/store/store_reader_util.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-
-namespace fs = std::filesystem;
+#include <functional>
 
 namespace mqdesk::store {
 
 namespace {
 
 constexpr size_t kMaxCachedViews = 4096;
+// Deeper than any store's layout (consumequeue/<topic>/<queue>/<file>); bounds a hostile tree.
+constexpr int kMaxListingDepth = 32;
 
 StoreFileKind kindOf(const std::string &relative, const std::string &commitLogRelative)
 {
@@ -72,15 +66,11 @@ int64_t CheckpointValues::minTimestamp() const
     return oldest < 3000 ? 0 : oldest - 3000;
 }
 
-FileView::~FileView()
-{
-    if (data_)
-        ::munmap(const_cast<uint8_t *>(data_), static_cast<size_t>(size_));
-}
-
 StoreReader::StoreReader(std::string root, StoreReaderOptions options)
     : root_(std::move(root)), options_(std::move(options))
 {
+    if (!options_.files)
+        options_.files = realReaderFiles();
     if (options_.commitLogDir.empty())
         options_.commitLogDir = root_ + "/commitlog";
 }
@@ -93,17 +83,18 @@ std::unique_ptr<StoreReader> StoreReader::open(const std::string &rootDir, Store
     std::string root = rootDir;
     while (root.size() > 1 && root.back() == '/')
         root.pop_back();
-    struct stat st{};
-    if (::stat(root.c_str(), &st) != 0) {
-        error = "cannot open the store " + root + ": " + std::strerror(errno);
+    const auto files = options.files ? options.files : realReaderFiles();
+    FileStatus status;
+    if (const int failure = files->status(root, status); failure != 0) {
+        error = "cannot open the store " + root + ": " + std::strerror(failure);
         return nullptr;
     }
-    if (!S_ISDIR(st.st_mode)) {
+    if (!status.directory) {
         error = "cannot open the store " + root + ": not a directory";
         return nullptr;
     }
-    if (::access(root.c_str(), R_OK | X_OK) != 0) {
-        error = "cannot read the store directory " + root + ": " + std::strerror(errno);
+    if (const int failure = files->checkReadableDirectory(root); failure != 0) {
+        error = "cannot read the store directory " + root + ": " + std::strerror(failure);
         return nullptr;
     }
     return std::unique_ptr<StoreReader>(new StoreReader(std::move(root), std::move(options)));
@@ -118,8 +109,8 @@ std::string StoreReader::relativePath(const std::string &absolutePath) const
 
 FileViewPtr StoreReader::mapFile(const std::string &path, const std::string &name, int64_t startOffset) const
 {
-    struct stat st{};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    FileStatus status;
+    if (files().status(path, status) != 0 || !status.regular) {
         std::lock_guard lock(cacheMutex_);
         cache_.erase(path);
         return nullptr;
@@ -127,35 +118,22 @@ FileViewPtr StoreReader::mapFile(const std::string &path, const std::string &nam
     std::lock_guard lock(cacheMutex_);
     if (auto it = cache_.find(path); it != cache_.end()) {
         const FileView &cached = *it->second;
-        if (cached.device_ == st.st_dev && cached.inode_ == st.st_ino && cached.size_ == st.st_size)
+        if (cached.device_ == status.device && cached.inode_ == status.inode && cached.size_ == status.size)
             return it->second;
         cache_.erase(it);
     }
-    const int fd = openReadOnly(path);
-    if (fd < 0)
+    MappedRegion region;
+    if (files().map(path, region) != 0)
         return nullptr;
-    // Identity and size from the descriptor we map, not from the stat above (the file may have
-    // been replaced in between).
-    if (::fstat(fd, &st) != 0) {
-        ::close(fd);
-        return nullptr;
-    }
     std::shared_ptr<FileView> view(new FileView);
     view->path_ = path;
     view->name_ = name;
     view->startOffset_ = startOffset;
-    view->device_ = st.st_dev;
-    view->inode_ = st.st_ino;
-    if (st.st_size > 0) {
-        void *mapped = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-        if (mapped == MAP_FAILED) {
-            ::close(fd);
-            return nullptr;
-        }
-        view->data_ = static_cast<const uint8_t *>(mapped);
-        view->size_ = st.st_size;
-    }
-    ::close(fd); // the mapping stays valid without the descriptor
+    view->device_ = region.status.device;
+    view->inode_ = region.status.inode;
+    view->data_ = region.bytes().data();
+    view->size_ = static_cast<int64_t>(region.bytes().size());
+    view->mapping_ = std::move(region.data);
     if (cache_.size() >= kMaxCachedViews) {
         for (auto it = cache_.begin(); it != cache_.end();)
             it = it->second.use_count() == 1 ? cache_.erase(it) : std::next(it);
@@ -167,7 +145,7 @@ FileViewPtr StoreReader::mapFile(const std::string &path, const std::string &nam
 FileViewPtr StoreReader::view(const std::string &relative) const
 {
     const std::string path = relative.starts_with('/') ? relative : root_ + "/" + relative;
-    const std::string name = fs::path(path).filename().string();
+    const std::string name = path.substr(path.rfind('/') + 1);
     return mapFile(path, name, parseOffsetName(name).value_or(-1));
 }
 
@@ -175,28 +153,53 @@ std::vector<StoreFileInfo> StoreReader::listFiles() const
 {
     std::vector<StoreFileInfo> out;
     const std::string commitLogRelative = relativePath(options_.commitLogDir);
-    const auto visit = [&](const fs::path &directory, bool insideRoot) {
-        std::error_code ec;
-        for (auto it = fs::recursive_directory_iterator(directory, fs::directory_options::skip_permission_denied, ec);
-             !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            struct stat st{};
-            if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    // Depth-first; directories reached through a symbolic link are not descended into (a link
+    // could lead out of the store or round in a loop).
+    const std::function<void(const std::string &, bool, int)> visit = [&](const std::string &directory,
+                                                                          bool insideRoot, int depth) {
+        for (const DirectoryEntry &entry : files().list(directory)) {
+            const std::string path = directory + "/" + entry.name;
+            FileStatus status;
+            if (files().status(path, status) != 0)
+                continue;
+            if (status.directory) {
+                if (!entry.symlink && depth < kMaxListingDepth)
+                    visit(path, insideRoot, depth + 1);
+                continue;
+            }
+            if (!status.regular)
                 continue;
             StoreFileInfo info;
-            info.relativePath = relativePath(it->path().string());
+            info.relativePath = relativePath(path);
             info.kind = insideRoot ? kindOf(info.relativePath, commitLogRelative) : StoreFileKind::CommitLog;
-            info.size = st.st_size;
-            info.modifiedMillis = int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
+            info.size = status.size;
+            info.modifiedMillis = status.modifiedMillis;
             if (info.kind == StoreFileKind::CommitLog || info.kind == StoreFileKind::ConsumeQueue)
-                info.startOffset = parseOffsetName(it->path().filename().string()).value_or(-1);
+                info.startOffset = parseOffsetName(entry.name).value_or(-1);
             out.push_back(std::move(info));
         }
     };
-    visit(root_, true);
+    visit(root_, true, 0);
     if (commitLogRelative == options_.commitLogDir) // storePathCommitLog outside the root
-        visit(options_.commitLogDir, false);
+        visit(options_.commitLogDir, false, 0);
     std::sort(out.begin(), out.end(),
               [](const StoreFileInfo &a, const StoreFileInfo &b) { return a.relativePath < b.relativePath; });
+    return out;
+}
+
+std::vector<MappedFileInfo> StoreReader::regularFilesIn(const std::string &directory) const
+{
+    std::vector<MappedFileInfo> out;
+    for (const DirectoryEntry &entry : files().list(directory)) {
+        MappedFileInfo info;
+        info.path = directory + "/" + entry.name;
+        FileStatus status;
+        if (files().status(info.path, status) != 0 || !status.regular)
+            continue;
+        info.name = entry.name;
+        info.size = status.size;
+        out.push_back(std::move(info));
+    }
     return out;
 }
 
@@ -204,15 +207,7 @@ MappedFamily StoreReader::listFamily(const std::string &directory, int64_t confi
 {
     MappedFamily family;
     family.directory = directory;
-    std::error_code ec;
-    for (const auto &entry : fs::directory_iterator(directory, ec)) {
-        struct stat st{};
-        if (::stat(entry.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        MappedFileInfo info;
-        info.path = entry.path().string();
-        info.name = entry.path().filename().string();
-        info.size = st.st_size;
+    for (MappedFileInfo &info : regularFilesIn(directory)) {
         if (auto offset = parseOffsetName(info.name)) {
             info.startOffset = *offset;
             family.files.push_back(std::move(info));
@@ -266,44 +261,14 @@ std::optional<CheckpointValues> StoreReader::readCheckpoint(std::string *error) 
 AbortInfo StoreReader::readAbort() const
 {
     AbortInfo info;
-    info.present = readSmallFile(root_ + "/abort", info.content);
-    info.backupPresent = readSmallFile(root_ + "/abort.bak", info.backupContent);
+    info.present = files().readAll(root_ + "/abort", info.content);
+    info.backupPresent = files().readAll(root_ + "/abort.bak", info.backupContent);
     return info;
 }
 
 LockState StoreReader::probeLock() const
 {
-    // Contract: the descriptor is opened and closed here. Closing a descriptor drops every classic
-    // POSIX lock this process holds on the file; MQDesk's StoreLock is an open-file-description
-    // lock, which survives that, so probing our own running store is safe.
-    LockState state;
-    const std::string path = root_ + "/lock";
-    const int fd = openReadOnly(path);
-    if (fd < 0) {
-        if (errno != ENOENT)
-            state.error = "cannot open " + path + ": " + std::strerror(errno);
-        return state;
-    }
-    state.present = true;
-    char content[64];
-    const ssize_t n = ::pread(fd, content, sizeof content, 0);
-    if (n > 0)
-        state.content.assign(content, static_cast<size_t>(n));
-    // A query needs no write access: F_OFD_GETLK reports any lock (classic or OFD, of any process,
-    // and OFD locks of other descriptions in this one) that a write lock on byte 0 would meet.
-    struct flock probe{};
-    probe.l_type = F_WRLCK;
-    probe.l_whence = SEEK_SET;
-    probe.l_start = 0;
-    probe.l_len = 1;
-    if (::fcntl(fd, F_OFD_GETLK, &probe) != 0) {
-        state.error = "cannot probe the lock on " + path + ": " + std::strerror(errno);
-    } else if (probe.l_type != F_UNLCK) {
-        state.live = true;
-        state.holderPid = probe.l_pid > 0 ? probe.l_pid : -1;
-    }
-    ::close(fd);
-    return state;
+    return files().probeLock(root_ + "/lock");
 }
 
 } // namespace mqdesk::store

@@ -13,6 +13,9 @@
 // Mapped-file sizes are inferred from the files (all files of a family should agree; the most
 // common size wins and the verifier names the others) unless StoreReaderOptions gives them.
 //
+// Every file operation goes through StoreReaderOptions::files (reader_files.h): the real file
+// system by default, a store held in memory for tests and the fuzz targets.
+//
 // Threading: every function may be called from any thread, concurrently. A FileView keeps its
 // mapping alive for as long as it is held, even after a broker deletes the file.
 // Hazard: a mapped file that another program truncates in place faults (SIGBUS) when the cut part
@@ -23,6 +26,7 @@
 #include "broker/common/message.h"
 #include "broker/store/consume_queue.h"
 #include "broker/store/index_file.h"
+#include "broker/store/reader_files.h"
 
 #include <cstdint>
 #include <functional>
@@ -77,7 +81,7 @@ struct MappedFamily
 class FileView
 {
 public:
-    ~FileView();
+    ~FileView() = default;
     FileView(const FileView &) = delete;
     FileView &operator=(const FileView &) = delete;
 
@@ -96,6 +100,7 @@ private:
     int64_t startOffset_ = -1;
     int64_t size_ = 0;
     const uint8_t *data_ = nullptr;
+    std::shared_ptr<const uint8_t> mapping_; // owns data_
     uint64_t device_ = 0;
     uint64_t inode_ = 0;
 };
@@ -252,15 +257,6 @@ struct AbortInfo
     std::string backupContent;
 };
 
-struct LockState
-{
-    bool present = false;
-    std::string content; // "lock"
-    bool live = false;   // a process holds the lock: a broker runs on this store
-    int32_t holderPid = -1; // classic POSIX locks tell their owner; OFD locks do not
-    std::string error;
-};
-
 struct StoreReaderOptions
 {
     std::string commitLogDir;         // storePathCommitLog; default <root>/commitlog
@@ -268,6 +264,7 @@ struct StoreReaderOptions
     int64_t consumeQueueFileSize = 0; // 0: inferred
     int32_t maxHashSlotNum = 0;       // 0 (both): inferred from each index file's size
     int32_t maxIndexNum = 0;
+    std::shared_ptr<const ReaderFiles> files{}; // nullptr: realReaderFiles()
 };
 
 // Returns false to cancel a long scan; `done` and `total` are bytes (total 0: unknown).
@@ -285,6 +282,7 @@ public:
 
     const std::string &rootDir() const { return root_; }
     const StoreReaderOptions &options() const { return options_; }
+    const ReaderFiles &files() const { return *options_.files; }
 
     // Every regular file under the root, by path; nothing is hidden. (A commit-log directory outside
     // the root is listed too, with absolute paths.)
@@ -353,6 +351,8 @@ private:
     StoreReader(std::string root, StoreReaderOptions options);
 
     FileViewPtr mapFile(const std::string &path, const std::string &name, int64_t startOffset) const;
+    // The regular files (links followed) directly in `directory`, unsorted; startOffset unset.
+    std::vector<MappedFileInfo> regularFilesIn(const std::string &directory) const;
     MappedFamily listFamily(const std::string &directory, int64_t configuredSize) const;
     std::vector<FileViewPtr> mapFamily(const MappedFamily &family) const;
     std::optional<int64_t> dataEndOf(const FileView &file) const;

@@ -10,12 +10,7 @@
 #include "broker/store/store_reader.h"
 #include "broker/store/store_reader_util.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <filesystem>
-
-namespace fs = std::filesystem;
 
 namespace mqdesk::store {
 
@@ -108,12 +103,8 @@ void parseConfig(ConfigFileContent &content)
 std::vector<ConfigFileContent> StoreReader::configFiles() const
 {
     std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto &entry : fs::directory_iterator(root_ + "/config", ec)) {
-        struct stat st{};
-        if (::stat(entry.path().c_str(), &st) == 0 && S_ISREG(st.st_mode))
-            names.push_back(entry.path().filename().string());
-    }
+    for (const MappedFileInfo &file : regularFilesIn(root_ + "/config"))
+        names.push_back(file.name);
     std::sort(names.begin(), names.end());
     std::vector<ConfigFileContent> out;
     for (const auto &name : names) {
@@ -130,7 +121,7 @@ std::optional<ConfigFileContent> StoreReader::configFile(const std::string &name
     ConfigFileContent content;
     content.name = name;
     content.path = root_ + "/config/" + name;
-    if (!readSmallFile(content.path, content.text))
+    if (!files().readAll(content.path, content.text))
         return std::nullopt;
     content.size = static_cast<int64_t>(content.text.size());
     parseConfig(content);

@@ -5,13 +5,8 @@
 #include "broker/store/store_reader.h"
 #include "broker/store/store_reader_util.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
-
-namespace fs = std::filesystem;
 
 namespace mqdesk::store {
 
@@ -33,23 +28,26 @@ struct QueueDirectory
 };
 
 // consumequeue/<topic>/<numeric queueId>/; RocketMQ ignores other directories, and so do we.
-std::vector<QueueDirectory> queueDirectories(const std::string &root)
+std::vector<QueueDirectory> queueDirectories(const ReaderFiles &files, const std::string &root)
 {
+    const auto isDirectory = [&files](const std::string &path) {
+        FileStatus status;
+        return files.status(path, status) == 0 && status.directory;
+    };
     std::vector<QueueDirectory> out;
-    std::error_code ec;
-    for (const auto &topic : fs::directory_iterator(root + "/consumequeue", ec)) {
-        std::error_code typeError;
-        if (!topic.is_directory(typeError))
+    const std::string queuesRoot = root + "/consumequeue";
+    for (const DirectoryEntry &topic : files.list(queuesRoot)) {
+        const std::string topicPath = queuesRoot + "/" + topic.name;
+        if (!isDirectory(topicPath))
             continue;
-        std::error_code innerError;
-        for (const auto &queue : fs::directory_iterator(topic.path(), innerError)) {
-            const std::string name = queue.path().filename().string();
+        for (const DirectoryEntry &queue : files.list(topicPath)) {
+            const std::string &name = queue.name;
             int32_t id = 0;
             const auto [end, parseError] = std::from_chars(name.data(), name.data() + name.size(), id);
-            if (parseError != std::errc() || end != name.data() + name.size() || id < 0
-                || !queue.is_directory(typeError))
+            const std::string queuePath = topicPath + "/" + name;
+            if (parseError != std::errc() || end != name.data() + name.size() || id < 0 || !isDirectory(queuePath))
                 continue;
-            out.push_back({topic.path().filename().string(), id, queue.path().string()});
+            out.push_back({topic.name, id, queuePath});
         }
     }
     std::sort(out.begin(), out.end(), [](const QueueDirectory &a, const QueueDirectory &b) {
@@ -104,7 +102,7 @@ int64_t StoreReader::consumeQueueFileSize() const
     if (options_.consumeQueueFileSize > 0)
         return options_.consumeQueueFileSize;
     std::vector<MappedFileInfo> all;
-    for (const auto &queue : queueDirectories(root_)) {
+    for (const auto &queue : queueDirectories(files(), root_)) {
         auto family = listFamily(queue.path, 0);
         all.insert(all.end(), family.files.begin(), family.files.end());
     }
@@ -115,7 +113,7 @@ std::vector<ConsumeQueueInfo> StoreReader::consumeQueues() const
 {
     std::vector<ConsumeQueueInfo> out;
     std::vector<MappedFileInfo> all;
-    for (const auto &queue : queueDirectories(root_)) {
+    for (const auto &queue : queueDirectories(files(), root_)) {
         ConsumeQueueInfo info;
         info.topic = queue.topic;
         info.queueId = queue.queueId;
@@ -275,15 +273,8 @@ FileViewPtr StoreReader::mapIndexFile(const IndexFileSummary &summary) const
 
 std::vector<IndexFileSummary> StoreReader::indexFiles() const
 {
-    std::vector<MappedFileInfo> files;
-    std::error_code ec;
-    for (const auto &entry : fs::directory_iterator(root_ + "/index", ec)) {
-        struct stat st{};
-        const std::string name = entry.path().filename().string();
-        if (::stat(entry.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || !isIndexName(name))
-            continue;
-        files.push_back({entry.path().string(), name, -1, st.st_size});
-    }
+    std::vector<MappedFileInfo> files = regularFilesIn(root_ + "/index");
+    std::erase_if(files, [](const MappedFileInfo &file) { return !isIndexName(file.name); });
     std::sort(files.begin(), files.end(), [](const MappedFileInfo &a, const MappedFileInfo &b) {
         return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
     });

@@ -7,9 +7,6 @@
 #include "broker/common/record_codec.h"
 #include "broker/store/store_reader.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -64,36 +61,6 @@ inline int64_t inferFileSize(const std::vector<MappedFileInfo> &files)
         }
     }
     return best;
-}
-
-// O_NOATIME keeps even the access times of the store as they were; only the owner (or root) may
-// ask for it, so fall back to a plain read-only open.
-inline int openReadOnly(const std::string &path)
-{
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOATIME);
-    if (fd < 0 && errno == EPERM)
-        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    return fd;
-}
-
-// Reads a whole (small) file read-only; false when it cannot be opened.
-inline bool readSmallFile(const std::string &path, std::string &content)
-{
-    const int fd = openReadOnly(path);
-    if (fd < 0)
-        return false;
-    content.clear();
-    char buffer[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        content.append(buffer, static_cast<size_t>(n));
-    }
-    ::close(fd);
-    return true;
 }
 
 // Whether [p, p + n) holds only zero bytes.

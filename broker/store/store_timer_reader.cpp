@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <system_error>
@@ -130,16 +129,16 @@ TimerWheelPage readTimerWheelSlots(const StoreReader &reader, int32_t fromSlot, 
 std::vector<TimerLogFile> timerLogFiles(const StoreReader &reader)
 {
     std::vector<TimerLogFile> files;
-    std::error_code ec;
-    const std::filesystem::path dir = std::filesystem::path(reader.rootDir()) / kTimerLogDir;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (!isTwentyDigits(name) || !it->is_regular_file(ec))
+    const std::string dir = reader.rootDir() + "/" + std::string(kTimerLogDir);
+    for (const DirectoryEntry &entry : reader.files().list(dir)) {
+        FileStatus status;
+        if (!isTwentyDigits(entry.name) || reader.files().status(dir + "/" + entry.name, status) != 0
+            || !status.regular)
             continue;
         TimerLogFile f;
-        f.relativePath = std::string(kTimerLogDir) + "/" + name;
-        f.startOffset = std::stoll(name);
-        f.size = static_cast<int64_t>(it->file_size(ec));
+        f.relativePath = std::string(kTimerLogDir) + "/" + entry.name;
+        f.startOffset = std::stoll(entry.name);
+        f.size = status.size;
         files.push_back(f);
     }
     std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return a.startOffset < b.startOffset; });

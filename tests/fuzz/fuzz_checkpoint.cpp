@@ -2,7 +2,7 @@
 // config files — as a damaged store presents them. Byte 0 chooses which file gets the bytes.
 
 #include "broker/store/store_reader.h"
-#include "fuzz_store_dir.h"
+#include "fuzz_store.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,16 +14,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
-    auto &dir = mqdesk::fuzz::FuzzStoreDir::instance();
+    auto &store = mqdesk::fuzz::FuzzStore::instance();
     static const char *const kFiles[] = {"checkpoint", "abort", "config/topics.json",
                                          "config/consumerOffset.json", "config/broker.properties"};
     const std::string file = kFiles[data[0] % std::size(kFiles)];
-    dir.writeFile(file, data + 1, size - 1);
+    store.writeFile(file, data + 1, size - 1);
 
-    std::string error;
-    const auto reader = StoreReader::open(dir.root(), StoreReaderOptions{}, error);
-    if (!reader)
-        std::abort();
+    const auto reader = store.open();
     std::string checkpointError;
     const auto checkpoint = reader->readCheckpoint(&checkpointError);
     if (checkpoint)

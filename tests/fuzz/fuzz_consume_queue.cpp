@@ -4,11 +4,10 @@
 // full earlier file (so that queue offsets and file boundaries are crossed).
 
 #include "broker/store/store_reader.h"
-#include "fuzz_store_dir.h"
+#include "fuzz_store.h"
 
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,29 +17,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
-    auto &dir = mqdesk::fuzz::FuzzStoreDir::instance();
+    auto &store = mqdesk::fuzz::FuzzStore::instance();
     const uint8_t mode = data[0];
     std::vector<uint8_t> file(data + 1, data + size);
     if (mode & 1)
         file.resize((file.size() + 19) / 20 * 20);
     const std::string queueDir = "consumequeue/TopicTest/0/";
-    std::filesystem::remove_all(dir.root() + "/" + queueDir);
+    store.remove(queueDir);
     if (mode & 2) {
         // An earlier full file of the same size, so this one starts at a later queue offset.
-        dir.writeFile(queueDir + "00000000000000000000", file.data(), file.size());
+        store.writeFile(queueDir + "00000000000000000000", file.data(), file.size());
         char name[21];
         std::snprintf(name, sizeof name, "%020zu", file.size());
-        dir.writeFile(queueDir + name, file.data(), file.size());
+        store.writeFile(queueDir + name, file.data(), file.size());
     } else {
-        dir.writeFile(queueDir + "00000000000000000000", file.data(), file.size());
+        store.writeFile(queueDir + "00000000000000000000", file.data(), file.size());
     }
 
     StoreReaderOptions options;
     options.consumeQueueFileSize = (mode & 4) ? static_cast<int64_t>(file.size()) : 0;
-    std::string error;
-    const auto reader = StoreReader::open(dir.root(), options, error);
-    if (!reader)
-        std::abort(); // the directory exists: open must not fail
+    const auto reader = store.open(options);
     for (const ConsumeQueueInfo &queue : reader->consumeQueues()) {
         const ConsumeQueuePage page = reader->readConsumeQueue(queue.topic, queue.queueId, queue.minOffset, 64);
         (void)page;

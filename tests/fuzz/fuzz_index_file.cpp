@@ -5,7 +5,7 @@
 
 #include "broker/store/index_file.h"
 #include "broker/store/store_reader.h"
-#include "fuzz_store_dir.h"
+#include "fuzz_store.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -24,23 +24,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
-    auto &dir = mqdesk::fuzz::FuzzStoreDir::instance();
+    auto &store = mqdesk::fuzz::FuzzStore::instance();
     const uint8_t mode = data[0];
     std::vector<uint8_t> file(data + 1, data + size);
     if (mode & 1)
         file.resize(static_cast<size_t>(IndexFile::fileSizeFor(kSlots, kEntries)));
     const std::string name = "20211101120000000";
-    dir.writeFile("index/" + name, file.data(), file.size());
+    store.writeFile("index/" + name, file.data(), file.size());
 
     StoreReaderOptions options;
     if (mode & 2) {
         options.maxHashSlotNum = kSlots;
         options.maxIndexNum = kEntries;
     }
-    std::string error;
-    const auto reader = StoreReader::open(dir.root(), options, error);
-    if (!reader)
-        std::abort();
+    const auto reader = store.open(options);
     for (const IndexFileSummary &summary : reader->indexFiles()) {
         (void)reader->indexSlotOccupancy(summary.file.name, 1 + mode % 7);
         (void)reader->readIndexEntries(summary.file.name, 0, 32);

@@ -7,6 +7,7 @@ QObject *createRecoveryTest();
 QObject *createConsumeQueueTest();
 QObject *createIndexTest();
 QObject *createStoreReaderTest();
+QObject *createReaderFilesTest();
 QObject *createRecordLayoutTest();
 QObject *createStoreCorruptionTest();
 QObject *createStoreVerifierTest();
@@ -17,7 +18,7 @@ QObject *createTimerStoreTest();
 QObject *createTimerReaderTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
-                 createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(),
+                 createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(), createReaderFilesTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
                  createStoreFaultsTest(), createDiskFaultsTest(),
                  createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest())
