@@ -33,6 +33,7 @@ var scenarios = map[string]func(*Env){
 	"Transactions":   scenarioTransactions,
 	"Delay":          scenarioDelay,
 	"DelayTimestamp": scenarioDelayTimestamp,
+	"Acl":            scenarioAcl,
 }
 
 var started = time.Now()
