@@ -1,5 +1,6 @@
 #include "broker/server/rebalance_lock_manager.h"
 
+#include "broker/common/log_rate_limiter.h"
 #include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 
@@ -58,14 +59,29 @@ std::vector<MessageQueueData> RebalanceLockManager::tryLockBatch(const std::stri
 {
     std::vector<MessageQueueData> granted;
     std::set<MessageQueueData> seen; // a queue named twice is granted once
+    size_t refused = 0;
+    bool swept = false;
     std::lock_guard lock(mutex_);
     auto &table = groups_[group];
     for (const MessageQueueData &queue : queues) {
         if (!seen.insert(queue).second)
             continue;
-        auto [it, inserted] = table.try_emplace(queue, LockEntry{clientId, nowMillis});
+        auto it = table.find(queue);
+        if (it == table.end()) {
+            // One sweep per request at most: a full table must not make a request quadratic.
+            if (entries_ >= maxEntries_ && !swept) {
+                dropExpiredLocked(nowMillis, group);
+                swept = true;
+            }
+            if (entries_ >= maxEntries_) {
+                ++refused;
+                continue;
+            }
+            it = table.emplace(queue, LockEntry{clientId, nowMillis}).first;
+            ++entries_;
+        }
         LockEntry &entry = it->second;
-        if (!inserted && entry.clientId != clientId) {
+        if (entry.clientId != clientId) {
             if (!expired(entry, nowMillis))
                 continue;
             spdlog::info("rebalance lock: group {} queue {}@{}:{} taken over by {} from {} (expired)", group,
@@ -77,7 +93,31 @@ std::vector<MessageQueueData> RebalanceLockManager::tryLockBatch(const std::stri
     }
     if (table.empty())
         groups_.erase(group);
+    if (refused > 0) {
+        static common::LogRateLimiter limiter(std::chrono::seconds(10));
+        if (const auto held = limiter.admit())
+            spdlog::warn("rebalance lock: table full ({} locks held): {} queues of group {} not granted to {}{}",
+                         entries_, refused, group, clientId, common::LogRateLimiter::heldNote(*held));
+    }
     return granted;
+}
+
+size_t RebalanceLockManager::dropExpiredLocked(int64_t nowMillis, const std::string &keepGroup)
+{
+    size_t dropped = 0;
+    for (auto group = groups_.begin(); group != groups_.end();) {
+        dropped += std::erase_if(group->second, [&](const auto &lock) { return expired(lock.second, nowMillis); });
+        // keepGroup's table stays even when empty: the caller holds a reference to it.
+        group = group->second.empty() && group->first != keepGroup ? groups_.erase(group) : std::next(group);
+    }
+    entries_ -= dropped;
+    return dropped;
+}
+
+size_t RebalanceLockManager::size() const
+{
+    std::lock_guard lock(mutex_);
+    return entries_;
 }
 
 void RebalanceLockManager::unlockBatch(const std::string &group, const std::vector<MessageQueueData> &queues,
@@ -89,8 +129,10 @@ void RebalanceLockManager::unlockBatch(const std::string &group, const std::vect
         return;
     for (const MessageQueueData &queue : queues) {
         const auto it = table->second.find(queue);
-        if (it != table->second.end() && it->second.clientId == clientId)
+        if (it != table->second.end() && it->second.clientId == clientId) {
             table->second.erase(it);
+            --entries_;
+        }
     }
     if (table->second.empty())
         groups_.erase(table);

@@ -27,11 +27,20 @@ public:
     // RocketMQ's default lock lifetime (rocketmq.broker.rebalance.lockMaxLiveTime).
     static constexpr int64_t kDefaultMaxLiveMillis = 60000;
 
-    explicit RebalanceLockManager(int64_t maxLiveMillis = kDefaultMaxLiveMillis) : maxLiveMillis_(maxLiveMillis) {}
+    // Locks held at once, over every group: far more than the queues of any real broker, so that
+    // only a client naming queues without end meets it (each request is bounded by its batch size,
+    // this bounds them together).
+    static constexpr size_t kDefaultMaxEntries = 262144;
+
+    explicit RebalanceLockManager(int64_t maxLiveMillis = kDefaultMaxLiveMillis, size_t maxEntries = kDefaultMaxEntries)
+        : maxLiveMillis_(maxLiveMillis), maxEntries_(maxEntries)
+    {}
 
     // Grants each of `queues` that is unlocked, already held by `clientId`, or whose holder's
     // lock is older than maxLiveMillis; every grant (re)stamps the lock with `nowMillis`.
-    // Returns the granted queues, in the order asked (duplicates once).
+    // Returns the granted queues, in the order asked (duplicates once). When the table holds
+    // maxEntries locks, expired ones are dropped; if it is still full, queues not yet in it are not
+    // granted (the client asks again at its next renewal) and a rate-limited warning says so.
     std::vector<remoting::MessageQueueData> tryLockBatch(const std::string &group,
                                                          const std::vector<remoting::MessageQueueData> &queues,
                                                          const std::string &clientId, int64_t nowMillis);
@@ -44,6 +53,7 @@ public:
                     int64_t nowMillis) const;
 
     int64_t maxLiveMillis() const { return maxLiveMillis_; }
+    size_t size() const;
 
 private:
     struct LockEntry
@@ -56,11 +66,17 @@ private:
         return nowMillis - entry.lastUpdateMillis > maxLiveMillis_;
     }
 
+    // Requires: mutex_ held. Erases every expired lock, and the groups left without locks but
+    // keepGroup; returns how many locks went.
+    size_t dropExpiredLocked(int64_t nowMillis, const std::string &keepGroup);
+
     const int64_t maxLiveMillis_;
+    const size_t maxEntries_;
     mutable std::mutex mutex_;
     // group → queue → holder; guarded by mutex_. Released entries are erased, expired ones
-    // stay until taken over (their number is bounded by the queues a group ever locked).
+    // stay until taken over or until the table is full.
     std::map<std::string, std::map<remoting::MessageQueueData, LockEntry>, std::less<>> groups_;
+    size_t entries_ = 0; // locks in groups_; guarded by mutex_
 };
 
 // LOCK_BATCH_MQ and UNLOCK_BATCH_MQ over one RebalanceLockManager. Both answer SUCCESS (LOCK

@@ -119,6 +119,32 @@ private slots:
         QCOMPARE(locks.tryLockBatch("G", {q1}, "c1", 1903), Queues{q1});
     }
 
+
+    // Across requests the table is bounded: a full table drops expired locks first, then grants
+    // nothing new until locks expire or are released; held locks are still renewed.
+    void lockTableIsBoundedAcrossRequests()
+    {
+        server::RebalanceLockManager locks(1000, 100);
+        using Queues = std::vector<remoting::MessageQueueData>;
+        const auto queuesOf = [](const std::string &topic, int count) {
+            Queues out;
+            for (int i = 0; i < count; ++i)
+                out.push_back({topic, "broker-a", i});
+            return out;
+        };
+        QCOMPARE(locks.tryLockBatch("G1", queuesOf("A", 60), "c1", 0).size(), size_t{60});
+        QCOMPARE(locks.tryLockBatch("G2", queuesOf("B", 60), "c2", 500).size(), size_t{40});
+        QCOMPARE(locks.size(), size_t{100});
+        QCOMPARE(locks.tryLockBatch("G3", queuesOf("C", 1), "c3", 900), Queues{});
+        QCOMPARE(locks.tryLockBatch("G1", queuesOf("A", 1), "c1", 900).size(), size_t{1}); // a renewal
+        // G1's other 59 locks expire at 1000 ms: a new group gets their room.
+        QCOMPARE(locks.tryLockBatch("G3", queuesOf("C", 70), "c3", 1200).size(), size_t{59});
+        QCOMPARE(locks.size(), size_t{100});
+        QVERIFY(locks.isLockedBy("G1", {"A", "broker-a", 0}, "c1", 1200));
+        locks.unlockBatch("G3", queuesOf("C", 70), "c3");
+        QCOMPARE(locks.size(), size_t{41});
+        QCOMPARE(locks.tryLockBatch("G4", queuesOf("D", 59), "c4", 1300).size(), size_t{59});
+    }
     // The frames a Java client sends: fastjson's body in, {"lockOKMQSet":[…]} out.
     void javaShapedFrames()
     {
