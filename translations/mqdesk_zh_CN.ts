@@ -47,6 +47,10 @@
         <source>Open a store directory in the store explorer at start</source>
         <translation>启动时在存储浏览器中打开一个存储目录</translation>
     </message>
+    <message>
+        <source>Let the embedded broker listen on a non-loopback bindAddress without aclEnable (every host that reaches it can read and write every topic)</source>
+        <translation>允许内嵌 Broker 在未开启 aclEnable 时监听非回环的 bindAddress（任何能访问到它的主机都可以读写所有 Topic）</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::BrokerHost</name>

@@ -2,6 +2,7 @@
 // embedded broker (store in the user's application data folder unless --store says otherwise)
 // and opens the main window.
 
+#include "broker/server/bind_policy.h"
 #include "ui/explorer/explorer_actions.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
@@ -66,7 +67,12 @@ int main(int argc, char **argv)
     const QCommandLineOption exploreOption(QStringLiteral("explore"),
                                            translated(QT_TRANSLATE_NOOP("mqdesk", "Open a store directory in the store explorer at start")),
                                            translated(QT_TRANSLATE_NOOP("mqdesk", "dir")));
-    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, langOption, exploreOption});
+    const QCommandLineOption allowUnauthenticatedOption(
+        QStringLiteral("allow-unauthenticated"),
+        translated(QT_TRANSLATE_NOOP("mqdesk", "Let the embedded broker listen on a non-loopback bindAddress without "
+                                               "aclEnable (every host that reaches it can read and write every topic)")));
+    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, langOption, exploreOption,
+                       allowUnauthenticatedOption});
     parser.process(app);
 
     mqdesk::server::EmbeddedBrokerOptions options;
@@ -94,6 +100,15 @@ int main(int argc, char **argv)
     if (!ok || namesrvPort < 0 || namesrvPort > 65535)
         return fail("--namesrv-port takes a port number, got '" + parser.value(namesrvPortOption).toStdString() + "'");
     options.settings.store.listenPort = brokerPort;
+    options.allowUnauthenticated = parser.isSet(allowUnauthenticatedOption);
+    // Refused here, before a window opens, as mqdesk-broker refuses it (bind_policy.h).
+    if (const std::string refusal = mqdesk::server::checkBindPolicy(options.settings, options.allowUnauthenticated);
+        !refusal.empty())
+        return fail(refusal);
+    if (mqdesk::server::isExposedWithoutAcl(options.settings))
+        std::cerr << "mqdesk: warning: the embedded broker listens on " << options.settings.broker.bindAddress
+                  << " WITHOUT access control: any host that reaches it can read, write and delete every topic "
+                     "(set aclEnable=true, see README, Access control)\n";
     options.namesrvPort = static_cast<uint16_t>(namesrvPort);
     // Ports chosen in the app after a conflict ("Use port N") apply unless given here.
     const mqdesk::ui::RememberedPorts remembered = mqdesk::ui::rememberedPorts();

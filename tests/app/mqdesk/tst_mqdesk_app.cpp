@@ -1,8 +1,10 @@
 // mqdesk (the desktop app) run for real with QT_QPA_PLATFORM=offscreen, a temporary store, free
 // ports and its own config/data folders: SIGTERM, SIGINT and SIGHUP each end it with status 0
 // within a bounded time, its embedded broker stopped cleanly (no abort file left in the
-// store), and the next start on that store runs the normal recovery, not the abnormal one.
+// store), and the next start on that store runs the normal recovery, not the abnormal one; a
+// non-loopback bindAddress without aclEnable is refused unless --allow-unauthenticated is given.
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -36,7 +38,7 @@ bool accepts(int port)
 class AppProcess
 {
 public:
-    AppProcess(const QString &home, const QString &store)
+    AppProcess(const QString &home, const QString &store, const QStringList &extraArguments = {})
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -45,8 +47,10 @@ public:
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), home);
         process_.setProcessEnvironment(environment);
         process_.setProcessChannelMode(QProcess::MergedChannels);
-        process_.start(QStringLiteral(MQDESK_APP_PATH), {QStringLiteral("--store"), store, QStringLiteral("--namesrv-port"),
-                                                       QStringLiteral("0"), QStringLiteral("--broker-port"), QStringLiteral("0")});
+        process_.start(QStringLiteral(MQDESK_APP_PATH), QStringList{QStringLiteral("--store"), store,
+                                                                    QStringLiteral("--namesrv-port"), QStringLiteral("0"),
+                                                                    QStringLiteral("--broker-port"), QStringLiteral("0")}
+                                                            + extraArguments);
     }
     ~AppProcess()
     {
@@ -99,6 +103,7 @@ class TestMqdeskApp : public QObject
 private slots:
     void stopsCleanlyOnSignal_data();
     void stopsCleanlyOnSignal();
+    void exposedBrokerNeedsAclOrAnExplicitYes();
 };
 
 void TestMqdeskApp::stopsCleanlyOnSignal_data()
@@ -137,6 +142,37 @@ void TestMqdeskApp::stopsCleanlyOnSignal()
     QVERIFY2(again.stop(SIGTERM, 30000), qPrintable(again.output()));
     QCOMPARE(again.process().exitCode(), 0);
     QVERIFY(!QFile::exists(store + QStringLiteral("/abort")));
+}
+
+// A broker.conf that binds every address without aclEnable: refused before any window opens
+// (exit 2, the refusal names the address and the ways out, nothing listens); with
+// --allow-unauthenticated the app starts and warns.
+void TestMqdeskApp::exposedBrokerNeedsAclOrAnExplicitYes()
+{
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QString store = home.filePath(QStringLiteral("store"));
+    const QString conf = home.filePath(QStringLiteral("broker.conf"));
+    QFile file(conf);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("bindAddress=0.0.0.0\n");
+    file.close();
+
+    {
+        AppProcess refused(home.path(), store, {QStringLiteral("-c"), conf});
+        QVERIFY(refused.process().waitForFinished(30000));
+        const QString output = refused.output() + QString::fromUtf8(refused.process().readAll());
+        QCOMPARE(refused.process().exitCode(), 2);
+        QVERIFY2(output.contains(QStringLiteral("0.0.0.0")) && output.contains(QStringLiteral("aclEnable"))
+                     && output.contains(QStringLiteral("--allow-unauthenticated")),
+                 qPrintable(output));
+        QVERIFY2(!output.contains(QStringLiteral("serving at")), qPrintable(output));
+    }
+    AppProcess allowed(home.path(), store, {QStringLiteral("-c"), conf, QStringLiteral("--allow-unauthenticated")});
+    QVERIFY2(allowed.waitServing() > 0, qPrintable(allowed.output()));
+    QVERIFY2(allowed.output().contains(QStringLiteral("WITHOUT access control")), qPrintable(allowed.output()));
+    QVERIFY2(allowed.stop(SIGTERM, 30000), qPrintable(allowed.output()));
+    QCOMPARE(allowed.process().exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestMqdeskApp)
