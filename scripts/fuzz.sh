@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the fuzz preset (clang-14, libFuzzer + ASan + UBSan) and runs every libFuzzer target in
 # tests/fuzz for SECONDS each (default 60), starting from its seed corpus, MQDESK_FUZZ_JOBS
-# targets at a time (default 1). Prints each target's executions and exec/s, and any crash with
+# targets at a time (default 1); with MQDESK_FUZZ_RUNS=N a target also stops after N executions.
+# Prints each target's executions and exec/s, and any crash with
 # the input libFuzzer saved.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 # New inputs found go to build/fuzz/tests/fuzz/corpus/<target>/ (not the committed seeds);
@@ -28,6 +29,8 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:malloc_context_size=2:max_malloc_fill_size=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 jobs=${MQDESK_FUZZ_JOBS:-1}
+runs_limit=()
+if [[ -n ${MQDESK_FUZZ_RUNS:-} ]]; then runs_limit=(-runs="$MQDESK_FUZZ_RUNS"); fi
 
 # Runs one target; its summary line goes to $build/crashes/<target>.summary.
 run_target() {
@@ -35,7 +38,7 @@ run_target() {
   mkdir -p "$work" "$crashes"
   local start status=0 elapsed runs rate result
   start=$(date +%s)
-  "$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  "$build/tests/fuzz/$target" -max_total_time="$seconds" "${runs_limit[@]}" -rss_limit_mb=2048 -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$target" >"$log" 2>&1 || status=$?
   elapsed=$(($(date +%s) - start))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
