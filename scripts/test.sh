@@ -2,9 +2,9 @@
 # Builds and runs every MQDesk test through CTest, in four phases, each timed:
 #   1. the Release build's whole suite;
 #   2. the engine suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. the engine suites under ThreadSanitizer (with MQDESK_TEST_TSAN=1);
-#   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz"; with
-#      MQDESK_TEST_FUZZ=1).
+#   3. the engine suites under ThreadSanitizer (MQDESK_TEST_TSAN=0 skips it);
+#   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz";
+#      MQDESK_TEST_FUZZ=0 skips it). scripts/fuzz.sh runs the targets longer.
 # The sanitizer and fuzz presets build only the engine and what they run (no Qt UI).
 # Installs missing Debian packages first. Extra arguments go to every ctest run.
 set -euo pipefail
@@ -47,11 +47,7 @@ cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j 1 "$@"
 end_phase
 
-# The ThreadSanitizer phase is opt-in (MQDESK_TEST_TSAN=1): its build and the engine suites under TSan
-# (tst_broker_store alone ~11 min) would add about half an hour. The fuzz phase (clean on this tree)
-# is opt-in too (MQDESK_TEST_FUZZ=1) while the timer store's 38.7 MB wheel per store makes the ASan
-# phase slow: together they would bring CI near its limit. scripts/fuzz.sh runs the targets longer.
-if [[ ${MQDESK_TEST_TSAN:-0} == 1 ]]; then
+if [[ ${MQDESK_TEST_TSAN:-1} == 1 ]]; then
 begin_phase "Engine tests under ThreadSanitizer"
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"
@@ -59,7 +55,7 @@ ctest --preset tsan -j 1 "$@"
 end_phase
 fi
 
-if [[ ${MQDESK_TEST_FUZZ:-0} == 1 ]]; then
+if [[ ${MQDESK_TEST_FUZZ:-1} == 1 ]]; then
 begin_phase "Fuzz targets, a few seconds each over their seed corpora"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs"
