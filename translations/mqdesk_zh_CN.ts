@@ -1638,6 +1638,10 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <translation>校验已取消。</translation>
     </message>
     <message>
+        <source>Verify failed: %1</source>
+        <translation>校验失败：%1</translation>
+    </message>
+    <message>
         <source>Verify</source>
         <translation>校验</translation>
     </message>

@@ -361,8 +361,19 @@ VerifyReport verifyStore(const StoreReader &reader, const VerifyOptions &options
     VerifierRun indexRun(reader, sideOptions, indexReport);
     queueRun.shareSnapshot(run);
     indexRun.shareSnapshot(run);
-    std::thread queueThread([&queueRun] { queueRun.checkConsumeQueues(); });
-    std::thread indexThread([&indexRun] { indexRun.checkIndex(); });
+    // No exception may leave a thread (std::terminate would end the explorer): one that a check
+    // throws becomes a fault of its own and that check stops.
+    const auto guarded = [](VerifyReport &into, const char *what, auto check) {
+        return [&into, what, check] {
+            try {
+                check();
+            } catch (const std::exception &e) {
+                into.faults.push_back({"", 0, "verify-error", std::string(what) + " stopped: " + e.what()});
+            }
+        };
+    };
+    std::thread queueThread(guarded(queueReport, "the consume-queue check", [&queueRun] { queueRun.checkConsumeQueues(); }));
+    std::thread indexThread(guarded(indexReport, "the index check", [&indexRun] { indexRun.checkIndex(); }));
     run.scanCommitLog();
     if (!run.cancelled())
         run.simulateRecoveries();

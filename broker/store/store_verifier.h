@@ -37,6 +37,8 @@
 //   index-hash-mismatch      an entry whose record carries no key with the entry's hash
 //   config-parse             a config file that does not parse (offset: the syntax error's byte)
 //   fault-limit              more faults in that file than the limit; the rest are not listed
+//   verify-error             a check that stopped on an exception (no file; the message says which
+//                            check and why); the other checks ran
 //   timer-*                  the timer files (timerwheel, timerlog/, config/timercheck,
 //                            config/timermetrics): see store_timer_reader.h
 

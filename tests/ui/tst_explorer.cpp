@@ -9,6 +9,7 @@
 #include "ui_test_util.h"
 
 #include "broker/common/message_id.h"
+#include "ui/explorer/background_scan.h"
 #include "ui/explorer/checkpoint_view.h"
 #include "ui/explorer/commit_log_view.h"
 #include "ui/explorer/config_files_view.h"
@@ -30,6 +31,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -38,6 +40,7 @@
 
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 using namespace mqdesk;
 using namespace mqdesk::ui;
@@ -432,6 +435,28 @@ private slots:
         QCOMPARE(model.filter().topic, QStringLiteral("no-such-topic"));
     }
 
+    // A scan whose work throws (a damaged store can make an allocation huge) ends in finished(true)
+    // and failed(message) instead of ending the app; the next scan runs and delivers.
+    void throwingScanIsReportedAndTheNextOneRuns()
+    {
+        BackgroundScan scan;
+        QSignalSpy finished(&scan, &BackgroundScan::finished);
+        QSignalSpy failed(&scan, &BackgroundScan::failed);
+        bool delivered = false;
+        scan.start([](const store::ScanProgress &) -> int { throw std::length_error("vector::_M_default_append"); },
+                   [&delivered](int) { delivered = true; });
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.first().first().toString(), QStringLiteral("vector::_M_default_append"));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!delivered && !scan.isRunning());
+
+        int result = 0;
+        scan.start([](const store::ScanProgress &) { return 42; }, [&result](int value) { result = value; });
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(result, 42);
+        QCOMPARE(failed.count(), 1);
+    }
 };
 
 QObject *createExplorerStoresTest(); // tst_explorer_stores.cpp

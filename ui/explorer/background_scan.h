@@ -6,7 +6,8 @@
 // engine stops at its next check. Progress reaches the GUI thread at most every 50 ms; the
 // result reaches `done` on the GUI thread unless the scan was cancelled or replaced meanwhile.
 //
-// One scan at a time per object: start() cancels the one running (its result is dropped).
+// One scan at a time per object: start() cancels the one running (its result is dropped). Work
+// that throws ends in finished(true) and failed(message): no exception leaves the pool thread.
 // Destroying the object cancels and waits, so the work may use what the owner keeps alive.
 
 #include "broker/store/store_reader.h"
@@ -19,6 +20,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace mqdesk::ui {
 
@@ -64,9 +66,30 @@ public:
                 }
                 return true;
             };
-            auto result = work(progress);
+            // No exception may end a pool thread (it would end the app): a scan that throws
+            // (an allocation a damaged store made huge) is reported as failed, not delivered.
+            std::optional<decltype(work(progress))> result;
+            QString failure;
+            try {
+                result.emplace(work(progress));
+            } catch (const std::exception &e) {
+                failure = QString::fromUtf8(e.what());
+            } catch (...) {
+                failure = QStringLiteral("unknown exception");
+            }
             if (!self)
                 return;
+            if (!result) {
+                qWarning("store explorer: a background scan failed: %s", qPrintable(failure));
+                QMetaObject::invokeMethod(self.data(), [self, state, failure] {
+                    if (!self || !self->isCurrent(state))
+                        return;
+                    self->running_ = false;
+                    emit self->finished(true);
+                    emit self->failed(failure);
+                }, Qt::QueuedConnection);
+                return;
+            }
             QMetaObject::invokeMethod(self.data(), [self, state, done = std::move(done), result = std::move(result)]() mutable {
                 if (!self)
                     return;
@@ -74,7 +97,7 @@ public:
                 if (current)
                     self->running_ = false;
                 if (!state->cancelled && current)
-                    done(std::move(result));
+                    done(std::move(*result));
                 if (current)
                     emit self->finished(state->cancelled.load());
             }, Qt::QueuedConnection);
@@ -97,6 +120,8 @@ signals:
     void started();
     void progressChanged(qint64 done, qint64 total); // bytes; total 0 when unknown
     void finished(bool cancelled);
+    // The work threw (its text), right after finished(true). The view keeps what it showed before.
+    void failed(const QString &message);
 
 private:
     struct State

@@ -50,6 +50,9 @@ HealthReportView::HealthReportView(std::shared_ptr<const store::StoreReader> rea
     });
 
     connect(scan_, &BackgroundScan::progressChanged, this, &HealthReportView::showProgress);
+    // After finished(true): the run ended without a report.
+    connect(scan_, &BackgroundScan::failed, this,
+            [this](const QString &message) { progressLabel_->setText(tr("Verify failed: %1").arg(message)); });
     connect(scan_, &BackgroundScan::finished, this, [this](bool cancelled) {
         verifyButton_->setEnabled(true);
         cancelButton_->setEnabled(false);
