@@ -82,10 +82,14 @@ public:
         // Identity and size from the descriptor we map, not from an earlier stat (the file may
         // have been replaced in between).
         struct stat st{};
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            const int error = S_ISREG(st.st_mode) ? errno : EINVAL;
+        if (::fstat(fd, &st) != 0) {
+            const int error = errno;
             ::close(fd);
             return error;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            ::close(fd);
+            return EINVAL;
         }
         MappedRegion region;
         region.status = statusOf(st);

@@ -273,13 +273,13 @@ FileViewPtr StoreReader::mapIndexFile(const IndexFileSummary &summary) const
 
 std::vector<IndexFileSummary> StoreReader::indexFiles() const
 {
-    std::vector<MappedFileInfo> files = regularFilesIn(root_ + "/index");
-    std::erase_if(files, [](const MappedFileInfo &file) { return !isIndexName(file.name); });
-    std::sort(files.begin(), files.end(), [](const MappedFileInfo &a, const MappedFileInfo &b) {
+    std::vector<MappedFileInfo> indexFileList = regularFilesIn(root_ + "/index");
+    std::erase_if(indexFileList, [](const MappedFileInfo &file) { return !isIndexName(file.name); });
+    std::sort(indexFileList.begin(), indexFileList.end(), [](const MappedFileInfo &a, const MappedFileInfo &b) {
         return a.name.size() != b.name.size() ? a.name.size() < b.name.size() : a.name < b.name;
     });
     std::vector<IndexFileSummary> out;
-    for (const auto &file : files) {
+    for (const auto &file : indexFileList) {
         const auto mapped = mapFile(file.path, file.name, -1);
         out.push_back(summarizeIndexFile(file, mapped.get()));
     }
