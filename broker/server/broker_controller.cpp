@@ -524,7 +524,7 @@ void BrokerController::unregisterBrokerAll()
 namespace {
 
 // The keys UPDATE_BROKER_CONFIG applies while the broker runs: what is read from the current
-// snapshot on every use, plus the store's live switches (flush mode, transient pool, flush interval). Every other setting is read once at
+// snapshot on every use, plus the store's live switches (flush mode, transient pool, flush interval, writeWithoutMmap). Every other setting is read once at
 // start (sockets, executors, the store's files and services, the topic manager's defaults, ACL)
 // and is refused rather than stored and ignored.
 bool isLiveKey(std::string_view key)
@@ -534,7 +534,7 @@ bool isLiveKey(std::string_view key)
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
         "channelNotActiveInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
-        "flushIntervalCommitLog"};
+        "flushIntervalCommitLog", "writeWithoutMmap"};
     return live.contains(key);
 }
 
@@ -562,6 +562,8 @@ std::string BrokerController::updateConfig(const std::map<std::string, std::stri
         store_->setFlushDiskType(next.store.flushDiskType);
     if (store_ && next.store.flushIntervalCommitLog != current->store.flushIntervalCommitLog)
         store_->setFlushIntervalCommitLog(next.store.flushIntervalCommitLog);
+    if (store_ && next.store.writeWithoutMmap != current->store.writeWithoutMmap)
+        store_->commitLog().setWriteWithoutMmap(next.store.writeWithoutMmap);
     publishSettings(std::move(next));
     return {};
 }

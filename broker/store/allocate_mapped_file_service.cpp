@@ -6,8 +6,9 @@
 
 namespace mqdesk::store {
 
-AllocateMappedFileService::AllocateMappedFileService(std::string directory, int64_t fileSize)
-    : ServiceThread("AllocateMappedFile"), directory_(std::move(directory)), fileSize_(fileSize)
+AllocateMappedFileService::AllocateMappedFileService(std::string directory, int64_t fileSize, FileWarmUp warmUp)
+    : ServiceThread("AllocateMappedFile"), directory_(std::move(directory)), fileSize_(fileSize),
+      warmUp_(std::move(warmUp))
 {}
 
 AllocateMappedFileService::~AllocateMappedFileService() { shutdown(); }
@@ -22,6 +23,8 @@ std::unique_ptr<MappedFile> AllocateMappedFileService::takeFile(int64_t startOff
     std::unique_ptr<MappedFile> file;
     {
         std::unique_lock lock(mutex_);
+        if (making_ && wantedOffset_ == startOffset)
+            neededNow_.store(true, std::memory_order_relaxed);
         // RocketMQ waits at most 5 s for the allocator before giving up on it.
         const bool done = made_.wait_for(lock, std::chrono::seconds(5),
                                          [&] { return !(making_ && wantedOffset_ == startOffset); });
@@ -56,6 +59,14 @@ void AllocateMappedFileService::prepareFile(int64_t startOffset)
     }
 }
 
+void AllocateMappedFileService::waitForPrepared(std::chrono::milliseconds limit)
+{
+    std::unique_lock lock(mutex_);
+    made_.wait_for(lock, limit, [&] {
+        return wantedOffset_ < 0 || (!making_ && ready_ && ready_->fileFromOffset() == wantedOffset_);
+    });
+}
+
 void AllocateMappedFileService::run()
 {
     while (!isStopped()) {
@@ -70,6 +81,8 @@ void AllocateMappedFileService::run()
         }
         std::string error;
         auto file = MappedFile::open(pathFor(offset), offset, fileSize_, true, error);
+        if (file && warmUp_.enabled)
+            warm(*file);
         if (!file) { // takeFile() will try again and report it to the put that needs the file
             if (const auto held = failureLog_.admit())
                 spdlog::warn("commit log: cannot create the next file ahead of time: {}{}", error,
@@ -79,6 +92,7 @@ void AllocateMappedFileService::run()
         {
             std::lock_guard lock(mutex_);
             making_ = false;
+            neededNow_.store(false, std::memory_order_relaxed);
             stale = std::move(ready_);
             ready_ = std::move(file);
         }
@@ -88,6 +102,25 @@ void AllocateMappedFileService::run()
             stale->destroy(ignored);
         }
     }
+}
+
+void AllocateMappedFileService::warm(MappedFile &file)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::string error;
+    const int64_t warmed = file.warm(warmUp_.syncEveryPages, [this] {
+        return !isStopped() && !neededNow_.load(std::memory_order_relaxed);
+    }, error);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+    if (warmed < 0) {
+        // The file is still good to write; only its first flushes cost more.
+        spdlog::warn("commit log: warming {} failed: {}", file.path(), error);
+        return;
+    }
+    spdlog::info("commit log: warmed {} MiB of {} in {} ms{}", warmed >> 20, file.path(), micros / 1000,
+                 warmed < file.fileSize() ? " (cut short: a put needed the file)" : "");
+    if (warmUp_.warmed)
+        warmUp_.warmed(warmed, micros);
 }
 
 void AllocateMappedFileService::shutdown()

@@ -8,17 +8,30 @@
 #include "broker/common/log_rate_limiter.h"
 #include "broker/store/mapped_file.h"
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 
 namespace mqdesk::store {
 
+// warmMapedFileEnable: files made ahead are warmed (MappedFile::warm) before they are handed
+// out, syncing every `syncEveryPages` pages; a put that needs the file cuts the warm-up short.
+struct FileWarmUp
+{
+    bool enabled = false;
+    int syncEveryPages = 4096;
+    // Told each warm-up's bytes and duration (the flush metrics show what warming costs).
+    std::function<void(int64_t bytes, int64_t micros)> warmed;
+};
+
 class AllocateMappedFileService : public common::ServiceThread
 {
 public:
-    AllocateMappedFileService(std::string directory, int64_t fileSize);
+    AllocateMappedFileService(std::string directory, int64_t fileSize, FileWarmUp warmUp = {});
     ~AllocateMappedFileService() override;
 
     // The file starting at `startOffset`: the one made ahead if it is that one (waiting for it
@@ -28,6 +41,9 @@ public:
     // Starts making the file at `startOffset` in the background (the first file a fresh or
     // just-recovered log will need).
     void prepareFile(int64_t startOffset);
+    // Waits until the file being made ahead is ready, warm-up included (at most `limit`): a
+    // store that warms its files warms the first one before it takes puts.
+    void waitForPrepared(std::chrono::milliseconds limit);
     // Stops the thread and deletes a file made ahead that nobody took.
     void shutdown();
 
@@ -36,6 +52,7 @@ protected:
 
 private:
     std::string pathFor(int64_t offset) const;
+    void warm(MappedFile &file);
 
     std::string directory_;
     int64_t fileSize_;
@@ -44,6 +61,8 @@ private:
     int64_t wantedOffset_ = -1;          // guarded by mutex_; -1: nothing to make
     bool making_ = false;                // guarded by mutex_
     std::unique_ptr<MappedFile> ready_;  // guarded by mutex_
+    FileWarmUp warmUp_;
+    std::atomic<bool> neededNow_{false}; // a put waits for the file being made: stop warming
     common::LogRateLimiter failureLog_;
 };
 

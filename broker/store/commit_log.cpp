@@ -55,7 +55,8 @@ struct CommitLog::Encoded
 CommitLog::CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoint, FlushMetrics &metrics)
     : config_(config), checkpoint_(checkpoint), metrics_(metrics),
       queue_(config.commitLogDir(), config.mappedFileSizeCommitLog),
-      flushDiskType_(config.flushDiskType), flushInterval_(std::max(1, config.flushIntervalCommitLog))
+      flushDiskType_(config.flushDiskType), flushInterval_(std::max(1, config.flushIntervalCommitLog)),
+      writeWithoutMmap_(config.writeWithoutMmap), putMutex_(config.useReentrantLockWhenPutMessage)
 {
     encodeOptions_.maxBodySize = config.maxMessageSize;
     if (auto host = common::HostAddress::parse(config.brokerIP1))
@@ -78,22 +79,34 @@ bool CommitLog::load(std::string &error)
 
 void CommitLog::start()
 {
-    groupCommit_ = std::make_unique<GroupCommitService>(*this);
+    groupCommitAnswers_ = std::make_unique<GroupCommitAnswerService>(*this);
+    groupCommit_ = std::make_unique<GroupCommitService>(*this, *groupCommitAnswers_);
     flushRealTime_ = std::make_unique<FlushRealTimeService>(*this);
     commitRealTime_ = std::make_unique<CommitRealTimeService>(*this);
     flushDiskWatcher_ = std::make_unique<FlushDiskWatcher>(*groupCommit_);
-    allocator_ = std::make_unique<AllocateMappedFileService>(queue_.directory(), queue_.fileSize());
+    FileWarmUp warmUp;
+    warmUp.enabled = config_.warmMapedFileEnable;
+    warmUp.syncEveryPages = config_.flushLeastPagesWhenWarmMapedFile;
+    warmUp.warmed = [this](int64_t bytes, int64_t micros) { metrics_.recordWarmUp(bytes, micros); };
+    allocator_ = std::make_unique<AllocateMappedFileService>(queue_.directory(), queue_.fileSize(), std::move(warmUp));
     allocator_->start();
+    bool preparing = false;
     {
         std::lock_guard lock(putMutex_);
         writeFile_ = queue_.lastFile();
+        preparing = !writeFile_ || writeFile_->isFull();
         if (!writeFile_)
             allocator_->prepareFile(queue_.flushedWhere() / queue_.fileSize() * queue_.fileSize());
         else if (writeFile_->isFull())
             allocator_->prepareFile(writeFile_->fileFromOffset() + queue_.fileSize());
     }
+    // The warm-up of the file the first put needs happens now, not under the put (a put cuts a
+    // warm-up short rather than wait for it).
+    if (preparing && config_.warmMapedFileEnable)
+        allocator_->waitForPrepared(std::chrono::seconds(60));
     if (config_.transientStorePoolEnable)
         setTransientStorePoolEnable(true);
+    groupCommitAnswers_->start();
     groupCommit_->start();
     flushRealTime_->start();
     commitRealTime_->start();
@@ -124,6 +137,7 @@ void CommitLog::shutdown()
     }
     flushRealTime_->stop();
     groupCommit_->stop(); // answers every waiting put after a last flush
+    groupCommitAnswers_->stop(); // then answers on this thread whatever is still handed to it
     for (int i = 0; i < 10 && flushOnce(0, FlushKind::Shutdown).bytes > 0; ++i) {
     }
     if (const int64_t timestamp = queue_.storeTimestamp(); timestamp > 0)
@@ -269,7 +283,12 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
     const int64_t remaining = fileSize - file->wrotePosition();
     if (total + common::kEndFileMinBlankLength > remaining) {
         // Not enough room: close this file with the blank record and start the next (§3.7).
-        common::encodeBlankRecord(file->appendTarget() + file->wrotePosition(), static_cast<int32_t>(remaining));
+        uint8_t blank[common::kEndFileMinBlankLength];
+        common::encodeBlankRecord(blank, static_cast<int32_t>(remaining));
+        if (!copyIntoFile(*file, file->wrotePosition(), blank, sizeof blank, result.error)) {
+            result.status = PutMessageStatus::UnknownError;
+            return;
+        }
         file->advanceWrote(remaining, file->lastStoreTimestamp());
         file = createNextFile(file->fileFromOffset() + fileSize, result.error);
         if (!file) {
@@ -299,7 +318,10 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
         common::patchQueueOffset(record, assigns ? baseQueueOffset + i : 0);
         record += size;
     }
-    std::memcpy(file->appendTarget() + wrote, encoded.bytes.data(), static_cast<size_t>(total));
+    if (!copyIntoFile(*file, wrote, encoded.bytes.data(), total, result.error)) {
+        result.status = PutMessageStatus::UnknownError;
+        return;
+    }
     file->advanceWrote(total, storeTimestamp);
     if (assigns) {
         if (it == queueOffsets_.end())
@@ -315,6 +337,23 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
     result.messageCount = encoded.count;
     result.storeTimestamp = storeTimestamp;
     result.recordSizes = std::move(encoded.recordSizes);
+}
+
+bool CommitLog::copyIntoFile(MappedFile &file, int64_t position, const uint8_t *bytes, int64_t size,
+                             std::string &error)
+{
+    // Requires: putMutex_. A transient buffer, when attached, takes every append (the pool
+    // writes it to the file in one go later).
+    if (!file.hasTransientBuffer() && writeWithoutMmap_.load(std::memory_order_relaxed)) {
+        if (!file.writeAt(position, bytes, size, error)) {
+            if (const auto held = flushFailureLog_.admit())
+                spdlog::error("commit log: {}{}", error, common::LogRateLimiter::heldNote(*held));
+            return false;
+        }
+        return true;
+    }
+    std::memcpy(file.appendTarget() + position, bytes, static_cast<size_t>(size));
+    return true;
 }
 
 void CommitLog::finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done)

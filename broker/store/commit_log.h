@@ -16,6 +16,7 @@
 #include "broker/store/flush_metrics.h"
 #include "broker/common/log_rate_limiter.h"
 #include "broker/store/mapped_file_queue.h"
+#include "broker/store/put_lock.h"
 #include "broker/store/put_message_result.h"
 #include "broker/store/recovery_progress.h"
 #include "broker/store/store_config.h"
@@ -45,6 +46,7 @@ inline std::string topicQueueKey(std::string_view topic, int32_t queueId)
 class TransientStorePool;
 class AllocateMappedFileService;
 class GroupCommitService;
+class GroupCommitAnswerService;
 class FlushRealTimeService;
 class CommitRealTimeService;
 class FlushDiskWatcher;
@@ -124,6 +126,11 @@ public:
     // flushIntervalCommitLog, live: the ASYNC_FLUSH service reads it every turn (as Java's does).
     int flushIntervalCommitLog() const { return flushInterval_.load(std::memory_order_relaxed); }
     void setFlushIntervalCommitLog(int millis) { flushInterval_.store(std::max(1, millis), std::memory_order_relaxed); }
+    // writeWithoutMmap, live: from the next put on, appends go through pwrite (RocketMQ's
+    // FileChannel writes) instead of a copy into the mapping. Here a flush of pwritten pages
+    // costs a fraction of one of pages written through the mapping (docs/performance.md).
+    bool writeWithoutMmap() const { return writeWithoutMmap_.load(std::memory_order_relaxed); }
+    void setWriteWithoutMmap(bool on) { writeWithoutMmap_.store(on, std::memory_order_relaxed); }
     // Enabling attaches a pool buffer to the current file from its write position on;
     // disabling commits what the buffers hold and writes through the mapping again.
     // Returns false (the pool stays on) when pending bytes could not be written to the files.
@@ -154,6 +161,7 @@ private:
     struct Encoded;
 
     void appendEncoded(Encoded &encoded, PutMessageResult &result);
+    bool copyIntoFile(MappedFile &file, int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
     void finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done);
     std::shared_ptr<MappedFile> createNextFile(int64_t startOffset, std::string &error);
     void returnFullyCommittedBuffers();
@@ -171,6 +179,7 @@ private:
     std::atomic<FlushDiskType> flushDiskType_;
     std::atomic<bool> poolEnabled_{false};
     std::atomic<int> flushInterval_;
+    std::atomic<bool> writeWithoutMmap_;
     std::atomic<bool> running_{false};
     std::atomic<int> putsInFlight_{0}; // puts between their running_ check and their answer
 
@@ -178,12 +187,13 @@ private:
     mutable std::mutex flushErrorMutex_;
     std::string lastFlushError_; // guarded by flushErrorMutex_
 
-    mutable std::mutex putMutex_;
+    mutable PutLock putMutex_; // useReentrantLockWhenPutMessage picks mutex or spin lock
     std::shared_ptr<MappedFile> writeFile_; // guarded by putMutex_
     std::unordered_map<std::string, int64_t> queueOffsets_; // "topic-queueId" → next; putMutex_
     int64_t lastCreateFailureLogMillis_ = 0; // putMutex_: failures are logged at most every 5 s
     int64_t suppressedCreateFailures_ = 0;   // putMutex_
 
+    std::unique_ptr<GroupCommitAnswerService> groupCommitAnswers_;
     std::unique_ptr<GroupCommitService> groupCommit_;
     std::unique_ptr<FlushRealTimeService> flushRealTime_;
     std::unique_ptr<CommitRealTimeService> commitRealTime_;

@@ -67,6 +67,13 @@ public:
     // Time from a put's arrival to its acknowledgement (after the flush in SYNC_FLUSH).
     void recordPutLatency(uint64_t micros) { putLatency_.record(micros); }
     void recordFlushTimeout() { flushTimeouts_.fetch_add(1, std::memory_order_relaxed); }
+    // warmMapedFileEnable: one commit-log file warmed (AllocateMappedFileService).
+    void recordWarmUp(int64_t bytes, int64_t micros)
+    {
+        warmUps_.fetch_add(1, std::memory_order_relaxed);
+        warmedBytes_.fetch_add(static_cast<uint64_t>(bytes), std::memory_order_relaxed);
+        warmMicros_.fetch_add(static_cast<uint64_t>(micros), std::memory_order_relaxed);
+    }
 
     // Flush services.
     void recordFlush(const FlushEvent &event);
@@ -82,6 +89,9 @@ public:
     uint64_t totalFlushes() const { return flushes_.load(std::memory_order_relaxed); }
     uint64_t totalFlushedBytes() const { return flushedBytes_.load(std::memory_order_relaxed); }
     uint64_t totalFlushTimeouts() const { return flushTimeouts_.load(std::memory_order_relaxed); }
+    uint64_t totalWarmUps() const { return warmUps_.load(std::memory_order_relaxed); }
+    uint64_t totalWarmedBytes() const { return warmedBytes_.load(std::memory_order_relaxed); }
+    uint64_t totalWarmMicros() const { return warmMicros_.load(std::memory_order_relaxed); }
     // Samples with sequence > `afterSequence`, oldest first (at most kSampleCapacity).
     std::vector<FlushSecondSample> samplesSince(uint64_t afterSequence) const;
     // The most recent flush events, oldest first.
@@ -93,6 +103,9 @@ private:
     std::atomic<uint64_t> flushes_{0};
     std::atomic<uint64_t> flushedBytes_{0};
     std::atomic<uint64_t> flushTimeouts_{0};
+    std::atomic<uint64_t> warmUps_{0};
+    std::atomic<uint64_t> warmedBytes_{0};
+    std::atomic<uint64_t> warmMicros_{0};
     common::Histogram putLatency_;
     common::Histogram flushLatency_;
 

@@ -52,8 +52,65 @@ void FlushDiskWatcher::run()
 
 // ---------------------------------------------------------------------------------------------
 
-GroupCommitService::GroupCommitService(CommitLog &commitLog)
-    : ServiceThread("GroupCommit"), commitLog_(commitLog)
+GroupCommitAnswerService::GroupCommitAnswerService(CommitLog &commitLog)
+    : ServiceThread("GroupCommitAck"), commitLog_(commitLog)
+{}
+
+GroupCommitAnswerService::~GroupCommitAnswerService()
+{
+    stop();
+    answerPending();
+}
+
+void GroupCommitAnswerService::answer(std::vector<std::shared_ptr<GroupCommitRequest>> requests,
+                                      int64_t flushedWhere, std::string cause)
+{
+    Batch batch{std::move(requests), flushedWhere, std::move(cause)};
+    if (isStopped()) {
+        answerPending(); // anything queued before the stop goes first, in order
+        answerNow(batch);
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        pending_.push_back(std::move(batch));
+    }
+    wakeup();
+}
+
+void GroupCommitAnswerService::answerNow(Batch &batch)
+{
+    for (auto &request : batch.requests) {
+        request->complete(batch.flushedWhere >= request->nextOffset ? PutMessageStatus::PutOk
+                                                                    : PutMessageStatus::FlushDiskTimeout,
+                          commitLog_.metrics(), batch.cause);
+    }
+}
+
+void GroupCommitAnswerService::answerPending()
+{
+    std::vector<Batch> batches;
+    {
+        std::lock_guard lock(mutex_);
+        batches.swap(pending_);
+    }
+    for (Batch &batch : batches)
+        answerNow(batch);
+}
+
+void GroupCommitAnswerService::run()
+{
+    while (!isStopped()) {
+        waitForRunning(std::chrono::milliseconds(10));
+        answerPending();
+    }
+    answerPending();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+GroupCommitService::GroupCommitService(CommitLog &commitLog, GroupCommitAnswerService &answers)
+    : ServiceThread("GroupCommit"), commitLog_(commitLog), answers_(answers)
 {}
 
 GroupCommitService::~GroupCommitService() { stop(); }
@@ -133,11 +190,7 @@ void GroupCommitService::doCommit()
         std::lock_guard lock(readMutex_);
         answered.swap(readList_);
     }
-    for (auto &request : answered) {
-        request->complete(flushed >= request->nextOffset ? PutMessageStatus::PutOk
-                                                         : PutMessageStatus::FlushDiskTimeout,
-                          commitLog_.metrics(), cause);
-    }
+    answers_.answer(std::move(answered), flushed, cause);
     if (const int64_t timestamp = commitLog_.mappedFileQueue().storeTimestamp(); timestamp > 0)
         commitLog_.checkpoint().setPhysicMsgTimestamp(timestamp);
 }

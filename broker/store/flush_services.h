@@ -49,6 +49,37 @@ private:
 
 class GroupCommitService;
 
+// Answers the puts a group commit covered, on a thread of its own, so the group-commit thread
+// starts its next fdatasync the moment the last one returns instead of first running every
+// put's callback (64 put threads woken one by one take longer than the flush itself here).
+class GroupCommitAnswerService : public common::ServiceThread
+{
+public:
+    explicit GroupCommitAnswerService(CommitLog &commitLog);
+    ~GroupCommitAnswerService() override;
+    // Answers `requests` PUT_OK where `flushedWhere` covers them, else FLUSH_DISK_TIMEOUT
+    // naming `cause`. After stop() answers on the calling thread, so no put is left unanswered.
+    void answer(std::vector<std::shared_ptr<GroupCommitRequest>> requests, int64_t flushedWhere,
+                std::string cause);
+
+protected:
+    void run() override;
+
+private:
+    struct Batch
+    {
+        std::vector<std::shared_ptr<GroupCommitRequest>> requests;
+        int64_t flushedWhere = 0;
+        std::string cause;
+    };
+    void answerNow(Batch &batch);
+    void answerPending();
+
+    CommitLog &commitLog_;
+    std::mutex mutex_;
+    std::vector<Batch> pending_; // guarded by mutex_
+};
+
 // Every 10 ms, answers FLUSH_DISK_TIMEOUT to the waiting puts whose deadline has passed — also
 // while the group-commit thread is stuck in a flush. It looks into the group-commit service's
 // lists instead of keeping its own, so a put costs it nothing.
@@ -68,7 +99,7 @@ private:
 class GroupCommitService : public common::ServiceThread
 {
 public:
-    explicit GroupCommitService(CommitLog &commitLog);
+    GroupCommitService(CommitLog &commitLog, GroupCommitAnswerService &answers);
     ~GroupCommitService() override;
     void submit(std::shared_ptr<GroupCommitRequest> request);
     // Answers FLUSH_DISK_TIMEOUT to every waiting put past its deadline (FlushDiskWatcher).
@@ -82,6 +113,7 @@ private:
     void doCommit();
 
     CommitLog &commitLog_;
+    GroupCommitAnswerService &answers_;
     std::mutex writeMutex_;
     std::vector<std::shared_ptr<GroupCommitRequest>> writeList_; // guarded by writeMutex_
     // Filled by the swap and answered by the service thread, which holds readMutex_ for both

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,6 +59,11 @@ public:
         return buffer ? buffer : mapped_;
     }
     void advanceWrote(int64_t bytes, int64_t storeTimestamp);
+    // writeWithoutMmap: puts `bytes` at `position` of the file with pwrite instead of through
+    // the mapping (readers still read the mapping: Linux has one page cache for both). Returns
+    // false with `error` naming the file when the write failed; nothing is advanced then.
+    // Requires: the single appender, no transient buffer attached.
+    bool writeAt(int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
 
     // Sets all three positions (load and recovery). Requires: no concurrent appender.
     void setPositions(int64_t position);
@@ -75,6 +81,13 @@ public:
     bool hasTransientBuffer() const { return transientBuffer_.load(std::memory_order_acquire) != nullptr; }
     void attachTransientBuffer(uint8_t *buffer);
     uint8_t *detachTransientBuffer(); // requires committed == wrote
+
+    // warmMapedFileEnable: writes zeros over the whole (new, still empty) file and syncs every
+    // `syncEveryPages` pages and at the end, so later flushes find the blocks already written
+    // instead of converting fallocate's unwritten extents (a journal commit per flush on ext4).
+    // Stops early, leaving the rest as it was, once `keepGoing` returns false. Returns the bytes
+    // warmed, or -1 with `error` set. Requires: no appender yet.
+    int64_t warm(int syncEveryPages, const std::function<bool()> &keepGoing, std::string &error);
 
     // Zeroes [position, fileSize) so stale bytes past a recovered tail can never be mistaken
     // for records later. Returns false with `error` set on failure.
@@ -102,6 +115,8 @@ private:
 // data syncs (fdatasync) of any mapped file in the process fail with `error` (errno) instead
 // of reaching the disk. Costs one relaxed atomic load per sync when unused.
 void failNextDataSyncsForTesting(int count, int error = 5 /* EIO */);
+// The same for the next `count` pwrites of writeWithoutMmap appends and warm-ups.
+void failNextWritesForTesting(int count, int error = 5 /* EIO */);
 
 // The 20-digit zero-padded decimal name of the file starting at `offset`.
 std::string offsetToFileName(int64_t offset);

@@ -37,6 +37,12 @@ struct MessageStoreConfig
     bool flushCommitLogTimed = true;           // true: plain sleep; false: woken by puts
     bool wakeFlushWhenPutMessage = false;
 
+    // The write path (store-format §2.2-2.3, docs/performance.md).
+    bool writeWithoutMmap = false;           // append with pwrite instead of through the mapping
+    bool warmMapedFileEnable = false;        // (sic) write every page of a new commit-log file ahead
+    int flushLeastPagesWhenWarmMapedFile = 1024 / 4 * 16; // pages between the warm-up's syncs
+    bool useReentrantLockWhenPutMessage = true; // false: a spin lock guards appends
+
     // Transient store pool (CommitRealTimeService)
     bool transientStorePoolEnable = false;
     int transientStorePoolSize = 5;

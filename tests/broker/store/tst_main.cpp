@@ -16,9 +16,10 @@ QObject *createDiskFaultsTest();
 QObject *createTimerFilesTest();
 QObject *createTimerStoreTest();
 QObject *createTimerReaderTest();
+QObject *createWritePathTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(), createReaderFilesTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
                  createStoreFaultsTest(), createDiskFaultsTest(),
-                 createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest())
+                 createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest(), createWritePathTest())
