@@ -9,6 +9,7 @@ Rows (each measured --runs times; the table shows every run and the median):
   store ASYNC 64 threads 1 KiB  TPS / TPS of the 1-thread run just before          goal >= 1.0
   store SYNC  64 threads 1 KiB  TPS / (64 / fdatasync p50): the closed-loop limit  goal >= 0.5
   store SYNC  64 threads 1 KiB  put p50 / fdatasync p50                            goal <= 2
+  the two SYNC rows again with writeWithoutMmap=true (the setting for SYNC_FLUSH: README)
   produce 64 threads 1 KiB over loopback to mqdesk-broker / the same client
                                 against a server that answers without storing     goal >= 0.9
   explorer verify MB/s / a cached read() of the same commit log                   (no goal)
@@ -43,12 +44,13 @@ def bench(*args):
     return json.loads(out)
 
 
-def store_run(work, flush, threads, count):
+def store_run(work, flush, threads, count, settings=()):
     directory = os.path.join(work, "store-%s-%d" % (flush, threads))
     shutil.rmtree(directory, ignore_errors=True)
+    extra = [arg for setting in settings for arg in ("--set", setting)]
     try:
         return bench("store", "--dir", directory, "--flush", flush, "--threads", str(threads),
-                     "--size", "1024", "--count", str(count))
+                     "--size", "1024", "--count", str(count), *extra)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
@@ -81,27 +83,32 @@ def explore_run(work, count):
 
 
 def measure(args, work):
-    rows = {name: [] for name in ("async1", "async64", "sync64", "syncp50", "produce", "explore")}
+    rows = {name: [] for name in ("async1", "async64", "sync64", "syncp50", "sync64w", "syncp50w", "produce",
+                                  "explore")}
     details = []
     for run in range(args.runs):
         a1 = store_run(work, "async", 1, args.count)
         a64 = store_run(work, "async", 64, args.count)
         s64 = store_run(work, "sync", 64, max(args.count // 10, 1000))
-        fsync_p50_s = s64["baseline"]["fdatasync_us_p50"] / 1e6
+        s64w = store_run(work, "sync", 64, max(args.count // 10, 1000), ["writeWithoutMmap=true"])
         rows["async1"].append(a1["mb_per_s"] / a1["baseline"]["seq_write_mb_per_s"])
         rows["async64"].append(a64["tps"] / a1["tps"])
-        rows["sync64"].append(s64["tps"] / (64 / fsync_p50_s))
-        rows["syncp50"].append(s64["put_latency_us"]["p50"] / s64["baseline"]["fdatasync_us_p50"])
+        for suffix, sync in (("", s64), ("w", s64w)):
+            fsync_p50_us = sync["baseline"]["fdatasync_us_p50"]
+            rows["sync64" + suffix].append(sync["tps"] / (64 / (fsync_p50_us / 1e6)))
+            rows["syncp50" + suffix].append(sync["put_latency_us"]["p50"] / fsync_p50_us)
         p = produce_run(work, max(args.count // 10, 1000))
         rows["produce"].append(p["ratioToBaseline"])
         e = explore_run(work, args.count * 2)
         rows["explore"].append(e["ratio_verify_to_cached_read"])
         details.append(
             "run %d: async1 %.0f MB/s vs seq write %.0f MB/s; async64 %.0f vs async1 %.0f msg/s; "
-            "sync64 %.0f msg/s, put p50 %.0f us, fdatasync p50 %d us; produce %.0f vs echo %.0f msg/s; "
+            "sync64 %.0f msg/s, put p50 %.0f us, fdatasync p50 %d us; sync64 writeWithoutMmap %.0f msg/s, "
+            "put p50 %.0f us, fdatasync p50 %d us; produce %.0f vs echo %.0f msg/s; "
             "verify %.0f MB/s vs cached read %.0f MB/s"
             % (run + 1, a1["mb_per_s"], a1["baseline"]["seq_write_mb_per_s"], a64["tps"], a1["tps"], s64["tps"],
-               s64["put_latency_us"]["p50"], s64["baseline"]["fdatasync_us_p50"], p["result"]["tps"],
+               s64["put_latency_us"]["p50"], s64["baseline"]["fdatasync_us_p50"], s64w["tps"],
+               s64w["put_latency_us"]["p50"], s64w["baseline"]["fdatasync_us_p50"], p["result"]["tps"],
                p["baseline"]["tps"], e["verify_mb_per_s"], e["cached_read_mb_per_s"]))
     return rows, details
 
@@ -129,6 +136,8 @@ def main():
         ("async64", "store ASYNC, 64 threads: TPS / TPS at 1 thread", ">= 1.0", lambda v: v >= 1.0),
         ("sync64", "store SYNC, 64 threads: TPS / (64 / fdatasync p50)", ">= 0.5", lambda v: v >= 0.5),
         ("syncp50", "store SYNC, 64 threads: put p50 / fdatasync p50", "<= 2", lambda v: v <= 2),
+        ("sync64w", "  the same, writeWithoutMmap=true: TPS / (64 / fdatasync p50)", ">= 0.5", lambda v: v >= 0.5),
+        ("syncp50w", "  the same, writeWithoutMmap=true: put p50 / fdatasync p50", "<= 2", lambda v: v <= 2),
         ("produce", "produce, 64 threads, loopback: TPS / echo baseline", ">= 0.9", lambda v: v >= 0.9),
         ("explore", "explorer verify MB/s / cached read() MB/s", "-", None),
     ]

@@ -127,7 +127,7 @@ def java(classpath, heap, main, *args):
     return ["java", f"-Xmx{heap}", f"-Xms{heap}", "-XX:+UseG1GC", "-cp", classpath, main, *args]
 
 
-def start_java_cluster(work, classpath, flush_mode):
+def start_java_cluster(work, classpath, flush_mode, settings):
     """The Java NameServer and broker; returns (processes, namesrv address, seconds to ready)."""
     env = dict(os.environ, ROCKETMQ_HOME=work)
     namesrv_port = free_port()
@@ -139,7 +139,7 @@ def start_java_cluster(work, classpath, flush_mode):
             "brokerClusterName=DefaultCluster", "brokerName=broker-java", "brokerId=0",
             f"namesrvAddr=127.0.0.1:{namesrv_port}", f"listenPort={broker_port}", "brokerIP1=127.0.0.1",
             f"storePathRootDir={work}/store", f"storePathCommitLog={work}/store/commitlog",
-            f"flushDiskType={flush_mode}", "autoCreateTopicEnable=true", ""]))
+            f"flushDiskType={flush_mode}", "autoCreateTopicEnable=true", *settings, ""]))
     home = [f"-Duser.home={work}"]
     namesrv = Process(["java", *home, "-Xmx256m", "-XX:+UseSerialGC", "-cp", classpath,
                        "org.apache.rocketmq.namesrv.NamesrvStartup", "-c", f"{work}/namesrv.conf"],
@@ -152,9 +152,9 @@ def start_java_cluster(work, classpath, flush_mode):
     return [broker, namesrv], f"127.0.0.1:{namesrv_port}", ready
 
 
-def start_mqdesk(work, binary, flush_mode):
+def start_mqdesk(work, binary, flush_mode, settings):
     with open(f"{work}/broker.conf", "w") as conf:
-        conf.write(f"flushDiskType={flush_mode}\nautoCreateTopicEnable=true\n")
+        conf.write("\n".join([f"flushDiskType={flush_mode}", "autoCreateTopicEnable=true", *settings, ""]))
     broker = Process([binary, "-c", f"{work}/broker.conf", "--store", f"{work}/store", "--namesrv-port", "0",
                       "--broker-port", "0"], f"{work}/broker.log")
     ready = broker.wait_for(r"mqdesk-broker ready:", 60)
@@ -177,9 +177,9 @@ def mean(values):
 def measure(target, opts, flush_mode, root):
     work = tempfile.mkdtemp(prefix=f"{target}-{flush_mode}-", dir=root)
     if target == "java":
-        processes, namesrv, ready = start_java_cluster(work, opts.classpath, flush_mode)
+        processes, namesrv, ready = start_java_cluster(work, opts.classpath, flush_mode, opts.set)
     else:
-        processes, namesrv, ready = start_mqdesk(work, opts.broker, flush_mode)
+        processes, namesrv, ready = start_mqdesk(work, opts.broker, flush_mode, opts.set)
     result = {"ready_s": ready}
     try:
         time.sleep(2)  # registration with the NameServer
@@ -265,6 +265,8 @@ def main():
     parser.add_argument("--seconds", type=int, default=40,
                         help="benchmark Producer run per broker and mode (it reports every 5 s from 10 s on)")
     parser.add_argument("--rt-count", type=int, default=100000, help="messages mqdesk-bench sends for the RT figures")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a broker.conf line for both brokers (repeatable), e.g. writeWithoutMmap=true")
     parser.add_argument("--keep", action="store_true", help="keep the stores and logs")
     opts = parser.parse_args()
     with open(opts.classpath_file) as f:

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mqdesk::bench {
 
@@ -34,6 +35,7 @@ struct StoreBenchOptions
     int64_t fileSize = 1024LL * 1024 * 1024; // mappedFileSizeCommitLog
     int topics = 1;
     int queues = 4;
+    std::vector<std::string> settings; // broker.conf "key=value" lines for the store, applied last
 };
 
 // Room a record needs beyond its body: the fixed header (~100 bytes), the topic, the TAGS

@@ -1,5 +1,7 @@
 #include "app/mqdesk-bench/bench_report.h"
 
+#include "broker/common/json.h"
+
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
@@ -111,6 +113,12 @@ std::string formatSummary(const StoreBenchOptions &options, const StoreBenchResu
                          options.threads, static_cast<long long>(options.size),
                          static_cast<long long>(options.count), static_cast<long long>(options.fileSize),
                          options.topics, options.queues);
+    if (!options.settings.empty()) {
+        text += "Settings:";
+        for (const std::string &setting : options.settings)
+            text += " " + setting;
+        text += "\n";
+    }
     text += printfString("Stored: %llu messages, %.1f MB in %.3f s (final flush %.3f s%s)"
                          " | Send Failed: %llu | Response Failed: %llu\n",
                          ull(result.stored), static_cast<double>(result.storedBytes) / 1e6,
@@ -143,6 +151,10 @@ std::string formatJson(const StoreBenchOptions &options, const StoreBenchResult 
                          static_cast<long long>(options.size), static_cast<long long>(options.count),
                          static_cast<long long>(options.fileSize), options.topics, options.queues,
                          options.keys ? "true" : "false");
+    text += "\"settings\": [";
+    for (size_t i = 0; i < options.settings.size(); ++i)
+        text += (i ? ", " : "") + common::toJsonCompact(common::JsonValue(options.settings[i]));
+    text += "], ";
     text += printfString("\"stored\": %llu, \"stored_bytes\": %llu, \"tps\": %.1f, \"mb_per_s\": %.3f, ",
                          ull(result.stored), ull(result.storedBytes), result.tps(), result.mbPerSecond());
     text += "\"put_latency_us\": " + latencyJson(result.put, true) + ", ";

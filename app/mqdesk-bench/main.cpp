@@ -53,6 +53,8 @@ int main(int argc, char **argv)
     store->add_option("--queues", options.queues, "Queues per topic")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    store->add_option("--set", options.settings,
+                      "A broker.conf store setting as key=value (repeatable), e.g. writeWithoutMmap=true");
 
     mqdesk::bench::NetBenchOptions net;
     const auto addNetCommand = [&](const std::string &name, const std::string &description) {
@@ -68,6 +70,11 @@ int main(int argc, char **argv)
             ->capture_default_str();
         sub->add_option("-g,--group", net.group, "Group name prefix")->capture_default_str();
         sub->add_option("--io-threads", net.ioThreads, "Client io threads")->check(CLI::Range(1, 16))->capture_default_str();
+        sub->add_option("--pipeline", net.pipeline,
+                        "produce: sends in flight per thread (1: synchronous, as RocketMQ's benchmark; more: "
+                        "asynchronous sends)")
+            ->check(CLI::Range(1, 4096))
+            ->capture_default_str();
         sub->add_flag("--json", net.json, "Print one JSON object on stdout (progress goes to stderr)");
         sub->add_flag("--baseline", net.baseline,
                       "First run the same workload against an in-process server that answers without storing");

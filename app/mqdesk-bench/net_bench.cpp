@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -91,6 +93,37 @@ void finishRun(std::vector<std::thread> &threads, Clock::time_point start, Progr
     result.firstFailure = failure.text();
 }
 
+// Sends `count` messages with at most `window` asynchronous sends in flight, and returns when
+// every one is answered. `record` gets each answer and its send time (on an io thread).
+template<typename Record>
+void sendPipelined(client::Producer &producer, const client::Message &message, int64_t count, int window,
+                   const Record &record)
+{
+    struct Window
+    {
+        std::mutex mutex;
+        std::condition_variable changed;
+        int inFlight = 0;
+    };
+    auto state = std::make_shared<Window>(); // callbacks may outlive a failed run's loop
+    for (int64_t i = 0; i < count; ++i) {
+        {
+            std::unique_lock lock(state->mutex);
+            state->changed.wait(lock, [&] { return state->inFlight < window; });
+            ++state->inFlight;
+        }
+        const Clock::time_point sent = Clock::now();
+        producer.sendAsync(message, [state, sent, &record](client::Result<client::SendResult> answer) {
+            record(answer, sent);
+            std::lock_guard lock(state->mutex);
+            --state->inFlight;
+            state->changed.notify_one();
+        });
+    }
+    std::unique_lock lock(state->mutex);
+    state->changed.wait(lock, [&] { return state->inFlight == 0; });
+}
+
 NetRunResult runProduce(const NetBenchOptions &options, const std::string &namesrv, std::FILE *progress)
 {
     NetRunResult result;
@@ -118,19 +151,25 @@ NetRunResult runProduce(const NetBenchOptions &options, const std::string &names
     reporter.start();
     const Clock::time_point start = Clock::now();
     std::vector<std::thread> threads;
+    const auto record = [&](const client::Result<client::SendResult> &answer, Clock::time_point sent) {
+        if (answer.ok) {
+            stats.latencyNanos.record(elapsedNanos(sent));
+        } else {
+            stats.sendFailed.fetch_add(1, std::memory_order_relaxed);
+            failure.note(answer.error);
+        }
+    };
     for (int t = 0; t < options.threads; ++t) {
         threads.emplace_back([&, t] {
             const int64_t mine = shareOf(options.count, options.threads, t);
-            for (int64_t i = 0; i < mine; ++i) {
-                const Clock::time_point sent = Clock::now();
-                const auto answer = producer.send(message);
-                if (answer.ok) {
-                    stats.latencyNanos.record(elapsedNanos(sent));
-                } else {
-                    stats.sendFailed.fetch_add(1, std::memory_order_relaxed);
-                    failure.note(answer.error);
+            if (options.pipeline <= 1) {
+                for (int64_t i = 0; i < mine; ++i) {
+                    const Clock::time_point sent = Clock::now();
+                    record(producer.send(message), sent);
                 }
+                return;
             }
+            sendPipelined(producer, message, mine, options.pipeline, record);
         });
     }
     finishRun(threads, start, reporter, stats, failure, result);
@@ -243,9 +282,10 @@ int runNetBench(const NetBenchOptions &options)
     // Progress goes to stderr with --json so stdout holds exactly one JSON object.
     std::FILE *progress = options.json ? stderr : stdout;
     const char *mode = options.mode == NetBenchMode::Produce ? "produce" : "consume";
-    std::fprintf(progress, "mqdesk-bench %s: topic %s, %d threads, %lld-byte bodies, %lld messages\n", mode,
-                 options.topic.c_str(), options.threads, static_cast<long long>(options.size),
-                 static_cast<long long>(options.count));
+    std::fprintf(progress, "mqdesk-bench %s: topic %s, %d threads, %lld-byte bodies, %lld messages, %d in flight per "
+                 "thread, %d io threads\n", mode, options.topic.c_str(), options.threads,
+                 static_cast<long long>(options.size), static_cast<long long>(options.count), options.pipeline,
+                 options.ioThreads);
 
     NetRunResult baseline;
     if (options.baseline) {
@@ -273,7 +313,9 @@ int runNetBench(const NetBenchOptions &options)
     const double ratio = options.baseline && baseline.tps() > 0 ? measured.tps() / baseline.tps() : 0;
     if (options.json) {
         std::string json = std::string("{\"mode\":\"") + mode + "\",\"topic\":\"" + options.topic
-                           + "\",\"threads\":" + std::to_string(options.threads) + ",\"size\":" + std::to_string(options.size)
+                           + "\",\"threads\":" + std::to_string(options.threads) + ",\"pipeline\":"
+                           + std::to_string(options.pipeline) + ",\"ioThreads\":" + std::to_string(options.ioThreads)
+                           + ",\"size\":" + std::to_string(options.size)
                            + ",\"count\":" + std::to_string(options.count) + ",\"result\":" + jsonOf(measured, options);
         if (options.baseline) {
             char ratioText[64];

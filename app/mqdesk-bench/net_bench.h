@@ -24,6 +24,8 @@ struct NetBenchOptions
     bool json = false;
     bool baseline = false;
     int ioThreads = 1;             // the client's io threads
+    int pipeline = 1;              // produce: sends in flight per thread (1: synchronous sends;
+                                   // more: asynchronous ones, a window of this many)
 };
 
 // Runs the benchmark, prints progress and the summary; returns the process exit status.

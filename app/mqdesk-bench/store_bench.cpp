@@ -63,15 +63,28 @@ bool prepareDirectories(const StoreBenchOptions &options, std::string &error)
     return true;
 }
 
-store::MessageStoreConfig makeStoreConfig(const StoreBenchOptions &options)
+// The store's config for the run; --set lines come last, so they override the flush mode's
+// defaults. Returns false with `error` naming the setting that is not a store setting or has a
+// bad value.
+bool makeStoreConfig(const StoreBenchOptions &options, store::MessageStoreConfig &config, std::string &error)
 {
-    store::MessageStoreConfig config;
     config.storePathRootDir = storeDir(options);
     config.mappedFileSizeCommitLog = options.fileSize;
     config.flushDiskType = options.flush == FlushMode::Sync ? store::FlushDiskType::SyncFlush
                                                             : store::FlushDiskType::AsyncFlush;
     config.transientStorePoolEnable = options.flush == FlushMode::AsyncPool;
-    return config;
+    for (const std::string &setting : options.settings) {
+        const size_t equals = setting.find('=');
+        if (equals == std::string::npos) {
+            error = "--set " + setting + ": expected key=value";
+            return false;
+        }
+        if (std::string why = config.set(setting.substr(0, equals), setting.substr(equals + 1)); !why.empty()) {
+            error = "--set " + setting + ": " + why;
+            return false;
+        }
+    }
+    return true;
 }
 
 // Where one put thread waits for its acknowledgement. A cache line each, so the flush thread
@@ -330,6 +343,11 @@ int runStoreBench(const StoreBenchOptions &options)
 {
     routeEngineLogsToStderr();
     std::string error;
+    store::MessageStoreConfig config;
+    if (!makeStoreConfig(options, config, error)) {
+        std::fprintf(stderr, "mqdesk-bench: %s\n", error.c_str());
+        return 2;
+    }
     if (!prepareDirectories(options, error)) {
         std::fprintf(stderr, "mqdesk-bench: %s\n", error.c_str());
         return 2;
@@ -342,7 +360,7 @@ int runStoreBench(const StoreBenchOptions &options)
     }
 
     std::vector<PutSlot> slots(static_cast<size_t>(options.threads)); // outlives the store
-    store::MessageStore messageStore(makeStoreConfig(options));
+    store::MessageStore messageStore(std::move(config));
     if (!messageStore.open(error)) {
         std::fprintf(stderr, "mqdesk-bench: cannot open the store: %s\n", error.c_str());
         return 1;
