@@ -70,6 +70,10 @@ int main(int argc, char **argv)
             ->capture_default_str();
         sub->add_option("-g,--group", net.group, "Group name prefix")->capture_default_str();
         sub->add_option("--io-threads", net.ioThreads, "Client io threads")->check(CLI::Range(1, 16))->capture_default_str();
+        sub->add_option_function<std::string>(
+               "--serialize", [&net](const std::string &type) { net.rocketmqHeaders = type == "ROCKETMQ"; },
+               "Request header encoding: JSON (the Java client's default) or ROCKETMQ (binary)")
+            ->check(CLI::IsMember(std::vector<std::string>{"JSON", "ROCKETMQ"}));
         sub->add_option("--pipeline", net.pipeline,
                         "produce: sends in flight per thread (1: synchronous, as RocketMQ's benchmark; more: "
                         "asynchronous sends)")

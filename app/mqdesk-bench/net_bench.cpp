@@ -69,6 +69,7 @@ client::ClientConfig clientConfig(const NetBenchOptions &options, const std::str
     config.namesrvAddr = namesrv;
     config.instanceName = std::string(role) + "-" + std::to_string(getpid());
     config.ioThreads = static_cast<size_t>(std::max(1, options.ioThreads));
+    config.serializeType = options.rocketmqHeaders ? remoting::SerializeType::RocketMq : remoting::SerializeType::Json;
     return config;
 }
 
@@ -283,9 +284,9 @@ int runNetBench(const NetBenchOptions &options)
     std::FILE *progress = options.json ? stderr : stdout;
     const char *mode = options.mode == NetBenchMode::Produce ? "produce" : "consume";
     std::fprintf(progress, "mqdesk-bench %s: topic %s, %d threads, %lld-byte bodies, %lld messages, %d in flight per "
-                 "thread, %d io threads\n", mode, options.topic.c_str(), options.threads,
+                 "thread, %d io threads, %s headers\n", mode, options.topic.c_str(), options.threads,
                  static_cast<long long>(options.size), static_cast<long long>(options.count), options.pipeline,
-                 options.ioThreads);
+                 options.ioThreads, options.rocketmqHeaders ? "ROCKETMQ" : "JSON");
 
     NetRunResult baseline;
     if (options.baseline) {
@@ -315,6 +316,7 @@ int runNetBench(const NetBenchOptions &options)
         std::string json = std::string("{\"mode\":\"") + mode + "\",\"topic\":\"" + options.topic
                            + "\",\"threads\":" + std::to_string(options.threads) + ",\"pipeline\":"
                            + std::to_string(options.pipeline) + ",\"ioThreads\":" + std::to_string(options.ioThreads)
+                           + ",\"serialize\":\"" + (options.rocketmqHeaders ? "ROCKETMQ" : "JSON") + "\""
                            + ",\"size\":" + std::to_string(options.size)
                            + ",\"count\":" + std::to_string(options.count) + ",\"result\":" + jsonOf(measured, options);
         if (options.baseline) {

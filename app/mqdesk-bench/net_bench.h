@@ -24,6 +24,7 @@ struct NetBenchOptions
     bool json = false;
     bool baseline = false;
     int ioThreads = 1;             // the client's io threads
+    bool rocketmqHeaders = false;  // ROCKETMQ header encoding instead of JSON (--serialize)
     int pipeline = 1;              // produce: sends in flight per thread (1: synchronous sends;
                                    // more: asynchronous ones, a window of this many)
 };

@@ -137,8 +137,9 @@ Status MQClientAPI::responseFailure(const std::string &what, const RemotingComma
     return Status::failure(response.code, std::move(error));
 }
 
-void MQClientAPI::signRequest(RemotingCommand &request) const
+void MQClientAPI::prepareRequest(RemotingCommand &request) const
 {
+    request.serializeType = config_.serializeType;
     if (config_.credentials.enabled())
         acl::signRequest(request, config_.credentials);
 }
@@ -146,7 +147,7 @@ void MQClientAPI::signRequest(RemotingCommand &request) const
 Result<RemotingCommand> MQClientAPI::invoke(const std::string &addr, RemotingCommand request, int64_t timeoutMillis)
 {
     const std::string what = describeRequest(addr, request);
-    signRequest(request);
+    prepareRequest(request);
     remoting::InvokeResult result =
         remoting_->invokeSync(addr, std::move(request), std::chrono::milliseconds(timeoutMillis));
     if (!result.ok())
@@ -287,7 +288,7 @@ void MQClientAPI::sendMessageAsync(const std::string &addr, const std::string &b
     RemotingCommand request = RemotingCommand::createRequest(RequestCode::kSendMessageV2, sendFields(header));
     request.body = std::move(body);
     std::string what = describeRequest(addr, request);
-    signRequest(request);
+    prepareRequest(request);
     remoting_->invokeAsync(
         addr, std::move(request), std::chrono::milliseconds(config_.timeoutMillis),
         [what = std::move(what), brokerName, topic = header.topic, callback = std::move(callback)](
@@ -306,7 +307,7 @@ Status MQClientAPI::sendMessageOneway(const std::string &addr, const SendMessage
     RemotingCommand request = RemotingCommand::createRequest(RequestCode::kSendMessageV2, sendFields(header));
     request.body = std::move(body);
     const std::string what = describeRequest(addr, request);
-    signRequest(request);
+    prepareRequest(request);
     std::string error;
     if (!remoting_->invokeOneway(addr, std::move(request), &error))
         return Status::failure(clientCode::kConnectFailed, what + ": " + error);
@@ -387,7 +388,7 @@ void MQClientAPI::pullMessageAsync(const std::string &addr, const PullMessageHea
     RemotingCommand request = pullRequest(header);
     std::string what = describeRequest(addr, request);
     const bool suspend = (header.sysFlag & pullSysFlag::kSuspend) != 0;
-    signRequest(request);
+    prepareRequest(request);
     remoting_->invokeAsync(
         addr, std::move(request), std::chrono::milliseconds(suspend ? config_.pullTimeoutMillis : config_.timeoutMillis),
         [what = std::move(what), callback = std::move(callback)](remoting::InvokeResult invoked) {

@@ -193,9 +193,10 @@ public:
     Result<remoting::RemotingCommand> invoke(const std::string &addr, remoting::RemotingCommand request,
                                              int64_t timeoutMillis);
     Result<remoting::RemotingCommand> invokeNamesrv(remoting::RemotingCommand request);
-    // Adds AccessKey and Signature (AclClientRPCHook) when the config has credentials; every call
-    // here does it just before sending, after describeRequest (so errors never show them).
-    void signRequest(remoting::RemotingCommand &request) const;
+    // Sets the config's header encoding (serializeType) and adds AccessKey and Signature
+    // (AclClientRPCHook) when the config has credentials; every call here does it just before
+    // sending, after describeRequest (so errors never show them).
+    void prepareRequest(remoting::RemotingCommand &request) const;
     // "addr REQUEST(code) k=v k=v": how errors name a request.
     static std::string describeRequest(const std::string &addr, const remoting::RemotingCommand &request);
     // A Status for an unexpected response code: "<what>: CODE(n) remark".

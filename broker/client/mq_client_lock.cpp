@@ -58,7 +58,7 @@ Status MQClientAPI::unlockBatchMQ(const std::string &addr, const std::string &gr
     if (!oneway)
         return call(addr, std::move(command)).status();
     const std::string what = describeRequest(addr, command);
-    signRequest(command);
+    prepareRequest(command);
     std::string error;
     if (!remoting_->invokeOneway(addr, std::move(command), &error))
         return Status::failure(clientCode::kConnectFailed, what + ": " + error);

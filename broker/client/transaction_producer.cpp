@@ -113,7 +113,7 @@ void TransactionProducer::endTransaction(const std::string &brokerAddr, const st
     remoting::setField(request.extFields, "fromTransactionCheck", fromCheck);
     remoting::setField(request.extFields, "msgId", uniqKey);
     remoting::setField(request.extFields, "transactionId", uniqKey);
-    producer_.api().signRequest(request);
+    producer_.api().prepareRequest(request);
     std::string error;
     if (!producer_.api().remotingClient().invokeOneway(brokerAddr, std::move(request), &error))
         spdlog::warn("transaction: END_TRANSACTION to {} failed: {} (the broker will ask again)", brokerAddr, error);
