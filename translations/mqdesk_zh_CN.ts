@@ -1263,6 +1263,26 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>app started</source>
         <translation>应用已启动</translation>
     </message>
+    <message>
+        <source>A Java broker&apos;s runtime info does not report its write path.</source>
+        <translation>Java Broker 的运行时信息不报告其写入路径。</translation>
+    </message>
+    <message>
+        <source>writeWithoutMmap can be switched live only on a running MQDesk broker.</source>
+        <translation>只有运行中的 MQDesk Broker 才能在线切换 writeWithoutMmap。</translation>
+    </message>
+    <message>
+        <source>Switching writeWithoutMmap to %1…</source>
+        <translation>正在将 writeWithoutMmap 切换为 %1…</translation>
+    </message>
+    <message>
+        <source>writeWithoutMmap set to %1: appends go through %2 from now on.</source>
+        <translation>writeWithoutMmap 已设为 %1：此后追加写入经由 %2。</translation>
+    </message>
+    <message>
+        <source>Switching writeWithoutMmap failed: %1</source>
+        <translation>切换 writeWithoutMmap 失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::GroupQueueModel</name>
@@ -3766,6 +3786,100 @@ Check that the broker is running, then press F5.</source>
     <message>
         <source>No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.</source>
         <translation>没有匹配过滤条件的主题。请清空搜索框，或选择“全部类型”和“全部消息类型”。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::WritePathCostModel</name>
+    <message>
+        <source>The median of the per-second figures over the busy seconds</source>
+        <translation>有写入的各秒中每秒数值的中位数</translation>
+    </message>
+    <message>
+        <source>Write path</source>
+        <translation>写入路径</translation>
+    </message>
+    <message>
+        <source>Flush mode</source>
+        <translation>刷盘方式</translation>
+    </message>
+    <message>
+        <source>Seconds with puts</source>
+        <translation>有写入的秒数</translation>
+    </message>
+    <message>
+        <source>Put TPS</source>
+        <translation>写入 TPS</translation>
+    </message>
+    <message>
+        <source>Put-to-ack p50 (µs)</source>
+        <translation>写入到确认 p50（µs）</translation>
+    </message>
+    <message>
+        <source>Put-to-ack p99 (µs)</source>
+        <translation>写入到确认 p99（µs）</translation>
+    </message>
+    <message>
+        <source>Flush p50 (µs)</source>
+        <translation>刷盘 p50（µs）</translation>
+    </message>
+    <message>
+        <source>File warm-ups</source>
+        <translation>文件预热</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::WritePathPanel</name>
+    <message>
+        <source>Write without mmap (pwrite)</source>
+        <translation>不经 mmap 写入（pwrite）</translation>
+    </message>
+    <message>
+        <source>writeWithoutMmap, applied live with UPDATE_BROKER_CONFIG: appends go through pwrite instead of a copy into the mapped file. Usually faster with SYNC_FLUSH, slower with ASYNC_FLUSH: compare the rows below.</source>
+        <translation>writeWithoutMmap，通过 UPDATE_BROKER_CONFIG 在线生效：追加写入使用 pwrite，而不是复制到映射文件中。通常在 SYNC_FLUSH 下更快、在 ASYNC_FLUSH 下更慢：请比较下方各行。</translation>
+    </message>
+    <message>
+        <source>useReentrantLockWhenPutMessage, warmMapedFileEnable and flushLeastPagesWhenWarmMapedFile are read from broker.conf when the broker starts</source>
+        <translation>useReentrantLockWhenPutMessage、warmMapedFileEnable 和 flushLeastPagesWhenWarmMapedFile 在 Broker 启动时从 broker.conf 读取</translation>
+    </message>
+    <message>
+        <source>What each write path cost under each flush mode over the seconds this monitor holds. Switch writeWithoutMmap or the flush mode under the same load to compare.</source>
+        <translation>在本监视器保存的各秒中，每种写入路径在每种刷盘方式下的代价。在相同负载下切换 writeWithoutMmap 或刷盘方式即可比较。</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>暂无</translation>
+    </message>
+    <message>
+        <source>1 file, %1 in %2 ms</source>
+        <translation>1 个文件，%1，用时 %2 ms</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 in %3 ms (%4 ms a file)</source>
+        <translation>%1 个文件，%2，用时 %3 ms（每个文件 %4 ms）</translation>
+    </message>
+    <message>
+        <source>This broker does not report its write path.</source>
+        <translation>该 Broker 不报告其写入路径。</translation>
+    </message>
+    <message>
+        <source>mutex</source>
+        <translation>互斥锁</translation>
+    </message>
+    <message>
+        <source>spin lock</source>
+        <translation>自旋锁</translation>
+    </message>
+    <message>
+        <source>on, fdatasync every %1 pages; so far %2</source>
+        <translation>开启，每 %1 页 fdatasync 一次；迄今 %2</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Put lock: %1 · File warm-up: %2</source>
+        <translation>写入锁：%1 · 文件预热：%2</translation>
     </message>
 </context>
 </TS>

@@ -10,6 +10,7 @@
 #include "ui/cluster_connection.h"
 #include "ui/fdatasync_probe.h"
 #include "ui/history/history_store.h"
+#include "ui/write_path_panel.h"
 
 #include <qcustomplot.h>
 
@@ -119,6 +120,7 @@ void FlushMonitorView::resetGraph()
     brokerReference_ = false;
     markers_ = 0;
     modeLabel_->clear();
+    writePath_->showCosts({});
     showBanner({});
     if (showsEmbeddedBroker() && probeMicros_ > 0)
         setReference(probeMicros_, probeLabel_);
@@ -229,6 +231,11 @@ void FlushMonitorView::take(const client::FlushSamples &answer, int64_t requeste
         if (showsEmbeddedBroker())
             emit brokerModeChanged(series_.currentMode()); // the status bar is the embedded broker's
     }
+    if (fallback_)
+        writePath_->showUnavailable(tr("A Java broker's runtime info does not report its write path."));
+    else
+        writePath_->showState(answer.writePath);
+    writePath_->showCosts(series_.writePathCosts());
     if (!modeRequestPending_) {
         const Mode shown = fallback_ ? modeOf(sampler_.configuredMode().section(QLatin1Char(' '), 0, 0).toStdString(),
                                               sampler_.configuredMode().contains(QLatin1Char('+')))
@@ -310,6 +317,33 @@ void FlushMonitorView::requestMode(Mode mode)
                 showBanner(tr("Flush mode set to %1.").arg(modeText(mode)));
             else
                 showBanner(tr("Switching the flush mode failed: %1").arg(QString::fromStdString(status.error)));
+            poll();
+        });
+}
+
+void FlushMonitorView::requestWriteWithoutMmap(bool on)
+{
+    if (!connection_.isConnected() || brokerAddr_.isEmpty() || fallback_) {
+        writePath_->setSwitchPending(false);
+        showBanner(tr("writeWithoutMmap can be switched live only on a running MQDesk broker."));
+        return;
+    }
+    writePath_->setSwitchPending(true);
+    showBanner(tr("Switching writeWithoutMmap to %1…").arg(on ? QStringLiteral("true") : QStringLiteral("false")));
+    const std::string addr = brokerAddr_.toStdString();
+    connection_.run(
+        this,
+        [addr, on](client::AdminClient &admin) {
+            return admin.updateBrokerConfig(addr, {{"writeWithoutMmap", on ? "true" : "false"}});
+        },
+        [this, on](client::Status status) {
+            writePath_->setSwitchPending(false);
+            if (status.ok)
+                showBanner(tr("writeWithoutMmap set to %1: appends go through %2 from now on.")
+                               .arg(on ? QStringLiteral("true") : QStringLiteral("false"),
+                                    FlushSeries::writePathName(on)));
+            else
+                showBanner(tr("Switching writeWithoutMmap failed: %1").arg(QString::fromStdString(status.error)));
             poll();
         });
 }

@@ -6,6 +6,7 @@
 #include "ui/cluster_connection.h"
 #include "ui/fdatasync_probe.h"
 #include "ui/history/history_store.h"
+#include "ui/write_path_panel.h"
 
 #include <qcustomplot.h>
 
@@ -154,11 +155,15 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) { showHover(event->pos()); });
     followLatest();
 
+    writePath_ = new WritePathPanel(this);
+    connect(writePath_, &WritePathPanel::writeWithoutMmapRequested, this, &FlushMonitorView::requestWriteWithoutMmap);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(brokerBar);
     layout->addLayout(bar);
     layout->addWidget(banner_);
     layout->addWidget(plot_, 1);
+    layout->addWidget(writePath_);
 
     timer_ = new QTimer(this);
     timer_->setInterval(1000);
@@ -322,7 +327,8 @@ void FlushMonitorView::rescaleValues()
 
 void FlushMonitorView::addMarker(const FlushSeries::Marker &marker)
 {
-    const bool restart = marker.kind != FlushSeries::Marker::Kind::ModeChange;
+    const bool restart = marker.kind == FlushSeries::Marker::Kind::Restart
+                         || marker.kind == FlushSeries::Marker::Kind::AppStart;
     const bool appStart = marker.kind == FlushSeries::Marker::Kind::AppStart;
     QPen pen(appStart ? kAppStartColor : restart ? kRestartColor : kModeColor, 1.5,
              restart ? Qt::SolidLine : Qt::DashLine);

@@ -5,8 +5,10 @@
 // late poll misses nothing) and draws three stacked graphs over time: latency (flush p50/p99/max
 // and put-to-ack p50/p99, µs, log scale, with the disk's fdatasync p50 as a reference line),
 // throughput (put TPS, bytes flushed) and data at risk (written, not yet flushed). Markers show
-// where the flush mode changed and where the broker restarted. The mode switch applies
-// UPDATE_BROKER_CONFIG live; the mode shown is the one the samples report.
+// where the flush mode changed, where writeWithoutMmap was switched and where the broker
+// restarted. The mode switch applies UPDATE_BROKER_CONFIG live; the mode shown is the one the
+// samples report. Below the graph, the write-path panel (ui/write_path_panel.h) shows the
+// broker's write-path knobs, switches writeWithoutMmap live, and tables what each write path cost.
 //
 // A broker that answers GET_FLUSH_SAMPLES with REQUEST_CODE_NOT_SUPPORTED (a Java broker) is
 // polled with GET_BROKER_RUNTIME_INFO instead (RuntimeSampler): fewer series, named in a banner;
@@ -35,6 +37,7 @@ class QTimer;
 
 namespace mqdesk::ui {
 
+class WritePathPanel;
 class BrokerHost;
 class ClusterConnection;
 class HistoryStore;
@@ -58,6 +61,8 @@ public:
 
     // Switches the broker's flush mode (what the mode selector does).
     void requestMode(Mode mode);
+    // Switches writeWithoutMmap live (what the write-path panel's box does).
+    void requestWriteWithoutMmap(bool on);
     // Draws the broker at `address` ("ip:port", one of brokerAddresses()) from now on.
     void selectBroker(const QString &address);
     QString brokerAddress() const { return brokerAddr_; }
@@ -80,6 +85,7 @@ public:
     int markerCount() const;     // mode-change and restart markers drawn
     double fdatasyncReferenceMicros() const { return referenceMicros_; }
     QCustomPlot *plot() const { return plot_; }
+    WritePathPanel *writePathPanel() const { return writePath_; }
     QString bannerText() const;
     QString reportedModeText() const; // "Broker reports: ASYNC_FLUSH (SYNC_FLUSH after a restart)"
 
@@ -130,6 +136,7 @@ private:
     QPushButton *pauseButton_ = nullptr;
     QLabel *modeLabel_ = nullptr;
     QLabel *banner_ = nullptr;
+    WritePathPanel *writePath_ = nullptr;
 
     QCPAxisRect *latencyRect_ = nullptr;
     QCPAxisRect *rateRect_ = nullptr;

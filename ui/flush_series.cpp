@@ -46,7 +46,11 @@ std::vector<client::FlushSample> FlushSeries::take(const client::FlushSamples &a
             newMarkers_.push_back({Marker::Kind::Restart, time, mode});
         else if (!lastSampleMode_.isEmpty() && mode != lastSampleMode_)
             newMarkers_.push_back({Marker::Kind::ModeChange, time, mode});
+        else if (sample.writePathKnown && lastWritePath_ >= 0 && int(sample.writeWithoutMmap) != lastWritePath_)
+            newMarkers_.push_back({Marker::Kind::WritePathChange, time, writePathName(sample.writeWithoutMmap)});
         lastSampleMode_ = mode;
+        if (sample.writePathKnown)
+            lastWritePath_ = sample.writeWithoutMmap ? 1 : 0;
         fresh.push_back(sample);
         samples_.push_back(sample);
     }
@@ -89,6 +93,71 @@ bool FlushSeries::holds(const client::FlushSample &sample) const
     });
 }
 
+QString FlushSeries::writePathName(bool writeWithoutMmap)
+{
+    return writeWithoutMmap ? QStringLiteral("pwrite") : QStringLiteral("mmap");
+}
+
+namespace {
+
+int64_t median(std::vector<int64_t> values)
+{
+    if (values.empty())
+        return 0;
+    auto middle = values.begin() + static_cast<ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
+} // namespace
+
+std::vector<FlushSeries::WritePathCost> FlushSeries::writePathCosts() const
+{
+    struct Group
+    {
+        WritePathCost cost;
+        std::vector<int64_t> tps, ackP50, ackP99, flushP50;
+    };
+    std::vector<Group> groups;
+    for (const client::FlushSample &s : samples_) {
+        if (!s.writePathKnown)
+            continue;
+        const QString mode = modeName(s.flushDiskType, s.transientStorePoolEnable);
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const Group &g) {
+            return g.cost.flushMode == mode && g.cost.writeWithoutMmap == s.writeWithoutMmap;
+        });
+        if (group == groups.end()) {
+            groups.push_back({});
+            group = groups.end() - 1;
+            group->cost.flushMode = mode;
+            group->cost.writeWithoutMmap = s.writeWithoutMmap;
+        }
+        group->cost.warmUps += s.warmUps;
+        group->cost.warmedBytes += s.warmedBytes;
+        group->cost.warmMicros += s.warmMicros;
+        if (s.puts <= 0)
+            continue;
+        ++group->cost.busySeconds;
+        group->tps.push_back(s.putTps);
+        group->ackP50.push_back(s.putToAckP50Micros);
+        group->ackP99.push_back(s.putToAckP99Micros);
+        if (s.flushP50Micros > 0) // an ASYNC second may have had no flush
+            group->flushP50.push_back(s.flushP50Micros);
+    }
+    std::vector<WritePathCost> costs;
+    costs.reserve(groups.size());
+    for (Group &g : groups) {
+        if (g.cost.busySeconds == 0 && g.cost.warmUps == 0)
+            continue; // nothing to tell about this path yet
+        g.cost.putTps = median(std::move(g.tps));
+        g.cost.putToAckP50Micros = median(std::move(g.ackP50));
+        g.cost.putToAckP99Micros = median(std::move(g.ackP99));
+        g.cost.flushP50Micros = median(std::move(g.flushP50));
+        costs.push_back(g.cost);
+    }
+    return costs;
+}
+
 bool FlushSeries::writeCsv(const QString &path, QString *error) const
 {
     QFile file(path);
@@ -100,14 +169,17 @@ bool FlushSeries::writeCsv(const QString &path, QString *error) const
     QTextStream out(&file);
     out << "sequence,timestamp,epochSecond,flushDiskType,transientStorePoolEnable,puts,putTps,putBytes,"
            "flushes,bytesFlushed,flushTimeouts,flushP50Micros,flushP99Micros,flushMaxMicros,"
-           "putToAckP50Micros,putToAckP99Micros,putToAckMaxMicros,dataAtRiskBytes\n";
+           "putToAckP50Micros,putToAckP99Micros,putToAckMaxMicros,dataAtRiskBytes,writeWithoutMmap,warmUps,"
+           "warmedBytes,warmMicros\n";
     for (const client::FlushSample &s : samples_) {
         out << s.sequence << ',' << s.timestamp << ',' << s.epochSecond << ','
             << QString::fromStdString(s.flushDiskType) << ',' << (s.transientStorePoolEnable ? "true" : "false")
             << ',' << s.puts << ',' << s.putTps << ',' << s.putBytes << ',' << s.flushes << ',' << s.bytesFlushed
             << ',' << s.flushTimeouts << ',' << s.flushP50Micros << ',' << s.flushP99Micros << ','
             << s.flushMaxMicros << ',' << s.putToAckP50Micros << ',' << s.putToAckP99Micros << ','
-            << s.putToAckMaxMicros << ',' << s.dataAtRiskBytes << '\n';
+            << s.putToAckMaxMicros << ',' << s.dataAtRiskBytes << ','
+            << (s.writePathKnown ? (s.writeWithoutMmap ? "true" : "false") : "") << ',' << s.warmUps << ','
+            << s.warmedBytes << ',' << s.warmMicros << '\n';
     }
     out.flush();
     if (file.error() != QFileDevice::NoError) {

@@ -21,10 +21,27 @@ class FlushSeries
 public:
     struct Marker
     {
-        enum class Kind { ModeChange, Restart, AppStart };
+        enum class Kind { ModeChange, WritePathChange, Restart, AppStart };
         Kind kind = Kind::ModeChange;
         double time = 0; // seconds since epoch, the graph's key
-        QString mode;    // the mode from here on ("SYNC_FLUSH", "ASYNC_FLUSH + pool")
+        QString mode;    // the mode from here on ("SYNC_FLUSH", "ASYNC_FLUSH + pool"; "pwrite"/"mmap")
+    };
+
+    // What one write path cost under one flush mode, over the held seconds that had puts:
+    // medians of the per-second figures, so one slow second does not decide. Warm-ups count
+    // every held second of the group, busy or not.
+    struct WritePathCost
+    {
+        QString flushMode;            // modeName()
+        bool writeWithoutMmap = false;
+        int busySeconds = 0;
+        int64_t putTps = 0;           // medians over the busy seconds
+        int64_t putToAckP50Micros = 0;
+        int64_t putToAckP99Micros = 0;
+        int64_t flushP50Micros = 0;
+        int64_t warmUps = 0;          // sums over every second of the group
+        int64_t warmedBytes = 0;
+        int64_t warmMicros = 0;
     };
 
     // `maxSamples` bounds memory: older samples are dropped (an hour by default).
@@ -58,6 +75,12 @@ public:
     // "SYNC_FLUSH", "ASYNC_FLUSH" or "ASYNC_FLUSH + pool".
     static QString modeName(const std::string &flushDiskType, bool transientStorePool);
 
+    // One entry per (flush mode, write path) among the held samples that report their write path
+    // (the history's do not) and had puts or a warm-up, in the order each first appears.
+    std::vector<WritePathCost> writePathCosts() const;
+    // "pwrite" or "mmap": how a sample's appends reached the file.
+    static QString writePathName(bool writeWithoutMmap);
+
     // Writes every held sample as CSV (header = the wire's member names); false with `error`.
     bool writeCsv(const QString &path, QString *error) const;
 
@@ -69,6 +92,7 @@ private:
     bool holds(const client::FlushSample &sample) const;
     QString currentMode_;
     QString lastSampleMode_;
+    int lastWritePath_ = -1; // -1 unknown, else the last known sample's writeWithoutMmap
     std::deque<client::FlushSample> samples_;
     std::vector<Marker> markers_;
     std::vector<Marker> newMarkers_;

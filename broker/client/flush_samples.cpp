@@ -12,6 +12,8 @@ using remoting::RemotingCommand;
 
 bool parseFlushSamples(std::string_view body, FlushSamples &out, std::string &error)
 {
+    error.clear(); // the readers below fail once `error` holds anything
+    out = FlushSamples();
     common::JsonValue root;
     if (!remoting::parseJsonObject(body, root, error))
         return false;
@@ -22,6 +24,24 @@ bool parseFlushSamples(std::string_view body, FlushSamples &out, std::string &er
     reader.readBool("transientStorePoolEnable", out.transientStorePoolEnable);
     reader.readLong("nextSequence", out.nextSequence);
     reader.readLong("fdatasyncReferenceMicros", out.fdatasyncReferenceMicros);
+    if (const common::JsonValue *writePath = reader.member("writePath")) {
+        WritePathState &state = out.writePath;
+        JsonFieldReader knobs(*writePath, reader.pathOf("writePath"), error);
+        if (!knobs.isObject()) {
+            knobs.fail(reader.pathOf("writePath"), "expected an object");
+            return false;
+        }
+        state.known = true;
+        knobs.readBool("writeWithoutMmap", state.writeWithoutMmap);
+        knobs.readBool("warmMapedFileEnable", state.warmMapedFileEnable);
+        knobs.readLong("flushLeastPagesWhenWarmMapedFile", state.flushLeastPagesWhenWarmMapedFile);
+        knobs.readBool("useReentrantLockWhenPutMessage", state.useReentrantLockWhenPutMessage);
+        knobs.readLong("warmUps", state.warmUps);
+        knobs.readLong("warmedBytes", state.warmedBytes);
+        knobs.readLong("warmMicros", state.warmMicros);
+        if (!knobs.ok())
+            return false;
+    }
     const common::JsonArray *samples = reader.array("samples");
     if (!reader.ok())
         return false;
@@ -53,6 +73,11 @@ bool parseFlushSamples(std::string_view body, FlushSamples &out, std::string &er
         item.readLong("dataAtRiskBytes", sample.dataAtRiskBytes);
         item.readString("flushDiskType", sample.flushDiskType);
         item.readBool("transientStorePoolEnable", sample.transientStorePoolEnable);
+        sample.writePathKnown = item.member("writeWithoutMmap") != nullptr;
+        item.readBool("writeWithoutMmap", sample.writeWithoutMmap);
+        item.readLong("warmUps", sample.warmUps);
+        item.readLong("warmedBytes", sample.warmedBytes);
+        item.readLong("warmMicros", sample.warmMicros);
         if (!item.ok())
             return false;
         out.samples.push_back(std::move(sample));

@@ -38,6 +38,26 @@ struct FlushSample
     int64_t dataAtRiskBytes = 0;
     std::string flushDiskType; // SYNC_FLUSH or ASYNC_FLUSH during that second
     bool transientStorePoolEnable = false;
+    // The write path: false for writePathKnown when the broker did not say (older brokers, the
+    // console's history, a Java broker's runtime info).
+    bool writePathKnown = false;
+    bool writeWithoutMmap = false;
+    int64_t warmUps = 0; // commit-log warm-ups that ended in that second
+    int64_t warmedBytes = 0;
+    int64_t warmMicros = 0;
+};
+
+// The broker's write-path knobs now and the warm-up totals since it started.
+struct WritePathState
+{
+    bool known = false; // the answer had a writePath member
+    bool writeWithoutMmap = false;
+    bool warmMapedFileEnable = false;
+    int64_t flushLeastPagesWhenWarmMapedFile = 0;
+    bool useReentrantLockWhenPutMessage = true;
+    int64_t warmUps = 0;
+    int64_t warmedBytes = 0;
+    int64_t warmMicros = 0;
 };
 
 // One answer: the broker's state now and the samples after the request's sinceSequence.
@@ -49,6 +69,7 @@ struct FlushSamples
     bool transientStorePoolEnable = false;
     int64_t nextSequence = 0;             // the sinceSequence to send next
     int64_t fdatasyncReferenceMicros = 0; // 0 when the broker does not say (it omits it)
+    WritePathState writePath;
     std::vector<FlushSample> samples;     // oldest first
 };
 

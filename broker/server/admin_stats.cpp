@@ -146,6 +146,27 @@ JsonValue sampleJson(const store::FlushSecondSample &sample)
     object.set("dataAtRiskBytes", static_cast<int64_t>(sample.unflushedBytes));
     object.set("flushDiskType", sample.syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH");
     object.set("transientStorePoolEnable", sample.transientStorePool);
+    object.set("writeWithoutMmap", sample.writeWithoutMmap);
+    object.set("warmUps", static_cast<int64_t>(sample.warmUps));
+    object.set("warmedBytes", static_cast<int64_t>(sample.warmedBytes));
+    object.set("warmMicros", static_cast<int64_t>(sample.warmMicros));
+    object.sortByKey();
+    return object;
+}
+
+// The write-path knobs as the store runs them now, and what warming files has cost so far.
+JsonValue writePathJson(const store::MessageStore &store)
+{
+    const store::MessageStoreConfig &config = store.config();
+    const store::FlushMetrics &metrics = store.metrics();
+    JsonObject object;
+    object.set("writeWithoutMmap", store.commitLog().writeWithoutMmap()); // live
+    object.set("warmMapedFileEnable", config.warmMapedFileEnable);        // these three: at start
+    object.set("flushLeastPagesWhenWarmMapedFile", static_cast<int64_t>(config.flushLeastPagesWhenWarmMapedFile));
+    object.set("useReentrantLockWhenPutMessage", config.useReentrantLockWhenPutMessage);
+    object.set("warmUps", static_cast<int64_t>(metrics.totalWarmUps()));
+    object.set("warmedBytes", static_cast<int64_t>(metrics.totalWarmedBytes()));
+    object.set("warmMicros", static_cast<int64_t>(metrics.totalWarmMicros()));
     object.sortByKey();
     return object;
 }
@@ -423,6 +444,7 @@ RemotingCommand AdminProcessor::getFlushSamples(const RemotingCommand &request)
         array.push_back(sampleJson(sample));
     body.set("samples", std::move(array));
     body.set("transientStorePoolEnable", log.transientStorePoolEnabled());
+    body.set("writePath", writePathJson(broker_.store()));
     return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
 }
 

@@ -34,13 +34,13 @@ std::vector<FlushEvent> FlushMetrics::recentFlushes(size_t count) const
     return ordered;
 }
 
-void FlushMetrics::takeSecondSample(int64_t epochSecond, uint64_t unflushedBytes, bool syncFlush,
-                                    bool pool)
+void FlushMetrics::takeSecondSample(int64_t epochSecond, const FlushSampleState &state)
 {
     const auto putLatency = putLatency_.snapshot();
     const auto flushLatency = flushLatency_.snapshot();
     const uint64_t puts = totalPuts(), putBytes = totalPutBytes(), flushes = totalFlushes();
     const uint64_t flushedBytes = totalFlushedBytes(), timeouts = totalFlushTimeouts();
+    const uint64_t warmUps = totalWarmUps(), warmedBytes = totalWarmedBytes(), warmMicros = totalWarmMicros();
 
     std::lock_guard lock(samplesMutex_);
     const auto putWindow = putLatency.since(previousPutLatency_);
@@ -60,9 +60,15 @@ void FlushMetrics::takeSecondSample(int64_t epochSecond, uint64_t unflushedBytes
     s.putP50Micros = clamp32(putWindow.percentile(0.5));
     s.putP99Micros = clamp32(putWindow.percentile(0.99));
     s.putMaxMicros = clamp32(putWindow.max());
-    s.unflushedBytes = unflushedBytes;
-    s.syncFlush = syncFlush;
-    s.transientStorePool = pool;
+    s.unflushedBytes = state.unflushedBytes;
+    s.syncFlush = state.syncFlush;
+    s.transientStorePool = state.transientStorePool;
+    s.writeWithoutMmap = state.writeWithoutMmap;
+    // recordWarmUp adds three counters one after another: a sample taken between them sees a
+    // warm-up's count before its bytes; the next sample has the rest, and totals stay exact.
+    s.warmUps = clamp32(warmUps - previousWarmUps_);
+    s.warmedBytes = warmedBytes - previousWarmedBytes_;
+    s.warmMicros = warmMicros - previousWarmMicros_;
 
     previousPutLatency_ = putLatency;
     previousFlushLatency_ = flushLatency;
@@ -71,6 +77,9 @@ void FlushMetrics::takeSecondSample(int64_t epochSecond, uint64_t unflushedBytes
     previousFlushes_ = flushes;
     previousFlushedBytes_ = flushedBytes;
     previousTimeouts_ = timeouts;
+    previousWarmUps_ = warmUps;
+    previousWarmedBytes_ = warmedBytes;
+    previousWarmMicros_ = warmMicros;
 
     if (samples_.size() < kSampleCapacity)
         samples_.push_back(s);

@@ -50,6 +50,20 @@ struct FlushSecondSample
     uint64_t unflushedBytes = 0; // data at risk at the end of the second
     bool syncFlush = false;
     bool transientStorePool = false;
+    bool writeWithoutMmap = false; // appends went through pwrite at the end of the second
+    // warmMapedFileEnable: commit-log files whose warm-up ended in this second, and what they cost.
+    uint32_t warmUps = 0;
+    uint64_t warmedBytes = 0;
+    uint64_t warmMicros = 0;
+};
+
+// The store's state a second sample records beside the counters.
+struct FlushSampleState
+{
+    uint64_t unflushedBytes = 0;
+    bool syncFlush = false;
+    bool transientStorePool = false;
+    bool writeWithoutMmap = false;
 };
 
 class FlushMetrics
@@ -79,7 +93,7 @@ public:
     void recordFlush(const FlushEvent &event);
 
     // Called once a second by the store's ticker.
-    void takeSecondSample(int64_t epochSecond, uint64_t unflushedBytes, bool syncFlush, bool pool);
+    void takeSecondSample(int64_t epochSecond, const FlushSampleState &state);
 
     // Readers (any thread).
     common::Histogram::Snapshot flushLatency() const { return flushLatency_.snapshot(); }
@@ -121,6 +135,7 @@ private:
     common::Histogram::Snapshot previousFlushLatency_; // guarded by samplesMutex_
     uint64_t previousPuts_ = 0, previousPutBytes_ = 0, previousFlushes_ = 0;
     uint64_t previousFlushedBytes_ = 0, previousTimeouts_ = 0; // guarded by samplesMutex_
+    uint64_t previousWarmUps_ = 0, previousWarmedBytes_ = 0, previousWarmMicros_ = 0; // guarded by samplesMutex_
 };
 
 } // namespace mqdesk::store

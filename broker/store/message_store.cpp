@@ -328,10 +328,12 @@ void MessageStore::tick()
             spdlog::error("store: {}{}", error, common::LogRateLimiter::heldNote(*held));
     }
     const auto now = std::chrono::system_clock::now().time_since_epoch();
-    metrics_.takeSecondSample(std::chrono::duration_cast<std::chrono::seconds>(now).count(),
-                              static_cast<uint64_t>(commitLog_->unflushedBytes()),
-                              commitLog_->flushDiskType() == FlushDiskType::SyncFlush,
-                              commitLog_->transientStorePoolEnabled());
+    FlushSampleState state;
+    state.unflushedBytes = static_cast<uint64_t>(commitLog_->unflushedBytes());
+    state.syncFlush = commitLog_->flushDiskType() == FlushDiskType::SyncFlush;
+    state.transientStorePool = commitLog_->transientStorePoolEnabled();
+    state.writeWithoutMmap = commitLog_->writeWithoutMmap();
+    metrics_.takeSecondSample(std::chrono::duration_cast<std::chrono::seconds>(now).count(), state);
 }
 
 CleanResult MessageStore::cleanExpiredFiles(bool force)

@@ -102,8 +102,10 @@ public:
 
     const MessageStoreConfig &config() const { return config_; }
     CommitLog &commitLog() { return *commitLog_; }
+    const CommitLog &commitLog() const { return *commitLog_; }
     ConsumeQueueStore &consumeQueues() { return *consumeQueues_; }
     FlushMetrics &metrics() { return metrics_; }
+    const FlushMetrics &metrics() const { return metrics_; }
     StoreCheckpoint &checkpoint() { return *checkpoint_; }
     // RocketMQ 5's timer messages (timer_message_store.h); null when timerWheelEnable is false.
     TimerMessageStore *timerMessageStore() { return timer_.get(); }

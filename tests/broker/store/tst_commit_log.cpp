@@ -233,7 +233,7 @@ private slots:
 
         FlushMetrics ring;
         for (int i = 0; i < 1100; ++i)
-            ring.takeSecondSample(i, 0, false, false);
+            ring.takeSecondSample(i, {});
         const auto kept = ring.samplesSince(0);
         QCOMPARE(kept.size(), FlushMetrics::kSampleCapacity);
         QCOMPARE(kept.front().sequence, uint64_t{1100 - FlushMetrics::kSampleCapacity + 1});

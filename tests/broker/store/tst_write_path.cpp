@@ -155,6 +155,21 @@ private slots:
                 QCOMPARE(store->putMessage(test::makeMessage("W", 0, "warm-" + bodyFor(i))).status,
                          PutMessageStatus::PutOk);
             QTRY_VERIFY_WITH_TIMEOUT(store->metrics().totalWarmUps() >= 3, 10000);
+
+            // The per-second samples (GET_FLUSH_SAMPLES) account for every warm-up exactly once,
+            // and say which write path was on. A file may still be warming meanwhile.
+            const uint64_t warmUpsBefore = store->metrics().totalWarmUps();
+            const uint64_t bytesBefore = store->metrics().totalWarmedBytes();
+            store->commitLog().setWriteWithoutMmap(true);
+            store->tick();
+            uint64_t sampledWarmUps = 0, sampledBytes = 0;
+            for (const auto &sample : store->metrics().samplesSince(0)) {
+                sampledWarmUps += sample.warmUps;
+                sampledBytes += sample.warmedBytes;
+            }
+            QVERIFY(sampledWarmUps >= warmUpsBefore && sampledWarmUps <= store->metrics().totalWarmUps());
+            QVERIFY(sampledBytes >= bytesBefore && sampledBytes <= store->metrics().totalWarmedBytes());
+            QVERIFY(store->metrics().samplesSince(0).back().writeWithoutMmap);
         }
         bool abnormal = true;
         const auto records = reopenAndRead(config, abnormal);
