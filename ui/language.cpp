@@ -1,6 +1,6 @@
 #include "ui/language.h"
 
-#include "ui/connection_manager.h"
+#include "ui/connection/connection_manager.h"
 
 #include <QActionGroup>
 #include <QCoreApplication>

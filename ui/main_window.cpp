@@ -1,14 +1,14 @@
 #include "ui/main_window.h"
 
-#include "ui/connection_bar.h"
+#include "ui/connection/connection_bar.h"
 #include "ui/explorer/explorer_actions.h"
-#include "ui/flush_monitor_view.h"
-#include "ui/groups_view.h"
+#include "ui/flush/flush_monitor_view.h"
+#include "ui/groups/groups_view.h"
 #include "ui/history/history_recorder.h"
 #include "ui/language.h"
-#include "ui/messages_view.h"
-#include "ui/overview_view.h"
-#include "ui/topics_view.h"
+#include "ui/messages/messages_view.h"
+#include "ui/overview/overview_view.h"
+#include "ui/topics/topics_view.h"
 #include "ui/window_state.h"
 
 #include <QAction>

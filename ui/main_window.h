@@ -6,8 +6,8 @@
 // broker itself.
 
 #include "ui/broker_host.h"
-#include "ui/cluster_connection.h"
-#include "ui/connection_manager.h"
+#include "ui/connection/cluster_connection.h"
+#include "ui/connection/connection_manager.h"
 #include "ui/history/history_store.h"
 
 #include <QMainWindow>

@@ -1,6 +1,6 @@
 #include "ui/port_choice.h"
 
-#include "ui/connection_manager.h"
+#include "ui/connection/connection_manager.h"
 
 #include <QHostAddress>
 #include <QSettings>

@@ -1,6 +1,6 @@
 #include "ui/window_state.h"
 
-#include "ui/connection_manager.h"
+#include "ui/connection/connection_manager.h"
 
 #include <QMainWindow>
 #include <QSettings>

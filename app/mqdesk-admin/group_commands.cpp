@@ -224,32 +224,10 @@ client::Status invokeReset(AdminSession &s, const std::string &addr, int64_t tim
                            std::map<client::MessageQueue, int64_t> &out)
 {
     const AdminOptions &o = s.options();
-    remoting::RemotingCommand request = remoting::RemotingCommand::createRequest(remoting::RequestCode::kInvokeBrokerToResetOffset);
-    remoting::setField(request.extFields, "topic", o.topic);
-    remoting::setField(request.extFields, "group", o.group);
-    remoting::setField(request.extFields, "timestamp", std::to_string(timestamp));
-    remoting::setField(request.extFields, "isForce", o.force ? "true" : "false");
-    const std::string what = client::MQClientAPI::describeRequest(addr, request);
-    client::Result<remoting::RemotingCommand> response = s.admin().api().invoke(addr, std::move(request), o.timeoutMillis);
-    if (!response.ok)
-        return response.status();
-    if (response.value.code != ResponseCode::kSuccess)
-        return client::MQClientAPI::responseFailure(what, response.value);
-    const std::string_view body(reinterpret_cast<const char *>(response.value.body.data()), response.value.body.size());
-    std::string error;
-    const bool parsed = client::parseMessageQueueMap(
-        body, "offsetTable",
-        [&](const client::MessageQueue &queue, const common::JsonValue &value, const std::string &path) {
-            if (!value.isInteger()) {
-                error = path + ": expected an integer offset";
-                return false;
-            }
-            out[queue] = value.asInteger();
-            return true;
-        },
-        {}, error);
-    if (!parsed)
-        return client::Status::failure(client::clientCode::kBadResponse, what + ": bad ResetOffsetBody: " + error);
+    auto offsets = s.admin().invokeBrokerToResetOffset(addr, o.topic, o.group, timestamp, o.force);
+    if (!offsets.ok)
+        return offsets.status();
+    out = std::move(offsets.value);
     return {};
 }
 

@@ -1,7 +1,7 @@
 #include "app/mqdesk-admin/store_commands.h"
 
 #include "app/mqdesk-admin/store_output.h"
-#include "broker/store/store_verifier.h"
+#include "broker/store/reader/store_verifier.h"
 
 #include <filesystem>
 #include <iostream>

@@ -8,7 +8,7 @@
 // Exit status: 0 success; 1 the store cannot be read (message on stderr naming the path);
 // 3 `verify` found faults (each printed).
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 // broker/common/json.h, and the JSON form of the reader's records.
 
 #include "broker/common/json.h"
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <cstdint>
 #include <ostream>

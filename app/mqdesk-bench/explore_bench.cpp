@@ -3,8 +3,8 @@
 #include "app/mqdesk-bench/disk_baseline.h"
 #include "broker/common/clock.h"
 #include "broker/store/message_store.h"
-#include "broker/store/store_reader.h"
-#include "broker/store/store_verifier.h"
+#include "broker/store/reader/store_reader.h"
+#include "broker/store/reader/store_verifier.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>

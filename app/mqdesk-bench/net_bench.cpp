@@ -1,7 +1,7 @@
 #include "app/mqdesk-bench/net_bench.h"
 
 #include "app/mqdesk-bench/bench_report.h"
-#include "app/mqdesk-bench/echo_broker.h"
+#include "broker/server/echo_broker.h"
 #include "app/mqdesk-bench/progress_reporter.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
@@ -290,7 +290,7 @@ int runNetBench(const NetBenchOptions &options)
 
     NetRunResult baseline;
     if (options.baseline) {
-        EchoBroker echo(options.topic, 8, options.size);
+        server::EchoBroker echo(options.topic, 8, options.size);
         std::string error;
         if (!echo.start(error)) {
             std::fprintf(stderr, "mqdesk-bench: cannot start the baseline echo server: %s\n", error.c_str());

@@ -1,6 +1,8 @@
 #include "broker/client/admin_client.h"
 
+#include "broker/client/admin_bodies.h"
 #include "broker/client/route_util.h"
+#include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <algorithm>
@@ -215,6 +217,43 @@ Result<std::map<MessageQueue, int64_t>> AdminClient::resetOffsetByTime(const std
         written[queue] = offset.value;
     }
     return written;
+}
+
+Result<std::map<MessageQueue, int64_t>> AdminClient::invokeBrokerToResetOffset(const std::string &brokerAddr,
+                                                                                const std::string &topic,
+                                                                                const std::string &group,
+                                                                                int64_t timestamp, bool force)
+{
+    remoting::ExtFields fields;
+    remoting::setField(fields, "topic", topic);
+    remoting::setField(fields, "group", group);
+    remoting::setField(fields, "timestamp", timestamp);
+    remoting::setField(fields, "isForce", force);
+    auto request = remoting::RemotingCommand::createRequest(remoting::RequestCode::kInvokeBrokerToResetOffset,
+                                                            std::move(fields));
+    const std::string what = MQClientAPI::describeRequest(brokerAddr, request);
+    Result<remoting::RemotingCommand> response = api_->invoke(brokerAddr, std::move(request), api_->config().timeoutMillis);
+    if (!response.ok)
+        return response.status();
+    if (response.value.code != ResponseCode::kSuccess)
+        return MQClientAPI::responseFailure(what, response.value);
+    const auto &body = response.value.body;
+    std::map<MessageQueue, int64_t> offsets;
+    std::string error;
+    const bool parsed = parseMessageQueueMap(
+        {reinterpret_cast<const char *>(body.data()), body.size()}, "offsetTable",
+        [&](const MessageQueue &queue, const common::JsonValue &value, const std::string &path) {
+            if (!value.isInteger()) {
+                error = path + ": expected an integer offset";
+                return false;
+            }
+            offsets[queue] = value.asInteger();
+            return true;
+        },
+        {}, error);
+    if (!parsed)
+        return Status::failure(clientCode::kBadResponse, what + ": bad ResetOffsetBody: " + error);
+    return offsets;
 }
 
 Result<remoting::KVTable> AdminClient::brokerRuntimeInfo(const std::string &brokerAddr)

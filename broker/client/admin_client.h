@@ -59,6 +59,14 @@ public:
     // the offsets written.
     Result<std::map<MessageQueue, int64_t>> resetOffsetByTime(const std::string &group, const std::string &topic,
                                                               int64_t timestamp);
+    // INVOKE_BROKER_TO_RESET_OFFSET (222) on one broker: it moves the group's offsets of `topic`
+    // to `timestamp` (-1: the end), tells the group's online clients, and answers the offsets it
+    // set (ResetOffsetBody). `force` lets offsets move forward past what was consumed. A group
+    // with no client online is a failure with code CONSUMER_NOT_ONLINE (206).
+    Result<std::map<MessageQueue, int64_t>> invokeBrokerToResetOffset(const std::string &brokerAddr,
+                                                                      const std::string &topic,
+                                                                      const std::string &group, int64_t timestamp,
+                                                                      bool force);
 
     // ---- Brokers ----
     Result<remoting::KVTable> brokerRuntimeInfo(const std::string &brokerAddr);

@@ -16,25 +16,8 @@ using remoting::ResponseCode;
 
 namespace {
 
-// The group Java's tools pull as (MixAll.TOOLS_CONSUMER_GROUP); Java brokers create it at start.
-constexpr const char *kToolsConsumerGroup = "TOOLS_CONSUMER";
-// A pull answers at most this many messages anyway (maxTransferCountOnMessageInMemory).
-constexpr int32_t kMaxPullBatch = 32;
 // The index's time resolution (its entries store whole seconds).
 constexpr int64_t kIndexTimeSlackMillis = 1000;
-
-PullMessageHeader toolsPull(const MessageQueue &queue, int64_t offset, int32_t maxNums)
-{
-    PullMessageHeader header;
-    header.consumerGroup = kToolsConsumerGroup;
-    header.topic = queue.topic;
-    header.queueId = queue.queueId;
-    header.queueOffset = offset;
-    header.maxMsgNums = maxNums;
-    header.sysFlag = pullSysFlag::kSubscription; // no commit, no long poll
-    header.subscription = "*";
-    return header;
-}
 
 Status notFound(std::string what) { return Status::failure(ResponseCode::kQueryNotFound, std::move(what)); }
 
@@ -137,7 +120,7 @@ Result<common::StoredMessage> AdminClient::queryMessageByOffset(const MessageQue
     const std::string addr = masterAddress(route.value, queue.brokerName);
     if (addr.empty())
         return Status::failure(clientCode::kNoRoute, "no master for " + queue.toString());
-    Result<PullResult> pulled = api_->pullMessage(addr, toolsPull(queue, offset, 1));
+    Result<PullResult> pulled = api_->pullMessage(addr, PullMessageHeader::toolsPull(queue, offset, 1));
     if (!pulled.ok)
         return pulled.status();
     for (common::StoredMessage &message : pulled.value.messages)
@@ -181,7 +164,7 @@ Result<AdminClient::MessagesByTime> AdminClient::queryMessagesByTime(const std::
         // keeps answering without progress.
         for (int round = 0; !done && offset < stop && round < maxPerQueue + 8; ++round) {
             const int64_t want = std::min<int64_t>({kMaxPullBatch, stop - offset, int64_t{maxPerQueue} - taken + 2});
-            Result<PullResult> pulled = api_->pullMessage(addr, toolsPull(queue, offset, static_cast<int32_t>(want)));
+            Result<PullResult> pulled = api_->pullMessage(addr, PullMessageHeader::toolsPull(queue, offset, static_cast<int32_t>(want)));
             if (!pulled.ok)
                 return pulled.status();
             const PullResult &result = pulled.value;

@@ -6,26 +6,6 @@
 
 namespace mqdesk::client {
 
-namespace {
-
-constexpr const char *kToolsConsumerGroup = "TOOLS_CONSUMER";
-constexpr int32_t kMaxPullBatch = 32;
-
-PullMessageHeader toolsPull(const MessageQueue &queue, int64_t offset, int32_t maxNums)
-{
-    PullMessageHeader header;
-    header.consumerGroup = kToolsConsumerGroup;
-    header.topic = queue.topic;
-    header.queueId = queue.queueId;
-    header.queueOffset = offset;
-    header.maxMsgNums = maxNums;
-    header.sysFlag = pullSysFlag::kSubscription; // no commit, no long poll
-    header.subscription = "*";
-    return header;
-}
-
-} // namespace
-
 Result<BrowseCursor> openBrowse(AdminClient &admin, const std::string &topic, const BrowseStart &start)
 {
     if (topic.empty())
@@ -79,7 +59,7 @@ Result<std::vector<common::StoredMessage>> browseNext(AdminClient &admin, Browse
     for (int round = 0; !cursor.atEnd() && static_cast<int32_t>(out.size()) < maxMessages && round < 64; ++round) {
         BrowseCursor::Queue &queue = cursor.queues[cursor.current];
         const int32_t want = std::min<int32_t>(kMaxPullBatch, maxMessages - static_cast<int32_t>(out.size()));
-        Result<PullResult> pulled = admin.api().pullMessage(queue.brokerAddr, toolsPull(queue.queue, queue.nextOffset, want));
+        Result<PullResult> pulled = admin.api().pullMessage(queue.brokerAddr, PullMessageHeader::toolsPull(queue.queue, queue.nextOffset, want));
         if (!pulled.ok)
             return pulled.status();
         const PullResult &result = pulled.value;

@@ -505,4 +505,17 @@ Result<int64_t> MQClientAPI::getEarliestMsgStoreTime(const std::string &addr, co
     return offsetCall(addr, RequestCode::kGetEarliestMsgStoretime, std::move(fields), "timestamp");
 }
 
+PullMessageHeader PullMessageHeader::toolsPull(const MessageQueue &queue, int64_t offset, int32_t maxNums)
+{
+    PullMessageHeader header;
+    header.consumerGroup = "TOOLS_CONSUMER";
+    header.topic = queue.topic;
+    header.queueId = queue.queueId;
+    header.queueOffset = offset;
+    header.maxMsgNums = maxNums;
+    header.sysFlag = pullSysFlag::kSubscription;
+    header.subscription = "*";
+    return header;
+}
+
 } // namespace mqdesk::client

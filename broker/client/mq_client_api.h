@@ -15,8 +15,8 @@
 #include "broker/client/client_types.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/route_data.h"
-#include "broker/remoting/processor_executor.h"
-#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/net/processor_executor.h"
+#include "broker/remoting/net/remoting_client.h"
 
 #include <atomic>
 #include <functional>
@@ -81,7 +81,14 @@ struct PullMessageHeader
     std::string subscription = "*";
     int64_t subVersion = 0;
     std::string expressionType = "TAG";
+
+    // How Java's admin tools read a queue: as MixAll.TOOLS_CONSUMER_GROUP (Java brokers create it
+    // at start), every tag, committing nothing and never held by long polling.
+    static PullMessageHeader toolsPull(const MessageQueue &queue, int64_t offset, int32_t maxNums);
 };
+
+// A pull answers at most this many messages anyway (maxTransferCountOnMessageInMemory).
+inline constexpr int32_t kMaxPullBatch = 32;
 
 using SendCallback = std::function<void(Result<SendResult>)>;
 using PullCallback = std::function<void(Result<PullResult>)>;

@@ -3,9 +3,9 @@
 #include "broker/common/message_id.h"
 #include "broker/common/message_properties.h"
 #include "broker/common/record_codec.h"
-#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/header_fields.h"
-#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <spdlog/spdlog.h>

@@ -1,8 +1,8 @@
 #include "broker/namesrv/namesrv_controller.h"
 
 #include "broker/common/service_thread.h"
-#include "broker/remoting/processor_executor.h"
-#include "broker/remoting/remoting_server.h"
+#include "broker/remoting/net/processor_executor.h"
+#include "broker/remoting/net/remoting_server.h"
 
 #include <spdlog/spdlog.h>
 

@@ -7,7 +7,7 @@
 #include "broker/common/crc32.h"
 #include "broker/common/properties_file.h"
 #include "broker/remoting/protocol/header_fields.h"
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 #include <spdlog/spdlog.h>
 

@@ -12,7 +12,7 @@
 // Handlers run on the broker's admin executor, only while the broker is serving (the store is
 // open); each answers with a response built from the request, never throws on bad input.
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 #include <cstdint>
 #include <mutex>

@@ -2,7 +2,7 @@
 
 // One client connection as the broker's client tables keep it (RocketMQ's ClientChannelInfo).
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 #include "broker/remoting/remoting_command.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "broker/server/pull_message_processor.h"
 
 #include "broker/common/clock.h"
-#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"

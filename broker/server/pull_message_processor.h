@@ -5,7 +5,7 @@
 // four offset fields on every outcome, the piggy-backed offset commit, and long polling
 // through PullRequestHoldService.
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 namespace mqdesk::server {
 

@@ -11,7 +11,7 @@
 // Re-runs go to the pull executor. Thread-safe.
 
 #include "broker/remoting/protocol/client_data.h"
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 #include "broker/common/service_thread.h"
 
 #include <functional>

@@ -11,7 +11,7 @@
 // re-lock within their renewal period. Thread-safe.
 
 #include "broker/remoting/protocol/lock_batch_body.h"
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 #include <cstdint>
 #include <map>

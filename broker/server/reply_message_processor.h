@@ -11,7 +11,7 @@
 // storeReplyMessageEnable (default true) the reply is also stored in its topic
 // (<cluster>_REPLY_TOPIC), whatever the push did; the response then carries the stored id.
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 namespace mqdesk::server {
 

@@ -10,7 +10,7 @@
 // A message with TRAN_MSG=true is stored as a half message (TransactionService::toHalfMessage);
 // the broker refuses them with rejectTransactionMessage, and in batches.
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 namespace mqdesk::server {
 

@@ -9,7 +9,7 @@
 //
 // Also the retry-topic rule of a plain send (spec §4.1 step 4), shared with SendMessageProcessor.
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 #include "broker/store/config/subscription_group_config.h"
 
 #include <optional>

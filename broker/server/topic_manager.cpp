@@ -12,12 +12,6 @@ namespace mqdesk::server {
 using store::TopicConfig;
 namespace perm = store::perm;
 
-bool validateTopicName(std::string_view topic, std::string &error)
-{
-    error = remoting::topicNameError(topic);
-    return error.empty();
-}
-
 bool isSendForbiddenTopic(std::string_view topic)
 {
     return topic == kScheduleTopic || topic == kTransHalfTopic || topic == kTransOpHalfTopic
@@ -95,7 +89,7 @@ bool TopicManager::initialize(std::string &error)
     // Message trace records (clients with enableMsgTrace) go to msgTraceTopicName; Java's broker
     // creates it only when traceTopicEnable, otherwise the trace producer auto-creates it.
     if (config_.traceTopicEnable) {
-        if (!validateTopicName(config_.msgTraceTopicName, error)) {
+        if (!remoting::validateTopicName(config_.msgTraceTopicName, error)) {
             error = "msgTraceTopicName: " + error;
             return false;
         }
@@ -186,7 +180,7 @@ bool TopicManager::createTopicsIfAbsent(const std::vector<TopicConfig> &wanted)
 bool TopicManager::createTopicForRouteLookup(const std::string &topic)
 {
     std::string error;
-    if (!config_.autoCreateTopicEnable || !validateTopicName(topic, error) || isSendForbiddenTopic(topic))
+    if (!config_.autoCreateTopicEnable || !remoting::validateTopicName(topic, error) || isSendForbiddenTopic(topic))
         return false;
     // Consumers' retry topics appear through heartbeats, not through route lookups.
     if (topic.starts_with(kRetryGroupTopicPrefix) || topic.starts_with(kDlqGroupTopicPrefix))

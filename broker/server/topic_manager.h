@@ -36,9 +36,6 @@ inline constexpr const char *kDlqGroupTopicPrefix = "%DLQ%";
 // every offset table, so one admin request must not be able to ask for millions.
 inline constexpr int32_t kMaxQueueNums = 1024;
 
-// Java TopicValidator: non-empty, at most 127 characters of [%|a-zA-Z0-9_-]. Error text names
-// the topic.
-bool validateTopicName(std::string_view topic, std::string &error);
 // Topics producers may not send to (TopicValidator.isNotAllowedSendTopic).
 bool isSendForbiddenTopic(std::string_view topic);
 // Topics the broker itself owns (admin tools refuse to create or delete them).

@@ -17,7 +17,7 @@
 
 #include "broker/common/message.h"
 #include "broker/common/service_thread.h"
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 #include <cstdint>
 #include <mutex>

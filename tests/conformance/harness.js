@@ -109,7 +109,7 @@ function formatEntry(e) {
   return s;
 }
 
-// Decodes a PULL_MESSAGE body: concatenated v1 records (shared/spec/store-format.md, Appendix B
+// Decodes a PULL_MESSAGE body: concatenated v1 records (docs/spec/store-format.md, Appendix B
 // of remoting.md). Returns { records, error }.
 function decodeRecords(buf) {
   const records = [];

@@ -1,7 +1,7 @@
 // libFuzzer target: StoreReader's small files — checkpoint (store-format §7), abort, lock and
 // config files — as a damaged store presents them. Byte 0 chooses which file gets the bytes.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "fuzz_store.h"
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // is laid out: as given, or padded/cut to a whole number of 20-byte entries, alone or after a
 // full earlier file (so that queue offsets and file boundaries are crossed).
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "fuzz_store.h"
 
 #include <cstdint>

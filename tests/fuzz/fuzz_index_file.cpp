@@ -4,7 +4,7 @@
 // file to exactly 8 slots and 16 entries (given as options or inferred), even writes it as given.
 
 #include "broker/store/index_file.h"
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "fuzz_store.h"
 
 #include <algorithm>

@@ -7,8 +7,8 @@
 //
 // Not thread-safe; libFuzzer calls the target from one thread.
 
-#include "broker/store/reader_files.h"
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/reader_files.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <cstdint>
 #include <cstdio>

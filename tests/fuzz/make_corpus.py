@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the fuzz targets' seed corpora into tests/fuzz/corpus/<target>/ (committed; rerun
 after changing a seed). Seeds are cut from the Java-written fixtures (shared/fixtures/java-written)
-or built by hand after the formats in shared/spec; a fuzz target's first byte, where it picks a
+or built by hand after the formats in docs/spec; a fuzz target's first byte, where it picks a
 mode, is prepended here."""
 import json, os, struct, sys, zlib
 

@@ -8,27 +8,27 @@
 // checkpoint, config, health report) over a store written here with a Java broker's config.
 // Screenshots of each page in Chinese are saved in the build tree (screenshots/zh-*.png).
 
-#include "explorer_test_util.h"
+#include "explorer/explorer_test_util.h"
 #include "translation_test_util.h"
 #include "ui_test_util.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
 #include "ui/broker_host.h"
-#include "ui/broker_table_model.h"
-#include "ui/brokers_panel.h"
+#include "ui/overview/broker_table_model.h"
+#include "ui/overview/brokers_panel.h"
 #include "ui/explorer/checkpoint_view.h"
 #include "ui/explorer/config_files_view.h"
 #include "ui/explorer/consume_queue_model.h"
 #include "ui/explorer/consume_queue_view.h"
 #include "ui/explorer/health_report_view.h"
 #include "ui/explorer/index_file_view.h"
-#include "ui/flush_monitor_view.h"
-#include "ui/group_table_model.h"
-#include "ui/groups_view.h"
-#include "ui/lag_chart.h"
+#include "ui/flush/flush_monitor_view.h"
+#include "ui/groups/group_table_model.h"
+#include "ui/groups/groups_view.h"
+#include "ui/groups/lag_chart.h"
 #include "ui/language.h"
 #include "ui/main_window.h"
-#include "ui/overview_view.h"
+#include "ui/overview/overview_view.h"
 
 #include <QApplication>
 #include <QDir>

@@ -10,7 +10,7 @@
 // that throws ends in finished(true) and failed(message): no exception leaves the pool thread.
 // Destroying the object cancels and waits, so the work may use what the owner keeps alive.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -5,7 +5,7 @@
 // and minTimestamp, the point abnormal recovery trusts — plus the `abort` file and the `lock`.
 // Read off the GUI thread; reload() reads again (the store may be live).
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "ui/explorer/store_location.h"
 
 #include <QWidget>

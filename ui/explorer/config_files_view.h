@@ -6,7 +6,7 @@
 // highlighted and its message shown. A file that does not parse is listed and shown as text; it
 // never breaks the view. Files and queues are read off the GUI thread; reload() reads again.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "ui/explorer/config_tables.h"
 #include "ui/explorer/store_location.h"
 

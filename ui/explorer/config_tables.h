@@ -6,7 +6,7 @@
 // broker.properties as rows; any other JSON as a tree. Pure functions over data already read:
 // the caller reads the files and the queues' max offsets off the GUI thread.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 // ConsumeQueueModel: one consume queue's 20-byte entries from a queue offset on, read lazily
 // through StoreReader::readConsumeQueue off the GUI thread, 200 a page.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QAbstractTableModel>
 

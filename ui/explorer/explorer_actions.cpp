@@ -1,6 +1,6 @@
 #include "ui/explorer/explorer_actions.h"
 
-#include "ui/connection_manager.h"
+#include "ui/connection/connection_manager.h"
 #include "ui/explorer/explorer_window.h"
 
 #include <QCoreApplication>

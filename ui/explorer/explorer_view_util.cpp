@@ -1,6 +1,6 @@
 #include "ui/explorer/explorer_view_util.h"
 
-#include "ui/table_text.h"
+#include "ui/widgets/table_text.h"
 
 #include <QAction>
 #include <QClipboard>

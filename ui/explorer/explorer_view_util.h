@@ -4,7 +4,7 @@
 // their inline banner, times and sizes as the views show them, and the StoreLocation of a
 // commit-log offset.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "ui/explorer/store_location.h"
 
 #include <QString>

@@ -8,7 +8,7 @@
 
 #include "ui/explorer/store_location.h"
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QMainWindow>
 #include <QModelIndex>

@@ -6,7 +6,7 @@
 // would cut — and the faults in a sortable table filtered by kind (Ctrl+C, Export CSV…).
 // Double-click or Enter on a fault asks the explorer to show its file and offset.
 
-#include "broker/store/store_verifier.h"
+#include "broker/store/reader/store_verifier.h"
 #include "ui/explorer/store_location.h"
 
 #include <QElapsedTimer>

@@ -5,7 +5,7 @@
 // the rows arrive when read). Rows are in file order, entry 1 first; sorting would only sort the
 // rows read so far, so the table showing it does not sort.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QAbstractTableModel>
 

@@ -8,7 +8,7 @@
 // stopped. Double-click on an entry or a step asks the explorer to show the commit-log record it
 // points at. Everything is read off the GUI thread; reload() reads the list again.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 #include "ui/explorer/store_location.h"
 
 #include <QWidget>

@@ -9,7 +9,7 @@
 // page of matches or reached the end, reporting its progress after each chunk; rows appear as
 // they are found. cancelScan() stops it where it is (resumeScan() goes on from there).
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 #include "ui/explorer/background_scan.h"
 #include "ui/explorer/hex_view.h"
 
-#include "broker/store/revive_body.h"
+#include "broker/store/reader/revive_body.h"
 
 #include <QHeaderView>
 #include <QLabel>

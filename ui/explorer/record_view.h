@@ -4,8 +4,8 @@
 // above its bytes (HexView). Selecting a field highlights its bytes; clicking a byte selects the
 // field holding it. The bytes are read and laid out off the GUI thread.
 
-#include "broker/store/record_layout.h"
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/record_layout.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "ui/explorer/store_file_model.h"
 
-#include "broker/store/store_timer_reader.h"
+#include "broker/store/reader/store_timer_reader.h"
 
 #include <QLocale>
 

@@ -7,7 +7,7 @@
 // the store (off the GUI thread); the model only shows the snapshot it is handed. Commit-log
 // records are not counted: that would mean scanning the whole log.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QAbstractItemModel>
 

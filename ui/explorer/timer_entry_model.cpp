@@ -3,7 +3,7 @@
 #include "ui/explorer/background_scan.h"
 #include "ui/explorer/explorer_view_util.h"
 
-#include "broker/store/store_timer_reader.h"
+#include "broker/store/reader/store_timer_reader.h"
 
 #include <QBrush>
 #include <QLocale>

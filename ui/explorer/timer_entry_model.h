@@ -7,7 +7,7 @@
 // topics (read at once). Each row knows the bytes it was decoded from (file, position, length)
 // for the hex view and the health findings.
 
-#include "broker/store/store_reader.h"
+#include "broker/store/reader/store_reader.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

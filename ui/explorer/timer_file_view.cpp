@@ -5,7 +5,7 @@
 #include "ui/explorer/hex_view.h"
 #include "ui/explorer/timer_entry_model.h"
 
-#include "broker/store/store_timer_reader.h"
+#include "broker/store/reader/store_timer_reader.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>

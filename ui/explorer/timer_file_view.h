@@ -6,8 +6,8 @@
 // (TimerEntryModel, paged), the selected entry's bytes in a HexView and its health findings
 // (verifyTimerFiles' faults within those bytes). Read off the GUI thread; reload() reads again.
 
-#include "broker/store/store_reader.h"
-#include "broker/store/store_verifier.h"
+#include "broker/store/reader/store_reader.h"
+#include "broker/store/reader/store_verifier.h"
 #include "ui/explorer/store_location.h"
 
 #include <QWidget>

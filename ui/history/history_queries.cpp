@@ -1,6 +1,6 @@
 // HistoryDatabase: writing samples and events, reading series back, the saved connections.
 
-#include "ui/connection_manager.h"
+#include "ui/connection/connection_manager.h"
 #include "ui/history/history_database.h"
 
 #include <QSqlError>

@@ -2,7 +2,7 @@
 
 #include "broker/client/admin_client.h"
 #include "broker/remoting/remoting_codes.h"
-#include "ui/cluster_connection.h"
+#include "ui/connection/cluster_connection.h"
 #include "ui/history/history_store.h"
 
 #include <QTimer>

@@ -7,7 +7,7 @@
 // file is replaced at open (see HistoryDatabase) and reported once through problem().
 
 #include "ui/history/history_database.h"
-#include "ui/queued_result.h"
+#include "ui/connection/queued_result.h"
 
 #include <QObject>
 #include <QPointer>

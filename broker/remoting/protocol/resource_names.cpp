@@ -69,4 +69,10 @@ std::string consumedTopicNameError(std::string_view topic, std::string_view fiel
     return topicNameError(topic, field);
 }
 
+bool validateTopicName(std::string_view topic, std::string &error)
+{
+    error = topicNameError(topic);
+    return error.empty();
+}
+
 } // namespace mqdesk::remoting

@@ -27,4 +27,8 @@ std::string groupNameError(std::string_view group, std::string_view field = "gro
 // longer than a topic a producer could name, so the group part is held to the group rules.
 std::string consumedTopicNameError(std::string_view topic, std::string_view field = "topic");
 
+// Java TopicValidator.validateTopic: true for a legal topic name; otherwise false with `error`
+// naming the topic (what the console's topic dialog and the broker's auto-creation check).
+bool validateTopicName(std::string_view topic, std::string &error);
+
 } // namespace mqdesk::remoting

@@ -12,7 +12,7 @@
 
 #include "broker/common/clock.h"
 #include "broker/common/service_thread.h"
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 #include <functional>
 #include <map>

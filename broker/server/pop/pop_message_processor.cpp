@@ -8,7 +8,7 @@
 
 #include "broker/common/clock.h"
 #include "broker/common/record_codec.h"
-#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"

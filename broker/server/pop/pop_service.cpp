@@ -7,7 +7,7 @@
 
 #include "broker/common/clock.h"
 #include "broker/common/message.h"
-#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"

@@ -18,7 +18,7 @@
 // Threads: requests run on the pull executor (pops, notifications) and the send executor (acks);
 // the long-polling and revive threads are this service's. Thread-safe.
 
-#include "broker/remoting/remoting_channel.h"
+#include "broker/remoting/net/remoting_channel.h"
 
 #include <cstdint>
 #include <functional>

@@ -4,7 +4,7 @@
 // --allow-unauthenticated; a wildcard bind registers a reachable address).
 
 #include "broker/remoting/protocol/route_data.h"
-#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 #include "test_support.h"
 

@@ -9,7 +9,7 @@
 #include "broker/common/crc32.h"
 #include "broker/namesrv/namesrv_controller.h"
 #include "broker/remoting/protocol/header_fields.h"
-#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/net/remoting_client.h"
 
 #include <atomic>
 

@@ -7,9 +7,9 @@
 #include "remoting_net_test_util.h"
 #include "remoting_test_util.h"
 
-#include "broker/remoting/processor_executor.h"
-#include "broker/remoting/remoting_client.h"
-#include "broker/remoting/remoting_server.h"
+#include "broker/remoting/net/processor_executor.h"
+#include "broker/remoting/net/remoting_client.h"
+#include "broker/remoting/net/remoting_server.h"
 
 #include <algorithm>
 #include <future>

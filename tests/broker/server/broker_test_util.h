@@ -5,7 +5,7 @@
 // requests the tests send by hand (the way a third-party client would).
 
 #include "broker/remoting/protocol/header_fields.h"
-#include "broker/remoting/remoting_client.h"
+#include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/embedded_broker.h"

@@ -5,7 +5,7 @@
 #include "admin_test_util.h"
 
 #include "broker/common/clock.h"
-#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"

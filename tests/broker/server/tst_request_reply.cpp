@@ -5,7 +5,7 @@
 
 #include "broker_test_util.h"
 
-#include "broker/remoting/processor_executor.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/message_store.h"

@@ -7,8 +7,8 @@
 
 #include "broker/common/bytes.h"
 #include "broker/common/crc32.h"
-#include "broker/store/store_reader.h"
-#include "broker/store/store_verifier.h"
+#include "broker/store/reader/store_reader.h"
+#include "broker/store/reader/store_verifier.h"
 
 #include <sys/stat.h>
 

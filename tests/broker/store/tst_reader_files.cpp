@@ -5,7 +5,7 @@
 
 #include "store_reader_test_util.h"
 
-#include "broker/store/reader_files.h"
+#include "broker/store/reader/reader_files.h"
 
 #include <filesystem>
 

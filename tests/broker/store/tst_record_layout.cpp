@@ -5,7 +5,7 @@
 #include "store_reader_test_util.h"
 
 #include "broker/common/record_codec.h"
-#include "broker/store/record_layout.h"
+#include "broker/store/reader/record_layout.h"
 
 using namespace mqdesk;
 using namespace mqdesk::store;

@@ -7,8 +7,8 @@
 
 #include "broker/common/bytes.h"
 #include "broker/common/java_hash.h"
-#include "broker/store/revive_body.h"
-#include "broker/store/store_timer_reader.h"
+#include "broker/store/reader/revive_body.h"
+#include "broker/store/reader/store_timer_reader.h"
 #include "broker/store/timer_message_store.h"
 #include "broker/store/timer_put_transform.h"
 

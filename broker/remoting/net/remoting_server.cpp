@@ -1,0 +1,262 @@
+#include "broker/remoting/net/remoting_server.h"
+
+#include "broker/common/log_rate_limiter.h"
+#include "broker/remoting/net/io_threads.h"
+#include "broker/remoting/net/remoting_connection.h"
+#include "broker/remoting/net/remoting_dispatcher.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <cerrno>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+namespace mqdesk::remoting {
+
+struct RemotingServer::Impl
+{
+    explicit Impl(RemotingServerOptions opts)
+        : options(std::move(opts))
+        , acceptor(asio::make_strand(*io.context()))
+        , acceptPause(acceptor.get_executor())
+    {
+    }
+
+    void accept();
+    void onAccepted(asio::ip::tcp::socket socket);
+    std::vector<std::shared_ptr<Connection>> snapshot() const;
+
+    const RemotingServerOptions options;
+    RequestDispatcher dispatcher;
+    ConnectionListener openListener;
+    ConnectionListener closeListener;
+    IoThreads io; // declared before the acceptor, which uses its context
+    asio::ip::tcp::acceptor acceptor;
+    asio::steady_timer acceptPause; // on the acceptor's strand
+    common::LogRateLimiter acceptFailureLog{std::chrono::seconds(10)};
+    std::atomic<uint64_t> acceptFailures{0};
+    common::LogRateLimiter refusedConnections{std::chrono::seconds(10)};
+    std::atomic<uint16_t> port{0};
+    std::atomic<bool> started{false};
+    std::atomic<bool> stopping{false};
+
+    mutable std::mutex mutex;
+    std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections; // guarded by mutex
+};
+
+void RemotingServer::Impl::accept()
+{
+    acceptor.async_accept(asio::make_strand(*io.context()), [this](std::error_code ec, asio::ip::tcp::socket socket) {
+        if (stopping || !acceptor.is_open())
+            return;
+        if (!ec) {
+            onAccepted(std::move(socket));
+            accept();
+            return;
+        }
+        // Out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM): the waiting
+        // connection stays in the backlog, so accepting again at once fails again at once — a
+        // loop that burns a core. Pause instead; closing connections frees descriptors meanwhile.
+        // Anything else (a peer resetting before accept) is transient.
+        // Compared by errno value: asio's system category does not map to std::errc conditions.
+        const int code = ec.value();
+        const bool exhausted = code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM;
+        acceptFailures.fetch_add(1, std::memory_order_relaxed);
+        if (const auto suppressed = acceptFailureLog.admit())
+            spdlog::warn("remoting server {}: accept failed: {}{} ({} similar failures not logged)", options.name,
+                         ec.message(), exhausted ? "; pausing accepts for 100 ms" : "", *suppressed);
+        if (!exhausted) {
+            accept();
+            return;
+        }
+        acceptPause.expires_after(std::chrono::milliseconds(100));
+        acceptPause.async_wait([this](std::error_code waitError) {
+            if (!waitError && !stopping && acceptor.is_open())
+                accept();
+        });
+    });
+}
+
+void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
+{
+    std::error_code ec;
+    const asio::ip::tcp::endpoint remote = socket.remote_endpoint(ec);
+    const std::string peer = ec ? std::string("unknown peer") : endpointText(remote);
+    if (options.maxConnections > 0) {
+        std::lock_guard lock(mutex);
+        if (connections.size() >= options.maxConnections) {
+            // Closed at once rather than left in the backlog, so the client sees a refusal.
+            if (const auto suppressed = refusedConnections.admit())
+                spdlog::warn("remoting server {}: refusing the connection from {}: {} connections are open, the "
+                             "limit ({} similar refusals not logged)",
+                             options.name, peer, connections.size(), *suppressed);
+            socket.close(ec);
+            return;
+        }
+    }
+    auto connection = std::make_shared<Connection>(io.context(), std::move(socket), peer, "server",
+                                                   options.maxFrameSize, options.maxQueuedWriteBytes);
+    {
+        std::lock_guard lock(mutex);
+        if (stopping)
+            return; // the socket closes with the connection
+        connections.emplace(connection->id(), connection);
+    }
+    spdlog::debug("remoting server {}: connection {} from {}", options.name, connection->id(), peer);
+    if (openListener)
+        openListener(RequestContext(connection));
+    connection->start(
+        [this](const std::shared_ptr<Connection> &from, RemotingCommand request) {
+            dispatcher.dispatch(from, std::move(request));
+        },
+        [this](const std::shared_ptr<Connection> &closed) {
+            {
+                std::lock_guard lock(mutex);
+                connections.erase(closed->id());
+            }
+            if (closeListener)
+                closeListener(RequestContext(closed));
+        });
+}
+
+std::vector<std::shared_ptr<Connection>> RemotingServer::Impl::snapshot() const
+{
+    std::lock_guard lock(mutex);
+    std::vector<std::shared_ptr<Connection>> result;
+    result.reserve(connections.size());
+    for (const auto &[id, connection] : connections)
+        result.push_back(connection);
+    return result;
+}
+
+RemotingServer::RemotingServer(RemotingServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options)))
+{
+}
+
+RemotingServer::~RemotingServer()
+{
+    stop();
+}
+
+void RemotingServer::registerProcessor(int32_t code, Processor processor, Executor &executor)
+{
+    impl_->dispatcher.registerProcessor(code, std::move(processor), executor);
+}
+
+void RemotingServer::setRequestFilter(RequestFilter filter)
+{
+    impl_->dispatcher.setRequestFilter(std::move(filter));
+}
+
+void RemotingServer::setDefaultProcessor(Processor processor, Executor &executor)
+{
+    impl_->dispatcher.setDefaultProcessor(std::move(processor), executor);
+}
+
+void RemotingServer::setConnectionOpenListener(ConnectionListener listener)
+{
+    impl_->openListener = std::move(listener);
+}
+
+void RemotingServer::setConnectionCloseListener(ConnectionListener listener)
+{
+    impl_->closeListener = std::move(listener);
+}
+
+bool RemotingServer::start(std::string *error)
+{
+    Impl &d = *impl_;
+    const std::string where = d.options.host + ":" + std::to_string(d.options.port);
+    auto fail = [&](const std::string &what, const std::error_code &ec) {
+        const std::string text = "cannot listen on " + where + ": " + what + ": " + ec.message();
+        spdlog::error("remoting server {}: {}", d.options.name, text);
+        if (error)
+            *error = text;
+        std::error_code ignored;
+        d.acceptor.close(ignored);
+        return false;
+    };
+    if (d.started.exchange(true))
+        return fail("already started", std::make_error_code(std::errc::operation_in_progress));
+
+    std::error_code ec;
+    const asio::ip::address address = asio::ip::make_address(d.options.host, ec);
+    if (ec)
+        return fail("bad host", ec);
+    const asio::ip::tcp::endpoint endpoint(address, d.options.port);
+    if (d.acceptor.open(endpoint.protocol(), ec); ec)
+        return fail("open", ec);
+    // A restarted broker must get its port back while old connections sit in TIME_WAIT.
+    if (d.acceptor.set_option(asio::socket_base::reuse_address(true), ec); ec)
+        return fail("SO_REUSEADDR", ec);
+    if (d.acceptor.bind(endpoint, ec); ec)
+        return fail("bind", ec);
+    if (d.acceptor.listen(asio::socket_base::max_listen_connections, ec); ec)
+        return fail("listen", ec);
+    d.port = d.acceptor.local_endpoint(ec).port();
+
+    d.accept();
+    d.io.start(d.options.name, d.options.ioThreads, [&d] {
+        const auto now = std::chrono::steady_clock::now();
+        for (const std::shared_ptr<Connection> &connection : d.snapshot()) {
+            connection->expireRequests(now);
+            if (d.options.maxIdle.count() > 0 && now - connection->lastActivity() > d.options.maxIdle) {
+                spdlog::info("remoting server {}: closing connection {} from {}: idle for more than {} ms",
+                             d.options.name, connection->id(), connection->peerAddress(), d.options.maxIdle.count());
+                connection->close("idle");
+            }
+        }
+    });
+    spdlog::info("remoting server {}: listening on {}:{}", d.options.name, d.options.host, d.port.load());
+    return true;
+}
+
+void RemotingServer::stop()
+{
+    Impl &d = *impl_;
+    if (d.stopping.exchange(true))
+        return;
+    {
+        // Taking the lock orders this against onAccepted: a connection accepted from now on
+        // sees `stopping`; every earlier one is in the snapshot below.
+        std::lock_guard lock(d.mutex);
+    }
+    asio::post(d.acceptor.get_executor(), [&d] {
+        std::error_code ignored;
+        d.acceptor.close(ignored);
+        d.acceptPause.cancel();
+    });
+    for (const std::shared_ptr<Connection> &connection : d.snapshot())
+        connection->close("server stopping");
+    d.io.join();
+    std::lock_guard lock(d.mutex);
+    d.connections.clear();
+    if (d.started)
+        spdlog::info("remoting server {}: stopped", d.options.name);
+}
+
+bool RemotingServer::isRunning() const
+{
+    return impl_->started && !impl_->stopping;
+}
+
+uint16_t RemotingServer::localPort() const
+{
+    return impl_->port;
+}
+
+uint64_t RemotingServer::acceptFailures() const
+{
+    return impl_->acceptFailures.load(std::memory_order_relaxed);
+}
+
+size_t RemotingServer::connectionCount() const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->connections.size();
+}
+
+} // namespace mqdesk::remoting

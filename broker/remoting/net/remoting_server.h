@@ -1,0 +1,89 @@
+#pragma once
+
+// RemotingServer: accepts RocketMQ remoting connections and hands every request to the
+// processor registered for its code (remoting spec §1, §2, §9). Asio io threads only read,
+// decode and write; processors run on their executors (DESIGN.md, Threads), so a held pull
+// or a slow disk never blocks a socket. Responses may be written in any order; each
+// connection's writes go out in the order they were queued.
+
+#include "broker/remoting/net/processor_executor.h"
+#include "broker/remoting/net/remoting_channel.h"
+#include "broker/remoting/remoting_codec.h"
+#include "broker/remoting/net/remoting_dispatcher.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace mqdesk::remoting {
+
+struct RemotingServerOptions
+{
+    std::string host = "0.0.0.0";
+    uint16_t port = 0; // 0 picks a free port; see localPort()
+    size_t ioThreads = 1;
+    size_t maxFrameSize = kDefaultMaxFrameSize; // a larger frame closes the connection
+    std::string name = "remoting"; // prefixes io thread names and log lines
+    // A connection with this many bytes queued for a peer that does not read them is closed
+    // (0: no limit). Generous: a busy consumer's pull responses stay far below it.
+    size_t maxQueuedWriteBytes = 64 * 1024 * 1024;
+    // A connection with nothing read or written for this long is closed, as the Java broker's
+    // serverChannelMaxIdleTimeSeconds (120) does; clients heartbeat every 30 s. 0: never.
+    std::chrono::milliseconds maxIdle{120'000};
+    // Connections open at once; one more is accepted and closed at once, with a rate-limited
+    // warning. 0: no limit (the process's descriptor limit still applies: accept() failing with
+    // EMFILE pauses accepting for 100 ms instead of spinning).
+    size_t maxConnections = 10000;
+};
+
+class RemotingServer
+{
+public:
+    // Called on an io thread; must be quick and must not block.
+    using ConnectionListener = std::function<void(const RequestContext &connection)>;
+
+    explicit RemotingServer(RemotingServerOptions options = {});
+    // Stops. Executors registered with the server must still be alive here, and should be
+    // shut down by their owner after the server is gone.
+    ~RemotingServer();
+
+    RemotingServer(const RemotingServer &) = delete;
+    RemotingServer &operator=(const RemotingServer &) = delete;
+
+    // Registration is thread-safe but meant for before start(). A code registered twice keeps
+    // the last processor. `executor` must outlive the server.
+    void registerProcessor(int32_t code, Processor processor, Executor &executor);
+    // For every code without a processor. Without one, such requests are answered
+    // REQUEST_CODE_NOT_SUPPORTED, remark " request type <code> not supported".
+    void setDefaultProcessor(Processor processor, Executor &executor);
+    // Runs before every processor (remoting_dispatcher.h); set before start().
+    void setRequestFilter(RequestFilter filter);
+    // Set before start(). Close listeners run once per connection, whatever closed it.
+    void setConnectionOpenListener(ConnectionListener listener);
+    void setConnectionCloseListener(ConnectionListener listener);
+
+    // Binds, listens and starts the io threads. False, with `error` naming the address and the
+    // cause, when the address cannot be bound. Call once.
+    bool start(std::string *error = nullptr);
+    // Stops accepting, closes every connection (their pending server-initiated requests fail
+    // with ConnectionClosed) and joins the io threads. Idempotent. Responders called later
+    // do nothing.
+    void stop();
+
+    bool isRunning() const;
+    // The bound port (the chosen one when options.port was 0); 0 before start().
+    uint16_t localPort() const;
+    size_t connectionCount() const;
+    // accept() calls that failed (EMFILE and the like) since start: a pause between retries keeps
+    // this small where a spinning loop would count millions.
+    uint64_t acceptFailures() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace mqdesk::remoting

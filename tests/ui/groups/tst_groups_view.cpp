@@ -1,0 +1,448 @@
+// The Consumer groups view in the real main window, offscreen, over a real embedded broker on a
+// temporary store: a group that consumed part of a topic is listed with its total lag, its
+// detail shows the lag per queue and its online client; reset to latest clears the lag; a group
+// config is created and deleted; 2,500 groups are listed. Screenshots go to screenshots/.
+
+#include "ui_test_util.h"
+#include "broker/client/admin_client.h"
+#include "broker/client/producer.h"
+#include "broker/client/pull_consumer.h"
+#include "ui/groups/group_dialogs.h"
+#include "ui/groups/group_table_model.h"
+#include "ui/groups/groups_view.h"
+#include "ui/main_window.h"
+#include "broker/remoting/net/remoting_client.h"
+#include "broker/remoting/remoting_codes.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QLabel>
+#include <QDateTimeEdit>
+#include <QDir>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace mqdesk;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::GroupQueueModel;
+using mqdesk::ui::GroupsView;
+using mqdesk::ui::GroupTableModel;
+using mqdesk::ui::MainWindow;
+
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
+namespace {
+
+constexpr int kTimeout = 30000;
+constexpr int kMessages = 64;
+const std::string kTopic = "GroupsViewTopic";
+const std::string kLaggyGroup = "GID_LAGGY";
+
+} // namespace
+
+class GroupsViewTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    client::ClientConfig clientConfig(const char *instance) const
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = instance;
+        return config;
+    }
+
+    // Refreshes and waits for the list (the same as F5).
+    bool refreshAndWait()
+    {
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
+        view_->refresh();
+        return loaded.wait(kTimeout);
+    }
+
+    int64_t listedLag(const std::string &group) const
+    {
+        const int row = view_->groupModel()->rowOf(group);
+        return row < 0 ? -1 : view_->groupModel()->group(row).totalLag;
+    }
+
+    bool selectAndLoadDetail(const std::string &group)
+    {
+        QSignalSpy detail(view_, &GroupsView::detailLoaded);
+        view_->selectGroup(QString::fromStdString(group));
+        return detail.wait(kTimeout);
+    }
+
+    bool confirmAndWait()
+    {
+        QSignalSpy finished(view_, &GroupsView::actionFinished);
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
+        QPushButton *confirm = nullptr;
+        for (auto *button : view_->findChildren<QPushButton *>()) {
+            if (button->text() == QStringLiteral("Confirm") && button->isVisible())
+                confirm = button;
+        }
+        if (!confirm)
+            return false;
+        QTest::mouseClick(confirm, Qt::LeftButton);
+        if (!finished.wait(kTimeout) || !finished.first().first().toBool())
+            return false;
+        return loaded.count() > 0 || loaded.wait(kTimeout);
+    }
+
+    QTemporaryDir dir_;
+    std::unique_ptr<MainWindow> window_;
+    GroupsView *view_ = nullptr;
+    std::unique_ptr<client::PullConsumer> consumer_;
+    int64_t expectedLag_ = 0;
+    std::map<int32_t, int64_t> expectedLagByQueue_;
+
+private slots:
+    void initTestCase()
+    {
+        window_ = std::make_unique<MainWindow>(optionsFor(dir_.filePath(QStringLiteral("store"))));
+        window_->show();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, kTimeout);
+        view_ = window_->pages()->findChild<GroupsView *>();
+        QVERIFY(view_);
+        window_->showView(window_->pages()->indexOf(view_));
+        QCOMPARE(window_->pages()->currentWidget(), view_);
+    }
+
+    void emptyStateSaysWhereToConnect()
+    {
+        QVERIFY(refreshAndWait());
+        QCOMPARE(view_->groupModel()->rowCount(), 0);
+        const QString empty = view_->emptyStateText();
+        QVERIFY2(empty.contains(window_->brokerHost().namesrvAddress()), qPrintable(empty));
+        QVERIFY(empty.contains(QStringLiteral("No consumer groups yet")));
+    }
+
+    void groupWithLagIsListed()
+    {
+        client::ProducerOptions producerOptions;
+        producerOptions.group = "PG_GROUPS_VIEW";
+        client::Producer producer(clientConfig("groups-producer"), producerOptions);
+        QVERIFY(producer.start().ok);
+        for (int i = 0; i < kMessages; ++i) {
+            client::Message message;
+            message.topic = kTopic;
+            message.setBody("message " + std::to_string(i));
+            const auto sent = producer.send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+        }
+        producer.shutdown();
+
+        client::PullConsumerOptions consumerOptions;
+        consumerOptions.group = kLaggyGroup;
+        consumer_ = std::make_unique<client::PullConsumer>(clientConfig("groups-consumer"), consumerOptions);
+        QVERIFY(consumer_->subscribe(kTopic).ok);
+        QVERIFY(consumer_->start().ok);
+        const auto queues = consumer_->fetchSubscribeMessageQueues(kTopic);
+        QVERIFY2(queues.ok, queues.error.c_str());
+        // Wait until every message is in its consume queue, then consume about half of each queue.
+        auto storedMessages = [&] {
+            int64_t total = 0;
+            for (const auto &queue : queues.value)
+                total += consumer_->maxOffset(queue).value;
+            return total;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(storedMessages(), int64_t(kMessages), kTimeout);
+        for (const auto &queue : queues.value) {
+            const int64_t max = consumer_->maxOffset(queue).value;
+            const auto pulled = consumer_->pull(queue, "*", 0, static_cast<int32_t>(std::max<int64_t>(1, max / 2)));
+            QVERIFY2(pulled.ok, pulled.error.c_str());
+            const int64_t next = pulled.value.status == client::PullStatus::Found ? pulled.value.nextBeginOffset : 0;
+            QVERIFY(consumer_->updateConsumeOffset(queue, next).ok);
+            expectedLagByQueue_[queue.queueId] = max - next;
+            expectedLag_ += max - next;
+        }
+        QVERIFY(expectedLag_ > 0 && expectedLag_ < kMessages);
+
+        QVERIFY(refreshAndWait());
+        QCOMPARE(listedLag(kLaggyGroup), expectedLag_);
+        const int row = view_->groupModel()->rowOf(kLaggyGroup);
+        QCOMPARE(view_->groupModel()->group(row).topics, std::vector<std::string>{kTopic});
+        QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(row), 1, kTimeout); // the pull consumer
+        QVERIFY(view_->emptyStateText().isEmpty());
+
+        // Filter as you type; copy rows.
+        view_->filterEdit()->setText(QStringLiteral("laggy"));
+        QCOMPARE(view_->groupProxy()->rowCount(), 1);
+        view_->selectGroup(QString::fromStdString(kLaggyGroup));
+        QVERIFY(view_->copySelectedRows().startsWith(QStringLiteral("GID_LAGGY\t1\t")));
+        view_->filterEdit()->clear();
+        saveScreenshot(*window_, QStringLiteral("groups-list"));
+    }
+
+    void detailShowsLagPerQueue()
+    {
+        QVERIFY(selectAndLoadDetail(kLaggyGroup));
+        GroupQueueModel *queues = view_->queueModel();
+        QCOMPARE(queues->rowCount(), static_cast<int>(expectedLagByQueue_.size()));
+        for (int row = 0; row < queues->rowCount(); ++row) {
+            const auto &queue = queues->queue(row);
+            QCOMPARE(queue.queue.topic, kTopic);
+            QCOMPARE(queue.lag(), expectedLagByQueue_[queue.queue.queueId]);
+        }
+        QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
+                 qPrintable(view_->clientsText()));
+        saveScreenshot(*window_, QStringLiteral("groups-detail"));
+    }
+
+    // A person sorts the groups by clicking the Lag header and clicks the laggy group; meanwhile
+    // a group is created through the client API: it appears within the refresh period without
+    // Refresh, and the clicked group, its detail and the sort stay.
+    void followsGroupsCreatedElsewhere()
+    {
+        view_->filterEdit()->clear();
+        QTableView *table = view_->groupTable();
+        QHeaderView *header = table->horizontalHeader();
+        const int lagX = header->sectionViewportPosition(GroupTableModel::LagColumn)
+                         + header->sectionSize(GroupTableModel::LagColumn) / 2;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(lagX, header->height() / 2));
+        QCOMPARE(header->sortIndicatorSection(), int(GroupTableModel::LagColumn));
+        const Qt::SortOrder order = header->sortIndicatorOrder();
+
+        const QModelIndex row = view_->groupProxy()->mapFromSource(
+            view_->groupModel()->index(view_->groupModel()->rowOf(kLaggyGroup), GroupTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
+        QTRY_COMPARE_WITH_TIMEOUT(view_->queueModel()->rowCount(), static_cast<int>(expectedLagByQueue_.size()), kTimeout);
+        const int scroll = table->verticalScrollBar()->value();
+        const int rowsBefore = view_->groupModel()->rowCount();
+
+        const std::string created = "GID_LIVE";
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded); // the live refresh is quiet
+        client::AdminClient admin(clientConfig("groups-live-admin"));
+        client::SubscriptionGroupConfig config;
+        config.groupName = created;
+        const auto status = admin.createSubscriptionGroup({}, config);
+        admin.shutdown();
+        QVERIFY2(status.ok, status.error.c_str());
+
+        QVERIFY(mqdesk::test::runEventLoopUntil([&] { return view_->groupModel()->rowOf(created) >= 0; },
+                                                GroupsView::kLiveRefreshMillis + 3000));
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(view_->groupModel()->rowCount(), rowsBefore + 1);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
+        const QModelIndexList selected = table->selectionModel()->selectedRows(GroupTableModel::NameColumn);
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data().toString(), QString::fromStdString(kLaggyGroup));
+        QCOMPARE(header->sortIndicatorSection(), int(GroupTableModel::LagColumn));
+        QCOMPARE(header->sortIndicatorOrder(), order);
+        const auto lagAt = [this](int r) {
+            return view_->groupProxy()->index(r, GroupTableModel::LagColumn).data(GroupTableModel::SortRole).toLongLong();
+        };
+        for (int r = 1; r < view_->groupProxy()->rowCount(); ++r)
+            QVERIFY(order == Qt::AscendingOrder ? lagAt(r - 1) <= lagAt(r) : lagAt(r - 1) >= lagAt(r));
+        // The detail still shows the clicked group's queues and client.
+        QCOMPARE(view_->queueModel()->rowCount(), static_cast<int>(expectedLagByQueue_.size()));
+        QCOMPARE(view_->queueModel()->queue(0).queue.topic, kTopic);
+        QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
+                 qPrintable(view_->clientsText()));
+        QCOMPARE(table->verticalScrollBar()->value(), scroll);
+        QTRY_VERIFY_WITH_TIMEOUT(view_->groupModel()->clients(view_->groupModel()->rowOf(created)) >= 0, kTimeout);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(kLaggyGroup));
+        saveScreenshot(*window_, QStringLiteral("groups-live"));
+    }
+
+    // A group switched to POP (as mqadmin setConsumeMode does) that popped messages without
+    // acking them: a person clicks it and sees its POP figures under its clients.
+    void showsAPoppingGroupsFigures()
+    {
+        const std::string group = "GID_POPPER";
+        remoting::RemotingClient raw;
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        remoting::RemotingCommand mode = remoting::RemotingCommand::createRequest(remoting::RequestCode::kSetMessageRequestMode);
+        const std::string body =
+            "{\"consumerGroup\":\"GID_POPPER\",\"mode\":\"POP\",\"popShareQueueNum\":8,\"topic\":\"" + kTopic + "\"}";
+        mode.body.assign(body.begin(), body.end());
+        QCOMPARE(raw.invokeSync(broker, std::move(mode), std::chrono::seconds(5)).response.code, 0);
+        remoting::RemotingCommand pop = remoting::RemotingCommand::createRequest(
+            remoting::RequestCode::kPopMessage,
+            {{"consumerGroup", group}, {"topic", kTopic}, {"queueId", "0"}, {"maxMsgNums", "5"},
+             {"invisibleTime", "600000"}, {"pollTime", "0"},
+             {"bornTime", std::to_string(QDateTime::currentMSecsSinceEpoch())}, {"initMode", "0"}});
+        const remoting::InvokeResult popped = raw.invokeSync(broker, std::move(pop), std::chrono::seconds(5));
+        QCOMPARE(popped.response.code, 0);
+        // Its checkpoint reaches the timer wheel a moment after the pop is answered.
+        const auto inFlight = [&] {
+            remoting::RemotingCommand stats = remoting::RemotingCommand::createRequest(
+                remoting::RequestCode::kGetPopStats, {{"consumerGroup", group}});
+            const remoting::InvokeResult answer = raw.invokeSync(broker, std::move(stats), std::chrono::seconds(5));
+            return std::string(answer.response.body.begin(), answer.response.body.end());
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(inFlight().find("\"inFlight\":5") != std::string::npos, inFlight().c_str(), 10000);
+        raw.shutdown();
+
+        QVERIFY(refreshAndWait());
+        view_->filterEdit()->clear();
+        QTableView *table = view_->groupTable();
+        const QModelIndex row = view_->groupProxy()->mapFromSource(
+            view_->groupModel()->index(view_->groupModel()->rowOf(group), GroupTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        table->scrollTo(row);
+        QSignalSpy detail(view_, &GroupsView::detailLoaded);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QVERIFY(detail.wait(kTimeout));
+        auto *figures = view_->findChild<QLabel *>(QStringLiteral("popFigures"));
+        QVERIFY(figures);
+        QVERIFY(figures->isVisible());
+        QVERIFY2(figures->text().startsWith(QStringLiteral("POP: 5 in flight")), qPrintable(figures->text()));
+        QVERIFY2(figures->text().contains(QString::fromStdString("Pops (setConsumeMode POP): " + kTopic)),
+                 qPrintable(figures->text()));
+        saveScreenshot(*window_, QStringLiteral("groups-pop"));
+    }
+
+    void resetToLatestClearsTheLag()
+    {
+        view_->selectGroup(QString::fromStdString(kLaggyGroup));
+        view_->requestReset(ui::ResetTarget::Latest); // what Skip accumulated does
+        const QString confirmation = view_->confirmationText();
+        QVERIFY2(confirmation.contains(QString::fromStdString(kTopic)), qPrintable(confirmation));
+        QVERIFY(confirmation.contains(QString::number(expectedLag_)));
+        saveScreenshot(*window_, QStringLiteral("groups-reset"));
+        QVERIFY(confirmAndWait());
+        QCOMPARE(listedLag(kLaggyGroup), int64_t(0));
+        QVERIFY2(view_->bannerText().contains(QStringLiteral("Reset")), qPrintable(view_->bannerText()));
+        QTRY_COMPARE_WITH_TIMEOUT(view_->selectedGroup(), QString::fromStdString(kLaggyGroup), kTimeout);
+    }
+
+    void resetOfOnlinePushGroupGoesThroughTheBroker()
+    {
+        // A push consumer as the broker sees it: committed offsets and a CONSUME_PASSIVELY
+        // heartbeat on a connection that stays open.
+        const std::string group = "GID_PUSHY";
+        client::AdminClient pushy(clientConfig("groups-pushy"));
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        for (int32_t queueId = 0; queueId < 4; ++queueId)
+            QVERIFY(pushy.api().updateConsumerOffset(broker, group, kTopic, queueId, 1).ok);
+        remoting::ConsumerData consumer;
+        consumer.groupName = group;
+        consumer.consumeType = "CONSUME_PASSIVELY";
+        consumer.subscriptionDataSet.push_back(remoting::SubscriptionData::build(kTopic, "*"));
+        remoting::HeartbeatData heartbeat;
+        heartbeat.clientId = clientConfig("groups-pushy").clientId();
+        heartbeat.consumerDataSet.push_back(consumer);
+        QVERIFY(pushy.api().sendHeartbeat(broker, heartbeat).ok);
+
+        QVERIFY(refreshAndWait());
+        const int row = view_->groupModel()->rowOf(group);
+        QVERIFY(row >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(row), 1, kTimeout);
+        QCOMPARE(view_->groupModel()->index(row, GroupTableModel::ModeColumn).data().toString(),
+                 QStringLiteral("push, clustering"));
+        view_->selectGroup(QString::fromStdString(group));
+        view_->requestReset(ui::ResetTarget::Latest);
+        QVERIFY2(view_->confirmationText().contains(QStringLiteral("tells the 1 online client")),
+                 qPrintable(view_->confirmationText()));
+        QVERIFY(confirmAndWait());
+        QVERIFY2(view_->bannerText().contains(QStringLiteral("Sent the reset of 4 queue(s)")),
+                 qPrintable(view_->bannerText()));
+    }
+
+    void createAndDeleteGroupConfig()
+    {
+        client::SubscriptionGroupConfig config;
+        config.groupName = "GID_CREATED_IN_VIEW";
+        config.retryQueueNums = 2;
+        config.retryMaxTimes = 5;
+        config.consumeEnable = false;
+        QSignalSpy finished(view_, &GroupsView::actionFinished);
+        QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
+        view_->createGroup(config);
+        QVERIFY(finished.wait(kTimeout));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(view_->bannerText()));
+        QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
+        const int row = view_->groupModel()->rowOf(config.groupName);
+        QVERIFY(row >= 0);
+        QVERIFY(view_->groupModel()->group(row).config.has_value());
+        QCOMPARE(view_->groupModel()->group(row).config->retryQueueNums, 2);
+        QCOMPARE(view_->groupModel()->group(row).config->consumeEnable, false);
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(config.groupName));
+
+        view_->requestDelete();
+        QVERIFY(view_->confirmationText().contains(QString::fromStdString(config.groupName)));
+        QVERIFY(confirmAndWait());
+        QCOMPARE(view_->groupModel()->rowOf(config.groupName), -1);
+    }
+
+    void dialogsCollectTheirInput()
+    {
+        ui::CreateGroupDialog create;
+        create.findChild<QLineEdit *>()->setText(QStringLiteral("GID_FROM_DIALOG"));
+        const auto spins = create.findChildren<QSpinBox *>();
+        QCOMPARE(spins.size(), 2);
+        spins[0]->setValue(3);
+        spins[1]->setValue(7);
+        create.findChild<QCheckBox *>()->setChecked(false);
+        const client::SubscriptionGroupConfig config = create.config();
+        QCOMPARE(config.groupName, std::string("GID_FROM_DIALOG"));
+        QCOMPARE(config.retryQueueNums, 3);
+        QCOMPARE(config.retryMaxTimes, 7);
+        QCOMPARE(config.consumeEnable, false);
+
+        ui::ResetOffsetDialog reset(QStringLiteral("G"));
+        QCOMPARE(reset.target(), ui::ResetTarget::Latest);
+        const auto radios = reset.findChildren<QRadioButton *>();
+        QCOMPARE(radios.size(), 3);
+        radios[2]->click();
+        const QDateTime when(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC);
+        reset.findChild<QDateTimeEdit *>()->setDateTime(when);
+        QCOMPARE(reset.target(), ui::ResetTarget::ByTime);
+        QCOMPARE(reset.timestampMillis(), when.toMSecsSinceEpoch());
+        radios[0]->click();
+        QCOMPARE(reset.target(), ui::ResetTarget::Earliest);
+    }
+
+    void listsThousandsOfGroups()
+    {
+        client::AdminClient admin(clientConfig("groups-admin"));
+        for (int i = 0; i < 2500; ++i) {
+            client::SubscriptionGroupConfig config;
+            config.groupName = "GID_SCALE_" + std::to_string(i);
+            const auto status = admin.createSubscriptionGroup({}, config);
+            QVERIFY2(status.ok, status.error.c_str());
+        }
+        mqdesk::test::GuiStallMeter meter;
+        QVERIFY(refreshAndWait());
+        const qint64 shownMs = meter.elapsedMs();
+        QVERIFY(view_->groupModel()->rowCount() >= 2500);
+        mqdesk::test::scrollThrough(*view_->groupTable());
+        // Reported, not asserted (issue 6's targets: shown within 300 ms, no stall over 50 ms).
+        qInfo().noquote() << QStringLiteral("scale: %1 groups shown %2 ms after refresh; longest GUI-thread stall %3 ms "
+                                            "(loading and scrolling through all rows)")
+                                 .arg(view_->groupModel()->rowCount()).arg(shownMs).arg(meter.longestStallMs());
+        view_->filterEdit()->setText(QStringLiteral("GID_SCALE_24"));
+        QCOMPARE(view_->groupProxy()->rowCount(), 111); // 24, 240..249, 2400..2499
+        view_->filterEdit()->clear();
+        QCOMPARE(listedLag(kLaggyGroup), int64_t(0));
+    }
+
+    void cleanupTestCase()
+    {
+        consumer_.reset();
+        if (window_)
+            window_->close();
+        window_.reset();
+    }
+};
+
+QTEST_MAIN(GroupsViewTest)
+#include "tst_groups_view.moc"

@@ -1,0 +1,403 @@
+// The Messages view in the real main window, offscreen, with a real embedded broker on a
+// temporary store: a message sent through the dialog (key, tags, JSON body, user properties)
+// found by key, its fields, properties and body as pretty JSON, text and hex in the detail
+// pane; 100 messages sent through a client::Producer browsed from offset 0 page by page (all
+// queues, one queue, from a store time); lookups by offset msgId and UNIQ_KEY; lookups that
+// find nothing explained; a traced message's trace (send, store, deliveries) in the Trace tab,
+// reached with the keyboard and the mouse. Screenshots are saved in the build tree (screenshots/messages-*.png).
+
+#include "ui_test_util.h"
+#include "broker/client/admin_client.h"
+#include "broker/client/producer.h"
+#include "ui/main_window.h"
+#include "ui/messages/message_detail_pane.h"
+#include "ui/messages/message_table_model.h"
+#include "ui/messages/message_trace_view.h"
+#include "ui/messages/messages_view.h"
+#include "ui/messages/send_message_dialog.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <memory>
+
+using namespace mqdesk;
+using mqdesk::ui::BrokerHost;
+using mqdesk::ui::MainWindow;
+using mqdesk::ui::MessageDetailPane;
+using mqdesk::ui::MessagesView;
+using mqdesk::ui::SendMessageDialog;
+
+using mqdesk::test::optionsFor;
+using mqdesk::test::saveScreenshot;
+
+namespace {
+
+const QString kTopic = QStringLiteral("DeskMessages");
+const QString kBrowseTopic = QStringLiteral("DeskBrowse");
+const QString kKey = QStringLiteral("order-42");
+const QString kJson = QStringLiteral("{\"id\":42,\"items\":[\"apple\",\"pear\"],\"paid\":true}");
+
+} // namespace
+
+class MessagesViewTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(storeDir_.isValid());
+        window_ = std::make_unique<MainWindow>(optionsFor(storeDir_.filePath(QStringLiteral("store"))));
+        window_->resize(1280, 860);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, 60000);
+        view_ = window_->findChild<MessagesView *>();
+        QVERIFY(view_);
+        window_->showView(window_->pages()->indexOf(view_));
+        QCOMPARE(window_->pages()->currentWidget(), view_);
+        // Before any query the empty state says what to do and where clients connect.
+        QTRY_VERIFY(view_->emptyStateText().contains(window_->brokerHost().namesrvAddress()));
+    }
+
+    void cleanupTestCase()
+    {
+        window_->close();
+        window_.reset();
+    }
+
+    void sendsThroughTheDialog()
+    {
+        SendMessageDialog *dialog = view_->openSendDialog();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto *topic = dialog->findChild<QLineEdit *>(QStringLiteral("sendTopic"));
+        auto *tags = dialog->findChild<QLineEdit *>(QStringLiteral("sendTags"));
+        auto *keys = dialog->findChild<QLineEdit *>(QStringLiteral("sendKeys"));
+        auto *body = dialog->findChild<QPlainTextEdit *>(QStringLiteral("sendBody"));
+        auto *properties = dialog->findChild<QPlainTextEdit *>(QStringLiteral("sendProperties"));
+        QVERIFY(topic && tags && keys && body && properties);
+        topic->clear();
+        QVERIFY(!dialog->sendButton()->isEnabled()); // no topic
+        QTest::keyClicks(topic, kTopic);
+        QTest::keyClicks(tags, QStringLiteral("TagJ"));
+        QTest::keyClicks(keys, kKey);
+        QTest::keyClicks(body, kJson);
+        QTest::keyClicks(properties, QStringLiteral("region"));
+        QVERIFY(!dialog->sendButton()->isEnabled()); // not key=value
+        QVERIFY(dialog->validationError().contains(QStringLiteral("line 1")));
+        QTest::keyClicks(properties, QStringLiteral("=eu"));
+        QTest::keyClick(properties, Qt::Key_Return);
+        QTest::keyClicks(properties, QStringLiteral("channel=web"));
+        QVERIFY2(dialog->validationError().isEmpty(), qPrintable(dialog->validationError()));
+        QVERIFY(dialog->sendButton()->isEnabled());
+        const client::Message message = dialog->message();
+        QCOMPARE(message.keys, std::vector<std::string>{"order-42"});
+        QCOMPARE(message.properties.at("region"), std::string("eu"));
+        QCOMPARE(message.properties.at("channel"), std::string("web"));
+        saveScreenshot(*dialog, QStringLiteral("messages-send-dialog"));
+
+        QSignalSpy sent(view_, &MessagesView::messageSent);
+        QTest::mouseClick(dialog->sendButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 60000);
+        QCOMPARE(sent.at(0).at(0).toBool(), true);
+        QVERIFY2(dialog->resultText().contains(QStringLiteral("message ID")), qPrintable(dialog->resultText()));
+        QVERIFY(dialog->resultText().contains(QStringLiteral("queue offset 0")));
+        QVERIFY(view_->bannerText().contains(kTopic));
+        dialog->close();
+    }
+
+    void findsTheSentMessageByKey()
+    {
+        // The index is written by the broker's dispatcher right after the put: ask until it answers.
+        QTRY_VERIFY_WITH_TIMEOUT(lookupKeyCount(kTopic, kKey) == 1, 60000);
+        QVERIFY(view_->resultText().contains(kKey));
+        view_->selectRow(0);
+        MessageDetailPane *detail = view_->detailPane();
+        QVERIFY(detail->hasMessage());
+        QCOMPARE(detail->fieldText(QStringLiteral("Topic")), kTopic);
+        QCOMPARE(detail->fieldText(QStringLiteral("Keys")), kKey);
+        QCOMPARE(detail->fieldText(QStringLiteral("Tags")), QStringLiteral("TagJ"));
+        QCOMPARE(detail->fieldText(QStringLiteral("Queue offset")), QStringLiteral("0"));
+        QVERIFY(!detail->fieldText(QStringLiteral("Message ID (UNIQ_KEY)")).isEmpty());
+        const std::map<QString, QString> properties = propertiesShown();
+        QCOMPARE(properties.at(QStringLiteral("region")), QStringLiteral("eu"));
+        QCOMPARE(properties.at(QStringLiteral("channel")), QStringLiteral("web"));
+        QCOMPARE(properties.at(QStringLiteral("KEYS")), kKey);
+        QCOMPARE(properties.at(QStringLiteral("TAGS")), QStringLiteral("TagJ"));
+
+        // JSON is chosen for a body that parses, pretty-printed; the encoding and size are stated.
+        QCOMPARE(detail->bodyMode(), MessageDetailPane::BodyMode::Json);
+        QVERIFY(detail->isBodyModeAvailable(MessageDetailPane::BodyMode::Text));
+        QVERIFY2(detail->bodyText().contains(QStringLiteral("\"id\": 42,\n")), qPrintable(detail->bodyText()));
+        QVERIFY(detail->bodyText().contains(QStringLiteral("\"pear\"")));
+        QVERIFY2(detail->encodingText().contains(QStringLiteral("JSON")), qPrintable(detail->encodingText()));
+        QVERIFY(detail->encodingText().contains(QString::number(kJson.size())));
+        saveScreenshot(*window_, QStringLiteral("messages-detail-json"));
+
+        detail->setBodyMode(MessageDetailPane::BodyMode::Text);
+        QCOMPARE(detail->bodyText(), kJson);
+        detail->setBodyMode(MessageDetailPane::BodyMode::Hex);
+        QVERIFY2(detail->bodyText().startsWith(QStringLiteral("00000000  7b 22 69 64")), qPrintable(detail->bodyText()));
+        QVERIFY(detail->bodyText().contains(QStringLiteral("|{\"id\":42,\"items\"|")));
+        saveScreenshot(*window_, QStringLiteral("messages-detail-hex"));
+
+        // A binary body: hex only, said so.
+        common::StoredMessage binary;
+        binary.body = {0xff, 0x00, 0x41};
+        detail->showMessage(&binary);
+        QCOMPARE(detail->bodyMode(), MessageDetailPane::BodyMode::Hex);
+        QVERIFY(!detail->isBodyModeAvailable(MessageDetailPane::BodyMode::Text));
+        QVERIFY(detail->encodingText().contains(QStringLiteral("not valid UTF-8")));
+        QVERIFY(detail->bodyText().contains(QStringLiteral("ff 00 41")));
+        view_->selectRow(0);
+    }
+
+    void browsesAQueueInPages()
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = "messages-test";
+        client::ProducerOptions options;
+        options.group = "messages_test_producer";
+        client::Producer producer(config, options);
+        QVERIFY(producer.start().ok);
+        std::map<int, int> perQueue;
+        for (int i = 0; i < 100; ++i) {
+            client::Message message;
+            message.topic = kBrowseTopic.toStdString();
+            message.tags = "Bulk";
+            message.keys = {"bulk-" + std::to_string(i)};
+            message.setBody("message " + std::to_string(i));
+            const auto sent = producer.send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+            ++perQueue[sent.value.queue.queueId];
+            if (i == 0)
+                firstMsgId_ = QString::fromStdString(sent.value.msgId), firstUniqKey_ = QString::fromStdString(sent.value.uniqKey);
+        }
+        producer.shutdown();
+
+        QSignalSpy finished(view_, &MessagesView::queryFinished);
+        view_->browseFromOffset(kBrowseTopic, -1, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        QCOMPARE(view_->messageModel()->rowCount(), MessagesView::kPageSize);
+        QVERIFY(view_->messageModel()->hasMore());
+        QVERIFY(view_->emptyStateText().isEmpty());
+        saveScreenshot(*window_, QStringLiteral("messages-browse"));
+        // Scrolling near the end reads the next page.
+        view_->table()->scrollToBottom();
+        QTRY_VERIFY_WITH_TIMEOUT(view_->messageModel()->rowCount() > MessagesView::kPageSize, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
+            view_->loadMore();
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), 100);
+        QVERIFY(!view_->messageModel()->hasMore());
+        QVERIFY(finished.count() >= 4); // 32 + 32 + 32 + 4
+        QVERIFY2(view_->resultText().contains(QStringLiteral("100 message")), qPrintable(view_->resultText()));
+
+        // One queue: exactly what the producer put there.
+        view_->browseFromOffset(kBrowseTopic, 1, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
+            view_->loadMore();
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), perQueue[1]);
+        for (int row = 0; row < view_->messageModel()->rowCount(); ++row)
+            QCOMPARE(view_->messageModel()->message(row)->queueId, 1);
+
+        // From a store time an hour ago: every message again.
+        view_->browseFromTime(kBrowseTopic, -1, QDateTime::currentDateTime().addSecs(-3600));
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        for (int page = 0; page < 10 && view_->messageModel()->hasMore(); ++page) {
+            view_->loadMore();
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), 100);
+
+        // Sorting by a column reorders only the loaded rows; the queue column gives the natural order.
+        view_->table()->sortByColumn(ui::MessageTableModel::QueueOffsetColumn, Qt::DescendingOrder);
+        QVERIFY(view_->messageModel()->message(0)->queueOffset >= view_->messageModel()->message(99)->queueOffset);
+        view_->table()->sortByColumn(ui::MessageTableModel::QueueColumn, Qt::AscendingOrder);
+    }
+
+    void looksUpByMessageId()
+    {
+        QVERIFY(!firstMsgId_.isEmpty());
+        view_->lookupById(kBrowseTopic, firstMsgId_);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        QCOMPARE(view_->messageModel()->rowCount(), 1);
+        QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Message ID (offset)")), firstMsgId_);
+        QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Keys")), QStringLiteral("bulk-0"));
+        QCOMPARE(view_->detailPane()->bodyMode(), MessageDetailPane::BodyMode::Text);
+        QCOMPARE(view_->detailPane()->bodyText(), QStringLiteral("message 0"));
+
+        view_->lookupById(kBrowseTopic, firstUniqKey_);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        QCOMPARE(view_->messageModel()->rowCount(), 1);
+        QCOMPARE(view_->detailPane()->fieldText(QStringLiteral("Message ID (offset)")), firstMsgId_);
+    }
+
+    void lookupsThatFindNothingExplain()
+    {
+        QCOMPARE(lookupKeyCount(kBrowseTopic, QStringLiteral("no-such-key")), 0);
+        QVERIFY2(view_->emptyStateText().contains(QStringLiteral("No message with key “no-such-key”")),
+                 qPrintable(view_->emptyStateText()));
+        QVERIFY(view_->emptyStateText().contains(QStringLiteral("Widen the time range")));
+        QVERIFY(view_->bannerText().isEmpty()); // nothing failed
+
+        view_->lookupById(kBrowseTopic, QStringLiteral("not-an-id"));
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        QCOMPARE(view_->messageModel()->rowCount(), 0);
+        QVERIFY2(view_->emptyStateText().contains(QStringLiteral("No message with ID not-an-id in topic DeskBrowse")),
+                 qPrintable(view_->emptyStateText()));
+        QVERIFY(!view_->detailPane()->hasMessage());
+
+        // A key lookup with a past range excludes the message sent now.
+        view_->lookupByKey(kTopic, kKey, QDateTime::currentDateTime().addDays(-3), QDateTime::currentDateTime().addDays(-2));
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 60000);
+        QCOMPARE(view_->messageModel()->rowCount(), 0);
+        QVERIFY(view_->emptyStateText().contains(QStringLiteral("stored between")));
+    }
+
+    // A message traced as the Java client traces it (enableMsgTrace): looked up by its ID with
+    // the keyboard, its row clicked, the Trace tab clicked; the send, the store and each group's
+    // deliveries are shown with their status, as a timeline and as a table.
+    void showsAMessagesTraceAsATimeline()
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = "trace-test";
+        client::Producer producer(config, client::ProducerOptions{.group = "PG_TRACED"});
+        QVERIFY(producer.start().ok);
+        client::Message traced;
+        traced.topic = "DeskTraced";
+        traced.keys = {"traced-1"};
+        traced.setBody("traced body");
+        const auto sent = producer.send(traced);
+        QVERIFY2(sent.ok, sent.error.c_str());
+        const std::string msgId = sent.value.uniqKey; // what Java's SendResult.getMsgId() and the trace name
+        auto traceContext = [](std::initializer_list<std::string> fields) {
+            std::string text;
+            for (const std::string &field : fields)
+                text += (text.empty() ? "" : "\x01") + field;
+            return text + '\x02';
+        };
+        const std::string t0 = std::to_string(QDateTime::currentMSecsSinceEpoch() - 500);
+        const std::string t1 = std::to_string(QDateTime::currentMSecsSinceEpoch() - 300);
+        const std::string t2 = std::to_string(QDateTime::currentMSecsSinceEpoch() - 100);
+        const std::vector<std::string> bodies{
+            traceContext({"Pub", t0, "DefaultRegion", "PG_TRACED", "DeskTraced", msgId, "", "traced-1",
+                          "127.0.0.1:10911", "11", "4", "0", "OFFSETID", "true", "127.0.0.1@1"}),
+            traceContext({"SubBefore", t1, "DefaultRegion", "CG_ORDERS", "r1", msgId, "0", "traced-1"})
+                + traceContext({"SubAfter", "r1", msgId, "12", "false", "traced-1", "4", t1}),
+            traceContext({"SubBefore", t2, "DefaultRegion", "CG_ORDERS", "r2", msgId, "1", "traced-1"})
+                + traceContext({"SubAfter", "r2", msgId, "7", "true", "traced-1", "0", t2}),
+            traceContext({"SubBefore", t2, "DefaultRegion", "CG_AUDIT", "r3", msgId, "0", "traced-1"})};
+        for (const std::string &body : bodies) {
+            client::Message trace;
+            trace.topic = client::kDefaultTraceTopic;
+            trace.keys = {msgId, "traced-1"};
+            trace.setBody(body);
+            const auto result = producer.send(trace);
+            QVERIFY2(result.ok, result.error.c_str());
+        }
+        producer.shutdown();
+        // The trace topic's index is written by the dispatcher just after the puts.
+        client::AdminClient admin(config);
+        QTRY_VERIFY_WITH_TIMEOUT(admin.queryMessageTrace(msgId).value.consumes.size() == 3, 20000);
+
+        // Look it up as a person does: topic, "Message ID", the ID, Enter.
+        auto *topicEdit = view_->topicBox()->lineEdit();
+        auto *mode = view_->findChild<QComboBox *>(QStringLiteral("lookupMode"));
+        auto *lookupText = view_->findChild<QLineEdit *>(QStringLiteral("lookupText"));
+        QVERIFY(topicEdit && mode && lookupText);
+        QTest::mouseClick(topicEdit, Qt::LeftButton);
+        topicEdit->selectAll();
+        QTest::keyClicks(topicEdit, QStringLiteral("DeskTraced"));
+        mode->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(mode, Qt::Key_Home);
+        QCOMPARE(mode->currentIndex(), 0);
+        QTest::mouseClick(lookupText, Qt::LeftButton);
+        lookupText->selectAll();
+        QTest::keyClicks(lookupText, QString::fromStdString(msgId));
+        QTest::keyClick(lookupText, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy() && view_->messageModel()->rowCount() == 1, 20000);
+
+        QTableView *table = view_->table();
+        const QRect rowRect = table->visualRect(view_->messageModel()->index(0, 1));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rowRect.center());
+        MessageDetailPane *detail = view_->detailPane();
+        QTRY_COMPARE(detail->uniqKey(), QString::fromStdString(msgId));
+        QTabBar *tabs = detail->tabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(1).center());
+        QCOMPARE(detail->tabs()->currentWidget(), detail->traceView());
+
+        QTableWidget *stages = detail->traceView()->table();
+        QTRY_COMPARE_WITH_TIMEOUT(stages->rowCount(), 5, 20000); // send, store, three deliveries
+        auto cell = [&](int row, int column) { return stages->item(row, column)->text(); };
+        QCOMPARE(cell(0, 0), QStringLiteral("Send"));
+        QCOMPARE(cell(0, 1), QStringLiteral("PG_TRACED"));
+        QCOMPARE(cell(0, 3), QStringLiteral("4 ms"));
+        QCOMPARE(cell(0, 4), QStringLiteral("Success"));
+        QCOMPARE(cell(1, 0), QStringLiteral("Store"));
+        QCOMPARE(cell(2, 1), QStringLiteral("CG_AUDIT"));
+        QCOMPARE(cell(2, 4), QStringLiteral("Not finished"));
+        QCOMPARE(cell(3, 1), QStringLiteral("CG_ORDERS"));
+        QCOMPARE(cell(3, 4), QStringLiteral("Failed (FAILED)"));
+        QCOMPARE(cell(4, 4), QStringLiteral("Success"));
+        QVERIFY(cell(4, 5).contains(QStringLiteral("delivery 2")));
+        QVERIFY2(detail->traceView()->statusText().contains(QStringLiteral("3 deliveries")),
+                 qPrintable(detail->traceView()->statusText()));
+        QVERIFY(detail->traceView()->timeline()->isVisible());
+        saveScreenshot(*window_, QStringLiteral("messages-trace"));
+
+        // Back to the body with the keyboard (Ctrl+Tab moves between tabs).
+        detail->tabs()->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(detail->tabs(), Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(detail->tabs()->currentIndex(), 0);
+    }
+
+private:
+    int lookupKeyCount(const QString &topic, const QString &key)
+    {
+        view_->lookupByKey(topic, key);
+        if (!QTest::qWaitFor([this] { return !view_->isBusy(); }, 20000))
+            return -1;
+        return view_->messageModel()->rowCount();
+    }
+
+    std::map<QString, QString> propertiesShown() const
+    {
+        std::map<QString, QString> out;
+        QTableWidget *table = view_->detailPane()->propertiesTable();
+        for (int row = 0; row < table->rowCount(); ++row)
+            out[table->item(row, 0)->text()] = table->item(row, 1)->text();
+        return out;
+    }
+
+    QTemporaryDir storeDir_;
+    std::unique_ptr<MainWindow> window_;
+    MessagesView *view_ = nullptr;
+    QString firstMsgId_;
+    QString firstUniqKey_;
+};
+
+QTEST_MAIN(MessagesViewTest)
+#include "tst_messages_view.moc"

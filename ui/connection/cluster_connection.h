@@ -1,0 +1,69 @@
+#pragma once
+
+// ClusterConnection: the views' way to a RocketMQ cluster — the embedded broker or any cluster
+// by NameServer address — through broker/client, never on the GUI thread. run() executes a
+// blocking client call on the connection's worker threads and hands its result to a callback
+// on the GUI thread, as long as the context object (usually the view) still exists. Views are
+// thin models over what these calls return.
+
+#include "broker/client/admin_client.h"
+#include "broker/client/producer.h"
+#include "ui/connection/queued_result.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <memory>
+#include <mutex>
+
+namespace mqdesk::ui {
+
+class ClusterConnection : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ClusterConnection(QObject *parent = nullptr);
+    ~ClusterConnection() override; // waits for running calls
+
+    // Points the connection at `namesrvAddr` ("host:port;host:port"); empty disconnects.
+    // Calls already running finish against the old clients.
+    void setNamesrvAddress(const QString &namesrvAddr);
+    QString namesrvAddress() const;
+    bool isConnected() const { return !namesrvAddress().isEmpty(); }
+
+    // Runs `work(AdminClient &)` off the GUI thread; `done(result)` runs on the GUI thread
+    // unless `context` was destroyed meanwhile. Without a connection `work` is not run and
+    // nothing is called.
+    template <typename Work, typename Done>
+    void run(QObject *context, Work work, Done done)
+    {
+        auto admin = adminClient();
+        if (!admin)
+            return;
+        QPointer<QObject> guard(context);
+        pool_.start([admin, guard, work = std::move(work), done = std::move(done)]() mutable {
+            deliverQueued(guard, std::move(done), work(*admin));
+        });
+    }
+
+    // A started producer for test messages from the console (created on first use).
+    std::shared_ptr<client::Producer> producer();
+    // Waits until every call started so far has finished (tests).
+    void waitForDone() { pool_.waitForDone(); }
+
+signals:
+    void namesrvAddressChanged(const QString &namesrvAddr);
+
+private:
+    std::shared_ptr<client::AdminClient> adminClient() const;
+
+    mutable std::mutex mutex_;
+    QString namesrvAddr_;
+    std::shared_ptr<client::AdminClient> admin_;
+    std::shared_ptr<client::Producer> producer_;
+    QThreadPool pool_;
+};
+
+} // namespace mqdesk::ui

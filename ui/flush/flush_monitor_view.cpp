@@ -1,0 +1,509 @@
+#include "ui/flush/flush_monitor_view.h"
+
+#include "broker/client/admin_client.h"
+#include "broker/remoting/remoting_codes.h"
+#include "ui/broker_host.h"
+#include "ui/connection/cluster_connection.h"
+#include "ui/flush/fdatasync_probe.h"
+#include "ui/history/history_store.h"
+#include "ui/flush/write_path_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPointer>
+#include <QPushButton>
+#include <QThreadPool>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace mqdesk::ui {
+
+namespace {
+
+constexpr double kKeepSeconds = 3600; // drawn history; the series holds the same
+const QColor kModeColor(230, 126, 34);
+const QColor kRestartColor(192, 57, 43);
+const QColor kAppStartColor(127, 140, 141);
+
+double positiveOrGap(int64_t micros)
+{
+    // A log axis cannot show 0 ("no flush in that second"): leave a gap instead.
+    return micros > 0 ? static_cast<double>(micros) : std::numeric_limits<double>::quiet_NaN();
+}
+
+} // namespace
+
+QString FlushMonitorView::modeText(Mode mode)
+{
+    switch (mode) {
+    case FlushMonitorView::Mode::SyncFlush: return FlushMonitorView::tr("SYNC_FLUSH");
+    case FlushMonitorView::Mode::AsyncFlush: return FlushMonitorView::tr("ASYNC_FLUSH");
+    case FlushMonitorView::Mode::AsyncFlushWithPool: return FlushMonitorView::tr("ASYNC_FLUSH + transient store pool");
+    }
+    return {};
+}
+
+FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connection, QWidget *parent)
+    : QWidget(parent), host_(host), connection_(connection)
+{
+    brokerBox_ = new QComboBox(this);
+    brokerBox_->setObjectName(QStringLiteral("flushBrokerBox"));
+    brokerBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    brokerBox_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    brokerBox_->setToolTip(tr("The broker of the shown cluster whose flushing is drawn"));
+    connect(brokerBox_, &QComboBox::activated, this,
+            [this](int index) { selectBroker(brokerBox_->itemData(index).toString()); });
+    modeBox_ = new QComboBox(this);
+    modeBox_->setObjectName(QStringLiteral("flushModeBox"));
+    for (Mode mode : {Mode::SyncFlush, Mode::AsyncFlush, Mode::AsyncFlushWithPool})
+        modeBox_->addItem(modeText(mode), static_cast<int>(mode));
+    modeBox_->setCurrentIndex(1);
+    modeBox_->setToolTip(tr("Applied live with UPDATE_BROKER_CONFIG (flushDiskType, transientStorePoolEnable)"));
+    connect(modeBox_, &QComboBox::activated, this,
+            [this](int index) { requestMode(static_cast<Mode>(modeBox_->itemData(index).toInt())); });
+    modeLabel_ = new QLabel(this);
+    // A long report ("… after a restart") is clipped rather than widening the window.
+    modeLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    windowBox_ = new QComboBox(this);
+    windowBox_->addItem(tr("1 min"), 60);
+    windowBox_->addItem(tr("5 min"), 300);
+    windowBox_->addItem(tr("15 min"), 900);
+    windowBox_->setCurrentIndex(1);
+    connect(windowBox_, &QComboBox::activated, this,
+            [this](int index) { setWindowSeconds(windowBox_->itemData(index).toInt()); });
+
+    pauseButton_ = new QPushButton(tr("Pause"), this);
+    pauseButton_->setCheckable(true);
+    connect(pauseButton_, &QPushButton::toggled, this, &FlushMonitorView::setPaused);
+    auto *pngButton = new QPushButton(tr("Export PNG…"), this);
+    connect(pngButton, &QPushButton::clicked, this, &FlushMonitorView::chooseExportPng);
+    auto *csvButton = new QPushButton(tr("Export CSV…"), this);
+    connect(csvButton, &QPushButton::clicked, this, &FlushMonitorView::chooseExportCsv);
+
+    // Two rows: which broker and its mode, then how the graph is shown.
+    auto *brokerBar = new QHBoxLayout;
+    brokerBar->addWidget(new QLabel(tr("Broker:"), this));
+    brokerBar->addWidget(brokerBox_);
+    brokerBar->addWidget(new QLabel(tr("Flush mode:"), this));
+    brokerBar->addWidget(modeBox_);
+    brokerBar->addWidget(modeLabel_, 1);
+    auto *bar = new QHBoxLayout;
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Window:"), this));
+    bar->addWidget(windowBox_);
+    bar->addWidget(pauseButton_);
+    bar->addWidget(pngButton);
+    bar->addWidget(csvButton);
+
+    banner_ = new QLabel(this);
+    banner_->setWordWrap(true);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->hide();
+
+    plot_ = new QCustomPlot(this);
+    plot_->setMinimumHeight(300);
+    plot_->setNoAntialiasingOnDrag(true);
+    plot_->plotLayout()->clear();
+    latencyRect_ = addRect(tr("Latency (µs)"));
+    rateRect_ = addRect(tr("Put TPS (msg/s)"));
+    riskRect_ = addRect(tr("Data at risk (KiB)"));
+
+    QCPAxis *latency = latencyRect_->axis(QCPAxis::atLeft);
+    latency->setScaleType(QCPAxis::stLogarithmic);
+    latency->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    latency->setNumberFormat(QStringLiteral("gb"));
+    latency->setRange(10, 100000);
+    QCPAxis *bytesAxis = rateRect_->axis(QCPAxis::atRight);
+    bytesAxis->setVisible(true);
+    bytesAxis->setLabel(tr("Bytes flushed (KiB/s)"));
+    riskRect_->axis(QCPAxis::atBottom)->setLabel(tr("Time (local, HH:mm:ss)"));
+
+    auto graph = [this](QCPAxisRect *rect, QCPAxis *valueAxis, const QString &name, const QColor &color,
+                        Qt::PenStyle style = Qt::SolidLine) {
+        QCPGraph *g = plot_->addGraph(rect->axis(QCPAxis::atBottom), valueAxis);
+        g->setName(name);
+        g->setPen(QPen(color, 1.5, style));
+        g->removeFromLegend();
+        g->addToLegend(qobject_cast<QCPLegend *>(rect->insetLayout()->elementAt(0)));
+        return g;
+    };
+    flushP50_ = graph(latencyRect_, latency, tr("flush p50"), QColor(41, 128, 185));
+    flushP99_ = graph(latencyRect_, latency, tr("flush p99"), QColor(142, 68, 173));
+    flushMax_ = graph(latencyRect_, latency, tr("flush max"), QColor(149, 165, 166), Qt::DotLine);
+    ackP50_ = graph(latencyRect_, latency, tr("put-to-ack p50"), QColor(39, 174, 96));
+    ackP99_ = graph(latencyRect_, latency, tr("put-to-ack p99"), QColor(22, 160, 133), Qt::DashLine);
+    ackMax_ = graph(latencyRect_, latency, tr("put-to-ack max"), QColor(22, 160, 133), Qt::DotLine);
+    putTps_ = graph(rateRect_, rateRect_->axis(QCPAxis::atLeft), tr("put TPS"), QColor(41, 128, 185));
+    bytesFlushed_ = graph(rateRect_, bytesAxis, tr("bytes flushed"), QColor(211, 84, 0));
+    dataAtRisk_ = graph(riskRect_, riskRect_->axis(QCPAxis::atLeft), tr("data at risk"), QColor(192, 57, 43));
+    dataAtRisk_->setBrush(QColor(192, 57, 43, 50));
+
+    plot_->setInteractions(QCP::iRangeZoom | QCP::iRangeDrag);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) { showHover(event->pos()); });
+    followLatest();
+
+    writePath_ = new WritePathPanel(this);
+    connect(writePath_, &WritePathPanel::writeWithoutMmapRequested, this, &FlushMonitorView::requestWriteWithoutMmap);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(brokerBar);
+    layout->addLayout(bar);
+    layout->addWidget(banner_);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(writePath_);
+
+    timer_ = new QTimer(this);
+    timer_->setInterval(1000);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        // The brokers of the cluster change rarely: listed again every 10 s.
+        if (++ticks_ % 10 == 0)
+            listBrokers();
+        poll();
+    });
+    timer_->start();
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &FlushMonitorView::listBrokers);
+    connect(&host_, &BrokerHost::stateChanged, this, &FlushMonitorView::listBrokers);
+    QTimer::singleShot(0, this, &FlushMonitorView::listBrokers);
+}
+
+FlushMonitorView::~FlushMonitorView() = default;
+
+QCPAxisRect *FlushMonitorView::addRect(const QString &leftLabel)
+{
+    auto *rect = new QCPAxisRect(plot_);
+    const int row = plot_->plotLayout()->rowCount();
+    plot_->plotLayout()->addElement(row, 0, rect);
+    auto *group = plot_->findChild<QCPMarginGroup *>();
+    if (!group)
+        group = new QCPMarginGroup(plot_);
+    rect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    rect->axis(QCPAxis::atLeft)->setLabel(leftLabel);
+    QSharedPointer<QCPAxisTickerDateTime> ticker(new QCPAxisTickerDateTime);
+    ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
+    QCPAxis *time = rect->axis(QCPAxis::atBottom);
+    time->setTicker(ticker);
+    rect->setRangeZoom(Qt::Horizontal);
+    rect->setRangeDrag(Qt::Horizontal);
+    connect(time, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &FlushMonitorView::syncRanges);
+
+    auto *legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setFont(QFont(font().family(), 8));
+    legend->setBrush(QColor(255, 255, 255, 200));
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3); // three a row: six latency series must not widen the window
+    return rect;
+}
+
+void FlushMonitorView::syncRanges(const QCPRange &range)
+{
+    if (updatingRange_)
+        return;
+    // A wheel zoom or a drag on one graph moves all three; the zoomed width becomes the window.
+    updatingRange_ = true;
+    for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_})
+        if (rect)
+            rect->axis(QCPAxis::atBottom)->setRange(range);
+    updatingRange_ = false;
+    windowSeconds_ = std::max(5.0, range.size());
+    rescaleValues();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FlushMonitorView::setHistory(HistoryStore *history)
+{
+    history_ = history;
+    historyState_ = HistoryState::None;
+}
+
+void FlushMonitorView::loadHistory()
+{
+    historyState_ = HistoryState::Loading;
+    const QString broker = brokerAddr_;
+    const quint64 generation = generation_;
+    const int64_t to = history_->now();
+    const auto from = to - static_cast<int64_t>(kKeepSeconds * 1000);
+    history_->run(
+        this,
+        [broker, from, to](HistoryDatabase &db) {
+            return db.flushSamples(broker, from, to, HistoryResolution::Second);
+        },
+        [this, generation](std::vector<client::FlushSample> stored) {
+            if (generation != generation_) {
+                historyState_ = HistoryState::None; // another broker is drawn now: load its history
+                return;
+            }
+            historyState_ = HistoryState::Loaded;
+            series_.seed(stored, static_cast<double>(history_->startedAt()) / 1000.0);
+            for (const FlushSeries::Marker &marker : series_.newMarkers())
+                addMarker(marker);
+            draw(stored);
+            poll();
+        });
+}
+
+void FlushMonitorView::draw(const std::vector<client::FlushSample> &samples)
+{
+    for (const client::FlushSample &s : samples) {
+        const double key = static_cast<double>(s.timestamp) / 1000.0;
+        flushP50_->addData(key, positiveOrGap(s.flushP50Micros));
+        flushP99_->addData(key, positiveOrGap(s.flushP99Micros));
+        flushMax_->addData(key, positiveOrGap(s.flushMaxMicros));
+        ackP50_->addData(key, positiveOrGap(s.putToAckP50Micros));
+        ackP99_->addData(key, positiveOrGap(s.putToAckP99Micros));
+        ackMax_->addData(key, positiveOrGap(s.putToAckMaxMicros));
+        putTps_->addData(key, static_cast<double>(s.putTps));
+        bytesFlushed_->addData(key, static_cast<double>(s.bytesFlushed) / 1024.0);
+        dataAtRisk_->addData(key, static_cast<double>(s.dataAtRiskBytes) / 1024.0);
+    }
+    if (!samples.empty()) {
+        const double oldest = static_cast<double>(samples.back().timestamp) / 1000.0 - kKeepSeconds;
+        for (int i = 0; i < plot_->graphCount(); ++i)
+            plot_->graph(i)->data()->removeBefore(oldest);
+    }
+    followLatest();
+}
+
+void FlushMonitorView::followLatest()
+{
+    if (paused_)
+        return;
+    bool found = false;
+    const QCPRange keys = putTps_->getKeyRange(found);
+    const double now = found ? keys.upper : static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    updatingRange_ = true;
+    for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_})
+        rect->axis(QCPAxis::atBottom)->setRange(now - windowSeconds_, now + windowSeconds_ / 50);
+    updatingRange_ = false;
+    rescaleValues();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FlushMonitorView::rescaleValues()
+{
+    const QCPRange keys = latencyRect_->axis(QCPAxis::atBottom)->range();
+    auto upper = [&keys](std::initializer_list<QCPGraph *> graphs, QCP::SignDomain domain, double *lowest) {
+        double high = 0;
+        for (QCPGraph *g : graphs) {
+            bool found = false;
+            const QCPRange r = g->getValueRange(found, domain, keys);
+            if (found) {
+                high = std::max(high, r.upper);
+                if (lowest)
+                    *lowest = std::min(*lowest, r.lower);
+            }
+        }
+        return high;
+    };
+    double low = std::numeric_limits<double>::max();
+    double high = upper({flushP50_, flushP99_, flushMax_, ackP50_, ackP99_, ackMax_}, QCP::sdPositive, &low);
+    if (referenceMicros_ > 0) {
+        low = std::min(low, referenceMicros_);
+        high = std::max(high, referenceMicros_);
+    }
+    if (high > 0)
+        latencyRect_->axis(QCPAxis::atLeft)->setRange(std::max(1.0, low / 2), high * 2);
+    const double tps = upper({putTps_}, QCP::sdBoth, nullptr);
+    rateRect_->axis(QCPAxis::atLeft)->setRange(0, tps > 0 ? tps * 1.15 : 10);
+    const double flushed = upper({bytesFlushed_}, QCP::sdBoth, nullptr);
+    rateRect_->axis(QCPAxis::atRight)->setRange(0, flushed > 0 ? flushed * 1.15 : 10);
+    const double risk = upper({dataAtRisk_}, QCP::sdBoth, nullptr);
+    riskRect_->axis(QCPAxis::atLeft)->setRange(0, risk > 0 ? risk * 1.15 : 10);
+}
+
+void FlushMonitorView::addMarker(const FlushSeries::Marker &marker)
+{
+    const bool restart = marker.kind == FlushSeries::Marker::Kind::Restart
+                         || marker.kind == FlushSeries::Marker::Kind::AppStart;
+    const bool appStart = marker.kind == FlushSeries::Marker::Kind::AppStart;
+    QPen pen(appStart ? kAppStartColor : restart ? kRestartColor : kModeColor, 1.5,
+             restart ? Qt::SolidLine : Qt::DashLine);
+    for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_}) {
+        auto *line = new QCPItemStraightLine(plot_);
+        line->setClipAxisRect(rect);
+        line->setPen(pen);
+        for (QCPItemPosition *point : {line->point1, line->point2})
+            point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->point1->setCoords(marker.time, 1);
+        line->point2->setCoords(marker.time, 10);
+    }
+    auto *text = new QCPItemText(plot_);
+    text->setClipAxisRect(latencyRect_);
+    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    text->position->setAxes(latencyRect_->axis(QCPAxis::atBottom), latencyRect_->axis(QCPAxis::atLeft));
+    text->position->setAxisRect(latencyRect_);
+    // Three label rows, so markers a second or two apart stay readable.
+    text->position->setCoords(marker.time, 0.02 + 0.13 * (markers_ % 3));
+    // Left of the line, so the newest marker's label stays inside the graph.
+    text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    text->setPadding(QMargins(3, 1, 3, 1));
+    text->setColor(pen.color());
+    text->setText(appStart ? tr("app started") : restart ? tr("restart (%1)").arg(marker.mode) : marker.mode);
+    ++markers_;
+}
+
+void FlushMonitorView::setReference(double micros, const QString &label)
+{
+    referenceMicros_ = micros;
+    if (!referenceLine_) {
+        referenceLine_ = new QCPItemStraightLine(plot_);
+        referenceLine_->setClipAxisRect(latencyRect_);
+        referenceLine_->setPen(QPen(QColor(127, 140, 141), 1, Qt::DashDotLine));
+        for (QCPItemPosition *point : {referenceLine_->point1, referenceLine_->point2})
+            point->setAxes(latencyRect_->axis(QCPAxis::atBottom), latencyRect_->axis(QCPAxis::atLeft));
+        referenceText_ = new QCPItemText(plot_);
+        referenceText_->setClipAxisRect(latencyRect_);
+        referenceText_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        referenceText_->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        referenceText_->position->setAxisRect(latencyRect_);
+        referenceText_->position->setAxes(latencyRect_->axis(QCPAxis::atBottom), latencyRect_->axis(QCPAxis::atLeft));
+        referenceText_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        referenceText_->setColor(QColor(100, 110, 111));
+    }
+    referenceLine_->point1->setCoords(0, micros);
+    referenceLine_->point2->setCoords(1, micros);
+    referenceText_->position->setCoords(0.99, micros);
+    referenceText_->setText(label);
+    rescaleValues();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FlushMonitorView::setPaused(bool paused)
+{
+    if (paused == paused_)
+        return;
+    paused_ = paused;
+    {
+        const QSignalBlocker block(pauseButton_);
+        pauseButton_->setChecked(paused);
+    }
+    pauseButton_->setText(paused ? tr("Resume") : tr("Pause"));
+    if (!paused) {
+        for (const FlushSeries::Marker &marker : pendingMarkers_)
+            addMarker(marker);
+        pendingMarkers_.clear();
+        std::vector<client::FlushSample> samples;
+        samples.swap(pending_);
+        draw(samples);
+    }
+}
+
+void FlushMonitorView::setWindowSeconds(int seconds)
+{
+    windowSeconds_ = seconds;
+    const int index = windowBox_->findData(seconds);
+    if (index >= 0)
+        windowBox_->setCurrentIndex(index);
+    if (paused_) {
+        const double upper = latencyRect_->axis(QCPAxis::atBottom)->range().upper;
+        syncRanges(QCPRange(upper - seconds, upper));
+    } else {
+        followLatest();
+    }
+}
+
+bool FlushMonitorView::exportPng(const QString &path, QString *error)
+{
+    if (plot_->savePng(path, plot_->width(), plot_->height()))
+        return true;
+    if (error)
+        *error = tr("cannot write %1").arg(path);
+    return false;
+}
+
+bool FlushMonitorView::exportCsv(const QString &path, QString *error) const
+{
+    return series_.writeCsv(path, error);
+}
+
+void FlushMonitorView::chooseExportPng()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), tr("flush.png"), tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    showBanner(exportPng(path, &error) ? tr("Saved %1.").arg(path) : tr("Export failed: %1").arg(error));
+}
+
+void FlushMonitorView::chooseExportCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export samples"), tr("flush.csv"), tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    showBanner(exportCsv(path, &error) ? tr("Saved %1.").arg(path) : tr("Export failed: %1").arg(error));
+}
+
+int FlushMonitorView::pointCount() const
+{
+    return putTps_->dataCount();
+}
+
+int FlushMonitorView::markerCount() const
+{
+    return markers_;
+}
+
+QString FlushMonitorView::reportedModeText() const
+{
+    return modeLabel_->text();
+}
+
+QString FlushMonitorView::bannerText() const
+{
+    return banner_->text();
+}
+
+void FlushMonitorView::showBanner(const QString &text)
+{
+    banner_->setText(text);
+    banner_->setVisible(!text.isEmpty());
+}
+
+void FlushMonitorView::showHover(const QPoint &pos)
+{
+    QCPAxisRect *rect = plot_->axisRectAt(pos);
+    const auto &samples = series_.samples();
+    if (!rect || samples.empty()) {
+        QToolTip::hideText();
+        return;
+    }
+    const double key = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
+    const auto millis = static_cast<int64_t>(key * 1000.0);
+    auto it = std::lower_bound(samples.begin(), samples.end(), millis,
+                               [](const client::FlushSample &s, int64_t t) { return s.timestamp < t; });
+    if (it == samples.end())
+        --it;
+    else if (it != samples.begin() && millis - std::prev(it)->timestamp < it->timestamp - millis)
+        --it;
+    const client::FlushSample &s = *it;
+    const QLocale locale;
+    const QString text =
+        tr("%1  %2\nflush p50 / p99 / max: %3 / %4 / %5 µs\nput-to-ack p50 / p99 / max: %6 / %7 / %8 µs\n"
+           "put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11")
+            .arg(QDateTime::fromMSecsSinceEpoch(s.timestamp).toString(QStringLiteral("HH:mm:ss")),
+                 FlushSeries::modeName(s.flushDiskType, s.transientStorePoolEnable),
+                 locale.toString(s.flushP50Micros), locale.toString(s.flushP99Micros),
+                 locale.toString(s.flushMaxMicros), locale.toString(s.putToAckP50Micros),
+                 locale.toString(s.putToAckP99Micros), locale.toString(s.putToAckMaxMicros),
+                 locale.toString(s.putTps))
+            .arg(locale.formattedDataSize(s.bytesFlushed), locale.formattedDataSize(s.dataAtRiskBytes));
+    QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
+}
+
+} // namespace mqdesk::ui

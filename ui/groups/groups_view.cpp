@@ -1,0 +1,524 @@
+#include "ui/groups/groups_view.h"
+#include "ui/widgets/table_text.h"
+
+#include "ui/groups/group_table_model.h"
+#include "ui/history/history_recorder.h"
+#include "ui/history/history_store.h"
+#include "ui/groups/lag_chart.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace mqdesk::ui {
+
+namespace {
+
+QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setModel(model);
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(false);
+    return table;
+}
+
+} // namespace
+
+GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent) : QWidget(parent), connection_(connection)
+{
+    groups_ = new GroupTableModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(groups_);
+    proxy_->setSortRole(GroupTableModel::SortRole);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setFilterKeyColumn(-1); // the name and the topics
+    auto *queueProxy = new QSortFilterProxyModel(this);
+    queues_ = new GroupQueueModel(this);
+    queueProxy->setSourceModel(queues_);
+    queueProxy->setSortRole(GroupQueueModel::SortRole);
+
+    status_ = new QLabel(this);
+    banner_ = new QLabel(this);
+    banner_->setWordWrap(true);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->hide();
+
+    confirmBar_ = new QWidget(this);
+    confirmLabel_ = new QLabel(confirmBar_);
+    confirmLabel_->setWordWrap(true);
+    auto *confirm = new QPushButton(tr("Confirm"), confirmBar_);
+    auto *cancel = new QPushButton(tr("Cancel"), confirmBar_);
+    auto *confirmLayout = new QHBoxLayout(confirmBar_);
+    confirmLayout->setContentsMargins(6, 4, 6, 4);
+    confirmLayout->addWidget(confirmLabel_, 1);
+    confirmLayout->addWidget(confirm);
+    confirmLayout->addWidget(cancel);
+    confirmBar_->setAutoFillBackground(true);
+    confirmBar_->setBackgroundRole(QPalette::AlternateBase);
+    confirmBar_->hide();
+    connect(confirm, &QPushButton::clicked, this, &GroupsView::confirmPending);
+    connect(cancel, &QPushButton::clicked, this, [this] {
+        pendingAction_ = nullptr;
+        confirmBar_->hide();
+    });
+
+    groupTable_ = makeTable(proxy_, this);
+    groupTable_->sortByColumn(GroupTableModel::LagColumn, Qt::DescendingOrder);
+    groupTable_->setColumnWidth(GroupTableModel::NameColumn, 260);
+    groupTable_->setColumnWidth(GroupTableModel::TopicsColumn, 260);
+    emptyState_ = new QLabel(this);
+    emptyState_->setAlignment(Qt::AlignCenter);
+    emptyState_->setWordWrap(true);
+    emptyState_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(groupTable_);
+    splitter->addWidget(buildDetailPane());
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    queueTable_->setModel(queueProxy);
+    queueTable_->sortByColumn(GroupQueueModel::TopicColumn, Qt::AscendingOrder);
+    queueTable_->setColumnWidth(GroupQueueModel::TopicColumn, 220);
+    content_ = new QStackedWidget(this);
+    content_->addWidget(emptyState_);
+    content_->addWidget(splitter);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(buildToolbar());
+    layout->addWidget(status_);
+    layout->addWidget(banner_);
+    layout->addWidget(confirmBar_);
+    layout->addWidget(content_, 1);
+
+    // Keys: F5 refreshes, Ctrl+F goes to the filter (while this view is shown), Ctrl+C copies rows.
+    auto *refreshAction = new QAction(tr("Refresh"), this);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    connect(refreshAction, &QAction::triggered, this, &GroupsView::refresh);
+    auto *findAction = new QAction(tr("Filter"), this);
+    findAction->setShortcut(QKeySequence::Find);
+    connect(findAction, &QAction::triggered, this, [this] {
+        filter_->setFocus();
+        filter_->selectAll();
+    });
+    addActions({refreshAction, findAction});
+    auto *copyAction = new QAction(tr("Copy"), groupTable_);
+    copyAction->setShortcut(QKeySequence::Copy);
+    copyAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(copyAction, &QAction::triggered, this,
+            [this] { QGuiApplication::clipboard()->setText(copySelectedRows()); });
+    groupTable_->addAction(copyAction);
+    addExportCsvAction(groupTable_, tr("consumer-groups.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
+
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(groupTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &GroupsView::loadDetail);
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &GroupsView::refresh);
+    // Live: groups that appear (a consumer connects) or go away elsewhere while the view is shown.
+    auto *liveTimer = new QTimer(this);
+    liveTimer->setInterval(kLiveRefreshMillis);
+    connect(liveTimer, &QTimer::timeout, this, &GroupsView::refreshIfShown);
+    liveTimer->start();
+    refresh();
+}
+
+QWidget *GroupsView::buildToolbar()
+{
+    auto *bar = new QWidget(this);
+    filter_ = new QLineEdit(bar);
+    filter_->setPlaceholderText(tr("Filter groups and topics (Ctrl+F)"));
+    filter_->setClearButtonEnabled(true);
+    showSystem_ = new QCheckBox(tr("System groups"), bar);
+    connect(showSystem_, &QCheckBox::toggled, this, &GroupsView::showGroups);
+    auto *refreshButton = new QPushButton(tr("Refresh"), bar);
+    refreshButton->setToolTip(tr("Fetch the groups again (F5)"));
+    connect(refreshButton, &QPushButton::clicked, this, &GroupsView::refresh);
+    auto *createButton = new QPushButton(tr("Create group…"), bar);
+    connect(createButton, &QPushButton::clicked, this, &GroupsView::openCreateDialog);
+    resetButton_ = new QPushButton(tr("Reset offsets…"), bar);
+    connect(resetButton_, &QPushButton::clicked, this, &GroupsView::openResetDialog);
+    skipButton_ = new QPushButton(tr("Skip accumulated"), bar);
+    skipButton_->setToolTip(tr("Move the committed offsets to the latest: the lag becomes 0"));
+    connect(skipButton_, &QPushButton::clicked, this, [this] { requestReset(ResetTarget::Latest); });
+    deleteButton_ = new QPushButton(tr("Delete group"), bar);
+    connect(deleteButton_, &QPushButton::clicked, this, &GroupsView::requestDelete);
+
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(filter_, 1);
+    layout->addWidget(showSystem_);
+    layout->addWidget(refreshButton);
+    layout->addWidget(createButton);
+    layout->addWidget(resetButton_);
+    layout->addWidget(skipButton_);
+    layout->addWidget(deleteButton_);
+    return bar;
+}
+
+QWidget *GroupsView::buildDetailPane()
+{
+    auto *pane = new QWidget(this);
+    detailTitle_ = new QLabel(pane);
+    QFont bold = detailTitle_->font();
+    bold.setBold(true);
+    detailTitle_->setFont(bold);
+    detailTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    queueTable_ = makeTable(nullptr, pane);
+    addExportCsvAction(queueTable_, tr("consumer-group-queues.csv"),
+                       [this](const QString &outcome) { showBanner(outcome, false); });
+    clients_ = new QLabel(pane); // one line per client, not wrapped: a wrapped label gets clipped
+    clients_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *queuesTab = new QWidget(pane);
+    auto *queuesLayout = new QVBoxLayout(queuesTab);
+    queuesLayout->setContentsMargins(0, 0, 0, 0);
+    queuesLayout->addWidget(queueTable_, 1);
+    queuesLayout->addWidget(clients_);
+    pop_ = new QLabel(pane); // RocketMQ 5 POP figures, shown for groups that pop
+    pop_->setObjectName(QStringLiteral("popFigures"));
+    pop_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pop_->hide();
+    queuesLayout->addWidget(pop_);
+    detailTabs_ = new QTabWidget(pane);
+    detailTabs_->setDocumentMode(true);
+    detailTabs_->setTabBarAutoHide(true); // one tab until setHistory adds the chart
+    detailTabs_->addTab(queuesTab, tr("Queues and clients"));
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(detailTitle_);
+    layout->addWidget(detailTabs_, 1);
+    return pane;
+}
+
+void GroupsView::setHistory(HistoryStore &history, HistoryRecorder &recorder)
+{
+    history_ = &history;
+    recorder_ = &recorder;
+    lagChart_ = new LagChart(history, recorder, detailTabs_);
+    detailTabs_->addTab(lagChart_, tr("Lag over time"));
+    showLagOf(selectedGroup());
+}
+
+void GroupsView::showLagOf(const QString &group)
+{
+    if (!lagChart_)
+        return;
+    // Brokers without GET_ACTIVITY_TOTALS are sampled only for the groups a chart shows.
+    if (group != watchedGroup_) {
+        recorder_->unwatchGroup(watchedGroup_);
+        recorder_->watchGroup(group);
+        watchedGroup_ = group;
+    }
+    lagChart_->setGroup(connection_.namesrvAddress(), group);
+}
+
+void GroupsView::recordReset(const QString &group)
+{
+    if (!history_)
+        return;
+    const int64_t now = history_->now();
+    history_->recordEvent({HistoryEvent::Kind::OffsetReset, now, connection_.namesrvAddress(), group});
+    if (lagChart_ && group == selectedGroup())
+        lagChart_->markReset(now);
+}
+
+void GroupsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refreshIfShown();
+}
+
+void GroupsView::refresh()
+{
+    fetchList(false);
+}
+
+void GroupsView::refreshIfShown()
+{
+    if (!isVisible() || window()->isMinimized() || listInFlight_ || presenceInFlight_ || !connection_.isConnected())
+        return;
+    fetchList(true);
+}
+
+void GroupsView::fetchList(bool live)
+{
+    if (!connection_.isConnected()) {
+        ++refreshGeneration_; // answers still under way are of no use
+        loading_ = false;
+        listInFlight_ = false;
+        fetchQueued_ = false;
+        presenceInFlight_ = false;
+        applySnapshot({});
+        status_->setText(tr("Not connected: start the broker (Broker ▸ Start) to see its consumer groups."));
+        return;
+    }
+    if (!live) {
+        loading_ = true;
+        status_->setText(tr("Loading consumer groups…"));
+    }
+    // One list fetch at a time: F5 (or an action, or another cluster) while one is under way
+    // fetches again once it is answered, and that answer, maybe older than the change, is dropped.
+    if (listInFlight_) {
+        fetchQueued_ = true;
+        return;
+    }
+    startFetch(live);
+}
+
+void GroupsView::startFetch(bool live)
+{
+    const int generation = ++refreshGeneration_;
+    listInFlight_ = true;
+    connection_.run(
+        this, [](client::AdminClient &admin) { return fetchGroups(admin); },
+        [this, generation, live](GroupsSnapshot snapshot) {
+            if (generation != refreshGeneration_)
+                return;
+            listInFlight_ = false;
+            if (fetchQueued_) {
+                fetchQueued_ = false;
+                fetchList(false); // starts it (or shows the disconnected state)
+                return;
+            }
+            applySnapshot(std::move(snapshot), live);
+        });
+}
+
+void GroupsView::applySnapshot(GroupsSnapshot snapshot, bool live)
+{
+    loading_ = false;
+    snapshot_ = std::move(snapshot);
+    showGroups(live);
+    if (!snapshot_.errors.empty()) {
+        QStringList errors;
+        for (size_t i = 0; i < snapshot_.errors.size() && i < 3; ++i)
+            errors << QString::fromStdString(snapshot_.errors[i]);
+        showBanner(tr("Some brokers did not answer; the list may be incomplete: %1").arg(errors.join(QLatin1Char('\n'))),
+                   true);
+    }
+
+    // Online clients: a request per group, so a second pass that fills in the column.
+    std::vector<std::string> names;
+    for (int row = 0; row < groups_->rowCount(); ++row)
+        names.push_back(groups_->group(row).name);
+    const int generation = refreshGeneration_;
+    presenceInFlight_ = false; // an older pass, if any, is answered for nothing
+    if (!names.empty() && connection_.isConnected()) {
+        presenceInFlight_ = true;
+        connection_.run(
+            this,
+            [brokers = snapshot_.brokers, names](client::AdminClient &admin) {
+                return fetchPresence(admin, brokers, names);
+            },
+            [this, generation](std::map<std::string, GroupPresence> presence) {
+                if (generation != refreshGeneration_)
+                    return;
+                presenceInFlight_ = false;
+                groups_->setPresence(std::move(presence));
+            });
+    }
+    if (!live)
+        emit groupsLoaded();
+}
+
+void GroupsView::showGroups(bool live)
+{
+    const QString selected = selectAfterLoad_.isEmpty() ? selectedGroup() : selectAfterLoad_;
+    selectAfterLoad_.clear();
+    std::vector<GroupSummary> rows;
+    for (const GroupSummary &group : snapshot_.groups) {
+        if (showSystem_->isChecked() || !isSystemGroup(group.name))
+            rows.push_back(group);
+    }
+    const int count = static_cast<int>(rows.size());
+    groups_->setGroups(std::move(rows));
+    if (connection_.isConnected()) {
+        status_->setText(tr("%n consumer group(s) on %1 broker(s)", "", count)
+                             .arg(QLocale().toString(static_cast<int>(snapshot_.brokers.size()))));
+        emptyState_->setText(tr("No consumer groups yet — start a consumer against %1\n"
+                                "(its group appears here once it connects), or use Create group….")
+                                 .arg(connection_.namesrvAddress()));
+    } else {
+        emptyState_->setText(tr("Not connected. Start the broker to see its consumer groups."));
+    }
+    content_->setCurrentIndex(count == 0 ? 0 : 1);
+    // Rows were updated in place: a live refresh leaves a group that is still selected (and its
+    // detail, and the scroll position) as it was.
+    if (live && selected == selectedGroup() && (selected.isEmpty() || groups_->rowOf(selected.toStdString()) >= 0))
+        return;
+    if (!selected.isEmpty() && groups_->rowOf(selected.toStdString()) >= 0)
+        selectGroup(selected);
+    else
+        loadDetail();
+}
+
+void GroupsView::selectGroup(const QString &name)
+{
+    const int row = groups_->rowOf(name.toStdString());
+    if (row < 0)
+        return;
+    const QModelIndex index = proxy_->mapFromSource(groups_->index(row, 0));
+    if (!index.isValid())
+        return; // filtered out
+    // Selecting the group that is already current reloads its detail: whoever selects it wants it
+    // as it is now (and waits for detailLoaded), not as it was when first selected.
+    const bool alreadyCurrent = groupTable_->currentIndex() == index;
+    groupTable_->setCurrentIndex(index);
+    groupTable_->scrollTo(index);
+    if (alreadyCurrent)
+        loadDetail();
+}
+
+QString GroupsView::selectedGroup() const
+{
+    const QModelIndex current = groupTable_->currentIndex();
+    if (!current.isValid())
+        return {};
+    const QModelIndex source = proxy_->mapToSource(current);
+    if (!source.isValid() || source.row() >= groups_->rowCount())
+        return {};
+    return QString::fromStdString(groups_->group(source.row()).name);
+}
+
+void GroupsView::loadDetail()
+{
+    const int generation = ++detailGeneration_;
+    const QString group = selectedGroup();
+    updateActions();
+    showLagOf(group);
+    if (group.isEmpty()) {
+        detailTitle_->setText(tr("Select a group to see its queues and its clients."));
+        queues_->setQueues({});
+        clients_->clear();
+        pop_->hide();
+        return;
+    }
+    detailTitle_->setText(tr("%1: loading…").arg(group));
+    connection_.run(
+        this, [name = group.toStdString()](client::AdminClient &admin) { return fetchGroupDetail(admin, name); },
+        [this, generation](GroupDetail detail) {
+            if (generation == detailGeneration_)
+                showDetail(std::move(detail));
+        });
+}
+
+void GroupsView::showDetail(GroupDetail detail)
+{
+    const QString group = QString::fromStdString(detail.group);
+    int64_t lag = 0;
+    for (const QueueLag &queue : detail.queues)
+        lag += queue.lag();
+    if (!detail.queuesError.empty())
+        detailTitle_->setText(tr("%1: its queues could not be read: %2")
+                                  .arg(group, QString::fromStdString(detail.queuesError)));
+    else if (detail.queues.empty())
+        detailTitle_->setText(tr("%1: no committed offsets yet").arg(group));
+    else
+        detailTitle_->setText(tr("%1: %n queue(s), lag %2", "", static_cast<int>(detail.queues.size()))
+                                  .arg(group, QLocale().toString(static_cast<qlonglong>(lag))));
+    queues_->setQueues(std::move(detail.queues));
+
+    if (!detail.connectionError.empty()) {
+        clients_->setText(tr("Clients could not be read: %1").arg(QString::fromStdString(detail.connectionError)));
+    } else if (!detail.connection) {
+        clients_->setText(tr("Clients: not online — no consumer of this group is connected."));
+    } else {
+        QStringList lines;
+        lines << tr("Clients (%n online):", "", static_cast<int>(detail.connection->connectionSet.size()));
+        for (const auto &client : detail.connection->connectionSet) {
+            lines << tr("%1 · %2 · %3 · version %4")
+                         .arg(QString::fromStdString(client.clientId), QString::fromStdString(client.clientAddr),
+                              QString::fromStdString(client.language))
+                         .arg(client.version);
+        }
+        clients_->setText(lines.join(QLatin1Char('\n')));
+    }
+    showPopFigures(detail.pop);
+    emit detailLoaded();
+}
+
+void GroupsView::showPopFigures(const std::optional<client::PopStats> &pop)
+{
+    if (!pop || (pop->popTopics.empty() && pop->inFlight == 0 && pop->retryBacklog == 0 && pop->reviveBacklog == 0)) {
+        pop_->hide();
+        return;
+    }
+    const QLocale locale;
+    QString text = tr("POP: %1 in flight (popped, not acked) · %2 awaiting revive · %3 in its retry topics")
+                       .arg(locale.toString(static_cast<qlonglong>(pop->inFlight)),
+                            locale.toString(static_cast<qlonglong>(pop->reviveBacklog)),
+                            locale.toString(static_cast<qlonglong>(pop->retryBacklog)));
+    if (pop->fifoHeld > 0)
+        text += tr(" · %1 held by FIFO pops").arg(locale.toString(static_cast<qlonglong>(pop->fifoHeld)));
+    if (!pop->popTopics.empty()) {
+        QStringList topics;
+        for (const std::string &topic : pop->popTopics)
+            topics << QString::fromStdString(topic);
+        text += QLatin1Char('\n') + tr("Pops (setConsumeMode POP): %1").arg(topics.join(QStringLiteral(", ")));
+    }
+    if (pop->truncated)
+        text += QLatin1Char('\n') + tr("(counted up to the scan limit: at least these)");
+    pop_->setText(text);
+    pop_->show();
+}
+
+void GroupsView::updateActions()
+{
+    const bool selected = connection_.isConnected() && !selectedGroup().isEmpty();
+    resetButton_->setEnabled(selected);
+    skipButton_->setEnabled(selected);
+    deleteButton_->setEnabled(selected);
+}
+
+void GroupsView::showBanner(const QString &text, bool error)
+{
+    banner_->setText(text);
+    banner_->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+    banner_->setVisible(!text.isEmpty());
+}
+
+QString GroupsView::bannerText() const
+{
+    return banner_->isVisible() ? banner_->text() : QString();
+}
+
+QString GroupsView::confirmationText() const
+{
+    return confirmBar_->isVisible() ? confirmLabel_->text() : QString();
+}
+
+QString GroupsView::clientsText() const
+{
+    return clients_->text();
+}
+
+QString GroupsView::emptyStateText() const
+{
+    return content_->currentIndex() == 0 ? emptyState_->text() : QString();
+}
+
+QString GroupsView::copySelectedRows() const
+{
+    return ui::selectedRowsText(*groupTable_, false);
+}
+
+} // namespace mqdesk::ui

@@ -1,0 +1,153 @@
+#include "ui/overview/client_snippets.h"
+
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace mqdesk::ui {
+
+namespace {
+
+// The addresses of "host:port;host:port" as Go string literals: "host:port", "host:port".
+QString goAddressList(const QString &namesrvAddr)
+{
+    QStringList quoted;
+    for (const QString &address : namesrvAddr.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        quoted << QLatin1Char('"') + address.trimmed() + QLatin1Char('"');
+    return quoted.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+QString ClientSnippets::id(Language language)
+{
+    switch (language) {
+    case Java:
+        return QStringLiteral("java");
+    case SpringBoot:
+        return QStringLiteral("spring");
+    case Go:
+        return QStringLiteral("go");
+    case Node:
+    case LanguageCount:
+        break;
+    }
+    return QStringLiteral("node");
+}
+
+QString ClientSnippets::snippet(Language language, const QString &namesrvAddr)
+{
+    switch (language) {
+    case Java:
+        return QStringLiteral(
+                   "<!-- pom.xml: rocketmq-client 5.5.0 (or 4.9.8) -->\n"
+                   "<dependency>\n"
+                   "  <groupId>org.apache.rocketmq</groupId>\n"
+                   "  <artifactId>rocketmq-client</artifactId>\n"
+                   "  <version>5.5.0</version>\n"
+                   "</dependency>\n"
+                   "\n"
+                   "DefaultMQProducer producer = new DefaultMQProducer(\"MyProducerGroup\");\n"
+                   "producer.setNamesrvAddr(\"%1\");\n"
+                   "producer.start();\n"
+                   "SendResult result = producer.send(\n"
+                   "    new Message(\"TopicTest\", \"TagA\", \"hello\".getBytes(StandardCharsets.UTF_8)));\n"
+                   "\n"
+                   "DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(\"MyConsumerGroup\");\n"
+                   "consumer.setNamesrvAddr(\"%1\");\n"
+                   "consumer.subscribe(\"TopicTest\", \"*\");\n"
+                   "consumer.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {\n"
+                   "    msgs.forEach(m -> System.out.println(new String(m.getBody(), StandardCharsets.UTF_8)));\n"
+                   "    return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;\n"
+                   "});\n"
+                   "consumer.start();\n")
+            .arg(namesrvAddr);
+    case SpringBoot:
+        return QStringLiteral("<!-- pom.xml: org.apache.rocketmq:rocketmq-spring-boot-starter:2.3.5 -->\n"
+                              "<dependency>\n"
+                              "  <groupId>org.apache.rocketmq</groupId>\n"
+                              "  <artifactId>rocketmq-spring-boot-starter</artifactId>\n"
+                              "  <version>2.3.5</version>\n"
+                              "</dependency>\n"
+                              "\n"
+                              "# application.properties\n"
+                              "rocketmq.name-server=%1\n"
+                              "rocketmq.producer.group=my-producer-group\n")
+            .arg(namesrvAddr);
+    case Go:
+        return QStringLiteral(
+                   "// go get github.com/apache/rocketmq-client-go/v2\n"
+                   "p, _ := rocketmq.NewProducer(\n"
+                   "\tproducer.WithNsResolver(primitive.NewPassthroughResolver([]string{%1})),\n"
+                   "\tproducer.WithGroupName(\"PG\"))\n"
+                   "_ = p.Start()\n"
+                   "res, err := p.SendSync(context.Background(),\n"
+                   "\tprimitive.NewMessage(\"TopicTest\", []byte(\"hello\")).WithTag(\"TagA\").WithKeys([]string{\"k1\"}))\n"
+                   "\n"
+                   "c, _ := rocketmq.NewPushConsumer(\n"
+                   "\tconsumer.WithNsResolver(primitive.NewPassthroughResolver([]string{%1})),\n"
+                   "\tconsumer.WithGroupName(\"CG\"),\n"
+                   "\tconsumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset))\n"
+                   "_ = c.Subscribe(\"TopicTest\", consumer.MessageSelector{Type: consumer.TAG, Expression: \"TagA || TagC\"},\n"
+                   "\tfunc(ctx context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {\n"
+                   "\t\treturn consumer.ConsumeSuccess, nil\n"
+                   "\t})\n"
+                   "_ = c.Start()\n")
+            .arg(goAddressList(namesrvAddr));
+    case Node:
+    case LanguageCount:
+        break;
+    }
+    return QStringLiteral("// npm install ali-ons@4\n"
+                          "const { Producer } = require('ali-ons');\n"
+                          "const producer = new Producer({ httpclient: {}, nameSrv: '%1', producerGroup: 'PG' });\n")
+        .arg(namesrvAddr);
+}
+
+ClientSnippets::ClientSnippets(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("clientSnippetTabs"));
+    layout->addWidget(tabs_);
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    // Names of languages and frameworks: not translated.
+    const std::array<QString, LanguageCount> titles{QStringLiteral("Java"), QStringLiteral("Spring Boot"),
+                                                    QStringLiteral("Go"), QStringLiteral("Node.js")};
+    for (int i = 0; i < LanguageCount; ++i) {
+        const auto language = static_cast<Language>(i);
+        auto *page = new QWidget(tabs_);
+        auto *pageLayout = new QVBoxLayout(page);
+        auto *text = new QPlainTextEdit(page);
+        text->setObjectName(QStringLiteral("snippet-") + id(language));
+        text->setReadOnly(true);
+        text->setFont(mono);
+        text->setLineWrapMode(QPlainTextEdit::NoWrap);
+        text->setTabStopDistance(4 * QFontMetricsF(mono).horizontalAdvance(QLatin1Char(' ')));
+        auto *copy = new QPushButton(tr("Copy"), page);
+        copy->setObjectName(QStringLiteral("copySnippet-") + id(language));
+        connect(copy, &QPushButton::clicked, this,
+                [this, language] { QGuiApplication::clipboard()->setText(snippet(language, namesrvAddr_)); });
+        pageLayout->addWidget(text);
+        pageLayout->addWidget(copy, 0, Qt::AlignLeft);
+        tabs_->addTab(page, titles[i]);
+        texts_[i] = text;
+        copyButtons_[i] = copy;
+    }
+    setNamesrvAddress(QString());
+}
+
+void ClientSnippets::setNamesrvAddress(const QString &namesrvAddr)
+{
+    namesrvAddr_ = namesrvAddr;
+    for (int i = 0; i < LanguageCount; ++i)
+        texts_[i]->setPlainText(namesrvAddr.isEmpty() ? QString() : snippet(static_cast<Language>(i), namesrvAddr));
+}
+
+} // namespace mqdesk::ui

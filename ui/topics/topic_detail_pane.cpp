@@ -1,0 +1,215 @@
+#include "ui/topics/topic_detail_pane.h"
+
+#include "ui/connection/cluster_connection.h"
+#include "ui/topics/timer_timeline_view.h"
+
+#include "broker/remoting/remoting_codes.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace mqdesk::ui {
+
+namespace {
+
+struct TopicDetails
+{
+    client::Result<client::TopicStatsTable> stats;
+    client::Result<remoting::TopicRouteData> route;
+    std::vector<std::string> consumerGroups;
+    std::string consumersError;
+    client::Result<client::TimerTimeline> timeline;
+};
+
+TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
+{
+    TopicDetails details;
+    details.route = admin.topicRoute(topic);
+    details.stats = admin.topicStats(topic);
+    std::set<std::string> groups;
+    if (details.route.ok) {
+        for (const remoting::BrokerData &broker : details.route.value.brokerDatas) {
+            const std::string master = broker.masterAddress();
+            if (master.empty())
+                continue;
+            auto answer = admin.api().queryTopicConsumeByWho(master, topic);
+            if (answer.ok)
+                groups.insert(answer.value.begin(), answer.value.end());
+            else
+                details.consumersError = answer.error;
+        }
+    }
+    details.consumerGroups.assign(groups.begin(), groups.end());
+    details.timeline = admin.timerTimeline(topic, 60, 20);
+    return details;
+}
+
+QTableWidget *makeTable(const QStringList &headers, QWidget *parent)
+{
+    auto *table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setAlternatingRowColors(true);
+    return table;
+}
+
+void setCell(QTableWidget *table, int row, int column, const QString &text, bool number = false)
+{
+    auto *item = new QTableWidgetItem(text);
+    if (number)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    table->setItem(row, column, item);
+}
+
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *label = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()), box);
+    layout->addWidget(label);
+    layout->addWidget(content);
+    return box;
+}
+
+} // namespace
+
+TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
+    : QWidget(parent), connection_(connection)
+{
+    title_ = new QLabel(this);
+    status_ = new QLabel(this);
+    status_->setWordWrap(true);
+    queues_ = makeTable({tr("Broker"), tr("Queue"), tr("Min offset"), tr("Max offset"), tr("Messages"),
+                         tr("Last stored")},
+                        this);
+    queues_->setObjectName(QStringLiteral("queueTable"));
+    route_ = makeTable({tr("Broker"), tr("Address"), tr("Read"), tr("Write"), tr("Perm")}, this);
+    route_->setObjectName(QStringLiteral("routeTable"));
+    consumers_ = new QListWidget(this);
+    consumers_->setObjectName(QStringLiteral("consumerList"));
+    consumers_->setWordWrap(true);
+
+    auto *columns = new QHBoxLayout;
+    columns->addWidget(titled(tr("Queues"), queues_, this), 3);
+    columns->addWidget(titled(tr("Route"), route_, this), 2);
+    columns->addWidget(titled(tr("Consumer groups"), consumers_, this), 2);
+    timeline_ = new TimerTimelineView(this);
+    timeline_->setObjectName(QStringLiteral("timerTimeline"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(title_);
+    layout->addWidget(status_);
+    layout->addLayout(columns, 2);
+    layout->addWidget(titled(tr("Scheduled timer messages"), timeline_, this), 1);
+    showTopic({});
+}
+
+void TopicDetailPane::showTopic(const QString &topic)
+{
+    topic_ = topic;
+    refresh();
+}
+
+void TopicDetailPane::refresh()
+{
+    const uint64_t generation = ++generation_;
+    queues_->setRowCount(0);
+    route_->setRowCount(0);
+    consumers_->clear();
+    timeline_->setUnavailable({});
+    if (topic_.isEmpty()) {
+        title_->setText(tr("Select a topic to see its queues, route and consumer groups."));
+        status_->clear();
+        return;
+    }
+    title_->setText(tr("<b>%1</b>").arg(topic_.toHtmlEscaped()));
+    if (!connection_.isConnected()) {
+        status_->setText(tr("Not connected."));
+        return;
+    }
+    status_->setText(tr("Loading…"));
+    const QString topic = topic_;
+    connection_.run(
+        this, [name = topic.toStdString()](client::AdminClient &admin) { return fetchDetails(admin, name); },
+        [this, generation, topic](TopicDetails details) {
+            if (generation != generation_)
+                return;
+            QStringList problems;
+            const QLocale locale;
+            if (details.stats.ok) {
+                const auto &table = details.stats.value.offsetTable;
+                queues_->setRowCount(static_cast<int>(table.size()));
+                int row = 0;
+                for (const auto &[queue, offsets] : table) {
+                    setCell(queues_, row, 0, QString::fromStdString(queue.brokerName));
+                    setCell(queues_, row, 1, QString::number(queue.queueId), true);
+                    setCell(queues_, row, 2, locale.toString(offsets.minOffset), true);
+                    setCell(queues_, row, 3, locale.toString(offsets.maxOffset), true);
+                    setCell(queues_, row, 4, locale.toString(offsets.maxOffset - offsets.minOffset), true);
+                    const QString stored = offsets.lastUpdateTimestamp > 0
+                        ? locale.toString(QDateTime::fromMSecsSinceEpoch(offsets.lastUpdateTimestamp),
+                                          QLocale::ShortFormat)
+                        : tr("never");
+                    setCell(queues_, row, 5, stored);
+                    ++row;
+                }
+                emit messageCountKnown(topic, details.stats.value.totalMessages());
+            } else {
+                problems << tr("Queues: %1").arg(QString::fromStdString(details.stats.error));
+            }
+            if (details.route.ok) {
+                const auto &route = details.route.value;
+                route_->setRowCount(static_cast<int>(route.queueDatas.size()));
+                int row = 0;
+                for (const remoting::QueueData &queueData : route.queueDatas) {
+                    QStringList addresses;
+                    for (const remoting::BrokerData &broker : route.brokerDatas) {
+                        if (broker.brokerName == queueData.brokerName) {
+                            for (const auto &[id, address] : broker.brokerAddrs)
+                                addresses << QString::fromStdString(address);
+                        }
+                    }
+                    setCell(route_, row, 0, QString::fromStdString(queueData.brokerName));
+                    setCell(route_, row, 1, addresses.join(QStringLiteral(", ")));
+                    setCell(route_, row, 2, QString::number(queueData.readQueueNums), true);
+                    setCell(route_, row, 3, QString::number(queueData.writeQueueNums), true);
+                    setCell(route_, row, 4, QString::fromStdString(remoting::topicPerm::permName(queueData.perm)));
+                    ++row;
+                }
+            } else {
+                problems << tr("Route: %1").arg(QString::fromStdString(details.route.error));
+            }
+            for (const std::string &group : details.consumerGroups)
+                consumers_->addItem(QString::fromStdString(group));
+            if (details.consumerGroups.empty())
+                consumers_->addItem(tr("No consumer group has consumed it yet."));
+            if (!details.consumersError.empty())
+                problems << tr("Consumer groups: %1").arg(QString::fromStdString(details.consumersError));
+            if (details.timeline.ok)
+                timeline_->setTimeline(details.timeline.value);
+            else if (details.timeline.code == remoting::ResponseCode::kRequestCodeNotSupported)
+                timeline_->setUnavailable(tr("This broker does not report its scheduled timer messages "
+                                             "(an MQDesk broker does)."));
+            else
+                timeline_->setUnavailable(tr("Scheduled timer messages: %1")
+                                              .arg(QString::fromStdString(details.timeline.error)));
+            status_->setText(problems.join(QLatin1Char('\n')));
+            for (QTableWidget *table : {queues_, route_})
+                table->resizeColumnsToContents();
+            emit loaded(topic);
+        });
+}
+
+} // namespace mqdesk::ui

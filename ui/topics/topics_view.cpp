@@ -1,0 +1,540 @@
+#include "ui/topics/topics_view.h"
+
+#include "ui/widgets/table_text.h"
+
+#include "ui/connection/cluster_connection.h"
+#include "ui/topics/topic_detail_pane.h"
+#include "ui/topics/topic_dialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace mqdesk::ui {
+
+namespace {
+
+struct TopicListing
+{
+    client::Status status; // the first failure; topics of the brokers that answered still count
+    std::vector<TopicRow> topics;
+};
+
+// One GET_ALL_TOPIC_CONFIG per master, whatever the number of topics.
+TopicListing fetchTopics(client::AdminClient &admin)
+{
+    TopicListing listing;
+    std::set<std::string> clusterAndBrokerNames;
+    if (auto cluster = admin.clusterInfo(); cluster.ok) {
+        for (const auto &[clusterName, brokers] : cluster.value.clusterAddrTable) {
+            clusterAndBrokerNames.insert(clusterName);
+            clusterAndBrokerNames.insert(brokers.begin(), brokers.end());
+        }
+    }
+    auto masters = admin.masterAddresses();
+    if (!masters.ok) {
+        listing.status = masters.status();
+        return listing;
+    }
+    std::vector<std::pair<std::string, remoting::TopicConfigSerializeWrapper>> tables;
+    for (const std::string &address : masters.value) {
+        auto table = admin.api().getAllTopicConfig(address);
+        if (table.ok)
+            tables.emplace_back(address, std::move(table.value));
+        else if (listing.status.ok)
+            listing.status = table.status();
+    }
+    listing.topics = mergeTopicTables(tables, clusterAndBrokerNames);
+    return listing;
+}
+
+// Stored messages of each topic: GET_TOPIC_STATS_INFO on the masters that hold it.
+std::vector<std::pair<QString, qint64>> fetchMessageCounts(client::AdminClient &admin,
+                                                           const std::vector<TopicRow> &topics)
+{
+    std::vector<std::pair<QString, qint64>> counts;
+    for (const TopicRow &topic : topics) {
+        qint64 messages = 0;
+        for (const std::string &address : topic.brokerAddresses) {
+            auto stats = admin.api().getTopicStatsInfo(address, topic.name.toStdString());
+            if (!stats.ok) {
+                messages = TopicRow::kUnavailable;
+                break;
+            }
+            messages += stats.value.totalMessages();
+        }
+        counts.emplace_back(topic.name, messages);
+    }
+    return counts;
+}
+
+constexpr int kMaxCountsPerRequest = 64;
+
+} // namespace
+
+TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget(parent), connection_(connection)
+{
+    model_ = new TopicTableModel(this);
+    filter_ = new TopicFilterModel(this);
+    filter_->setSourceModel(model_);
+
+    search_ = new QLineEdit(this);
+    search_->setObjectName(QStringLiteral("topicSearch"));
+    search_->setPlaceholderText(tr("Filter topics (Ctrl+F)"));
+    search_->setClearButtonEnabled(true);
+    kindCombo_ = new QComboBox(this);
+    kindCombo_->setObjectName(QStringLiteral("topicKindFilter"));
+    kindCombo_->addItem(tr("All kinds"), -1);
+    for (TopicKind kind : {TopicKind::Normal, TopicKind::Retry, TopicKind::DeadLetter, TopicKind::System})
+        kindCombo_->addItem(topicKindName(kind), static_cast<int>(kind));
+    typeCombo_ = new QComboBox(this);
+    typeCombo_->setObjectName(QStringLiteral("topicTypeFilter"));
+    typeCombo_->setToolTip(tr("Show topics of one message type (RocketMQ 5 topic attribute message.type)"));
+    typeCombo_->addItem(tr("All types"), QString());
+    for (const std::string &type : remoting::topicMessageTypes())
+        typeCombo_->addItem(QString::fromStdString(type), QString::fromStdString(type));
+    createButton_ = new QPushButton(tr("&New topic…"), this);
+    editButton_ = new QPushButton(tr("&Edit…"), this);
+    deleteButton_ = new QPushButton(tr("&Delete…"), this);
+    createButton_->setObjectName(QStringLiteral("newTopicButton"));
+    editButton_->setObjectName(QStringLiteral("editTopicButton"));
+    auto *refreshButton = new QPushButton(tr("Refresh"), this);
+    refreshButton->setToolTip(tr("Fetch the topics again (F5)"));
+    countLabel_ = new QLabel(this);
+
+    auto *toolbar = new QHBoxLayout;
+    toolbar->addWidget(search_, 2);
+    toolbar->addWidget(kindCombo_);
+    toolbar->addWidget(typeCombo_);
+    toolbar->addWidget(countLabel_, 1);
+    toolbar->addWidget(createButton_);
+    toolbar->addWidget(editButton_);
+    toolbar->addWidget(deleteButton_);
+    toolbar->addWidget(refreshButton);
+
+    banner_ = new QLabel(this);
+    banner_->setObjectName(QStringLiteral("topicsBanner"));
+    banner_->setWordWrap(true);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->setMargin(6);
+    banner_->hide();
+
+    table_ = new QTableView(this);
+    table_->setModel(filter_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(TopicTableModel::NameColumn, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setSectionResizeMode(TopicTableModel::NameColumn, QHeaderView::Stretch);
+    emptyState_ = new QLabel(this);
+    emptyState_->setObjectName(QStringLiteral("topicsEmptyState"));
+    emptyState_->setAlignment(Qt::AlignCenter);
+    emptyState_->setWordWrap(true);
+    emptyState_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    tableStack_ = new QStackedWidget(this);
+    tableStack_->addWidget(table_);
+    tableStack_->addWidget(emptyState_);
+
+    detail_ = new TopicDetailPane(connection_, this);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(tableStack_);
+    splitter->addWidget(detail_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({420, 260});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(toolbar);
+    layout->addWidget(banner_);
+    layout->addWidget(splitter, 1);
+
+    // Keyboard: F5 and Ctrl+F while the view is shown, Ctrl+C in the table.
+    auto *refreshAction = new QAction(tr("Refresh"), this);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    connect(refreshAction, &QAction::triggered, this, &TopicsView::refreshOnScreen);
+    addAction(refreshAction);
+    auto *findAction = new QAction(tr("Find"), this);
+    findAction->setShortcut(QKeySequence::Find);
+    connect(findAction, &QAction::triggered, this, [this] {
+        search_->setFocus(Qt::ShortcutFocusReason);
+        search_->selectAll();
+    });
+    addAction(findAction);
+    auto *copyAction = new QAction(tr("Copy"), table_);
+    copyAction->setShortcut(QKeySequence::Copy);
+    copyAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(copyAction, &QAction::triggered, this, &TopicsView::copySelectedRows);
+    table_->addAction(copyAction);
+    addExportCsvAction(table_, tr("topics.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
+
+    connect(refreshButton, &QPushButton::clicked, this, &TopicsView::refreshOnScreen);
+    connect(createButton_, &QPushButton::clicked, this, &TopicsView::createTopic);
+    connect(editButton_, &QPushButton::clicked, this, &TopicsView::editSelectedTopic);
+    connect(deleteButton_, &QPushButton::clicked, this, &TopicsView::deleteSelectedTopic);
+    connect(table_, &QTableView::activated, this, &TopicsView::editSelectedTopic);
+    connect(search_, &QLineEdit::textChanged, filter_, &TopicFilterModel::setNameFilter);
+    connect(kindCombo_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setKindFilter(kindCombo_->currentData().toInt()); });
+    connect(typeCombo_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setMessageTypeFilter(typeCombo_->currentData().toString()); });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TopicsView::onCurrentChanged);
+    // selectedTopic() needs the current row selected too, and a mouse click moves the current
+    // row before it selects it (QAbstractItemView::mousePressEvent): only the selection change
+    // that follows names the clicked topic.
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TopicsView::onCurrentChanged);
+    connect(detail_, &TopicDetailPane::messageCountKnown, model_, &TopicTableModel::setMessageCount);
+
+    // The rows on screen get their message counts shortly after they appear.
+    countTimer_ = new QTimer(this);
+    countTimer_->setSingleShot(true);
+    countTimer_->setInterval(100);
+    connect(countTimer_, &QTimer::timeout, this, &TopicsView::fetchVisibleCounts);
+    connect(table_->verticalScrollBar(), &QScrollBar::valueChanged, this, &TopicsView::scheduleVisibleCounts);
+    const auto onRowsChanged = [this] {
+        scheduleVisibleCounts();
+        updateEmptyState();
+    };
+    connect(filter_, &QAbstractItemModel::layoutChanged, this, onRowsChanged);
+    connect(filter_, &QAbstractItemModel::modelReset, this, onRowsChanged);
+    connect(filter_, &QAbstractItemModel::rowsInserted, this, onRowsChanged);
+    connect(filter_, &QAbstractItemModel::rowsRemoved, this, onRowsChanged);
+
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, [this] {
+        showBanner({}, false); // the last result was about the previous cluster
+        model_->clear();
+        refresh();
+    });
+    // Live: the list follows topics created or deleted elsewhere while the view is shown.
+    liveTimer_ = new QTimer(this);
+    liveTimer_->setInterval(kLiveRefreshMillis);
+    connect(liveTimer_, &QTimer::timeout, this, &TopicsView::refreshIfShown);
+    liveTimer_->start();
+    refresh();
+}
+
+void TopicsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refreshIfShown();
+}
+
+void TopicsView::refresh()
+{
+    fetchList(false);
+}
+
+void TopicsView::refreshOnScreen()
+{
+    refresh();
+    // F5 and Refresh fetch what is on screen: the selected topic's pane too. (Not after a delete:
+    // a route lookup of the deleted topic would have an auto-creating NameServer make it again.)
+    if (!detail_->topic().isEmpty() && detail_->topic() == selectedTopic())
+        detail_->refresh();
+}
+
+void TopicsView::refreshIfShown()
+{
+    if (!isVisible() || window()->isMinimized() || listInFlight_ || !connection_.isConnected())
+        return;
+    fetchList(true);
+}
+
+void TopicsView::fetchList(bool live)
+{
+    if (!live)
+        countsRequested_.clear(); // F5 fetches the counts on screen again
+    if (!connection_.isConnected()) {
+        ++listGeneration_; // an answer still under way is of no use
+        listInFlight_ = false;
+        fetchQueued_ = false;
+        loading_ = false;
+        loadError_.clear();
+        model_->clear();
+        updateEmptyState();
+        updateActions();
+        emit topicsLoaded();
+        return;
+    }
+    if (!live) {
+        loading_ = true;
+        updateEmptyState();
+        updateActions();
+    }
+    // One fetch at a time: F5 (or a change, or another cluster) while one is under way fetches
+    // again once it is answered, and that answer, maybe older than the change, is dropped.
+    if (listInFlight_) {
+        fetchQueued_ = true;
+        return;
+    }
+    startFetch(live);
+}
+
+void TopicsView::startFetch(bool live)
+{
+    const uint64_t generation = ++listGeneration_;
+    listInFlight_ = true;
+    connection_.run(this, fetchTopics, [this, generation, live](TopicListing listing) {
+        if (generation != listGeneration_)
+            return;
+        listInFlight_ = false;
+        if (fetchQueued_) {
+            fetchQueued_ = false;
+            fetchList(false); // starts it (or shows the disconnected state)
+            return;
+        }
+        loading_ = false;
+        loadError_ = listing.status.ok ? QString() : QString::fromStdString(listing.status.error);
+        const QString keep = topicToSelect_.isEmpty() ? selectedTopic() : topicToSelect_;
+        topicToSelect_.clear();
+        // In place: the selection, current row, sort and scroll position stay as they were.
+        model_->updateTopics(std::move(listing.topics), live);
+        if (!keep.isEmpty() && keep != selectedTopic() && !selectTopic(keep))
+            detail_->showTopic({});
+        if (!loadError_.isEmpty())
+            showBanner(tr("Some topics could not be read: %1").arg(loadError_), true);
+        updateEmptyState();
+        updateActions();
+        scheduleVisibleCounts();
+        if (!live)
+            emit topicsLoaded();
+    });
+}
+
+void TopicsView::createTopic()
+{
+    auto *dialog = new TopicDialog(nullptr, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { applyTopicConfig(dialog->topicConfig(), true, dialog->attributeModifications()); });
+    dialog->open();
+}
+
+void TopicsView::editSelectedTopic()
+{
+    const TopicRow *row = model_->topic(selectedTopic());
+    if (!row || row->kind == TopicKind::System)
+        return;
+    auto *dialog = new TopicDialog(&row->config, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const remoting::TopicConfigData original = row->config;
+    connect(dialog, &QDialog::accepted, this, [this, dialog, original] {
+        remoting::TopicConfigData config = original; // keeps order, flags and filter type
+        const remoting::TopicConfigData edited = dialog->topicConfig();
+        config.readQueueNums = edited.readQueueNums;
+        config.writeQueueNums = edited.writeQueueNums;
+        config.perm = edited.perm;
+        applyTopicConfig(config, false, dialog->attributeModifications());
+    });
+    dialog->open();
+}
+
+void TopicsView::applyTopicConfig(const remoting::TopicConfigData &config, bool creating,
+                                  const std::string &attributes)
+{
+    const QString name = QString::fromStdString(config.topicName);
+    showBanner(creating ? tr("Creating topic %1…").arg(name) : tr("Saving topic %1…").arg(name), false);
+    connection_.run(
+        this, [config, attributes](client::AdminClient &admin) { return admin.createTopic({}, config, attributes); },
+        [this, name, config, creating](client::Status status) {
+            if (!status.ok) {
+                showBanner((creating ? tr("Topic %1 was not created: %2") : tr("Topic %1 was not saved: %2"))
+                               .arg(name, QString::fromStdString(status.error)),
+                           true);
+                emit changeFinished(false);
+                return;
+            }
+            const QString queues = tr("%1 read / %2 write queues, %3 on each master")
+                                       .arg(config.readQueueNums)
+                                       .arg(config.writeQueueNums)
+                                       .arg(QString::fromStdString(remoting::topicPerm::permName(config.perm)));
+            showBanner((creating ? tr("Topic %1 created: %2.") : tr("Topic %1 saved: %2.")).arg(name, queues), false);
+            topicToSelect_ = name;
+            refresh();
+            emit changeFinished(true);
+        });
+}
+
+void TopicsView::deleteSelectedTopic()
+{
+    const TopicRow *row = model_->topic(selectedTopic());
+    if (!row || row->kind == TopicKind::System)
+        return;
+    const QString name = row->name;
+    QString stored;
+    if (row->messages >= 0)
+        stored = tr("Its %n stored message(s) will no longer be readable. ", nullptr, static_cast<int>(row->messages));
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Delete topic"),
+                                tr("Delete topic %1 from every broker and NameServer?").arg(name), QMessageBox::NoButton,
+                                this);
+    box->setObjectName(QStringLiteral("deleteTopicConfirmation"));
+    box->setInformativeText(stored + tr("Producers and consumers using it will fail until it is created again."));
+    QPushButton *deleteButton = box->addButton(tr("Delete %1").arg(name), QMessageBox::DestructiveRole);
+    deleteButton->setObjectName(QStringLiteral("confirmDelete"));
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, deleteButton, name] {
+        if (box->clickedButton() != deleteButton)
+            return;
+        showBanner(tr("Deleting topic %1…").arg(name), false);
+        connection_.run(
+            this, [topic = name.toStdString()](client::AdminClient &admin) { return admin.deleteTopic(topic); },
+            [this, name](client::Status status) {
+                if (status.ok)
+                    showBanner(tr("Topic %1 deleted.").arg(name), false);
+                else
+                    showBanner(tr("Topic %1 was not deleted: %2").arg(name, QString::fromStdString(status.error)),
+                               true);
+                refresh();
+                emit changeFinished(status.ok);
+            });
+    });
+    box->open();
+}
+
+bool TopicsView::selectTopic(const QString &topic)
+{
+    const int sourceRow = model_->rowOf(topic);
+    const QModelIndex index = filter_->mapFromSource(model_->index(sourceRow, TopicTableModel::NameColumn));
+    if (sourceRow < 0 || !index.isValid())
+        return false;
+    table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table_->scrollTo(index);
+    return true;
+}
+
+QString TopicsView::selectedTopic() const
+{
+    const QModelIndex current = table_->selectionModel()->currentIndex();
+    if (!current.isValid() || !table_->selectionModel()->isRowSelected(current.row(), {}))
+        return {};
+    return filter_->index(current.row(), TopicTableModel::NameColumn).data().toString();
+}
+
+QString TopicsView::selectedRowsText() const
+{
+    return ui::selectedRowsText(*table_, true);
+}
+
+void TopicsView::copySelectedRows() const
+{
+    if (table_->selectionModel()->hasSelection())
+        QApplication::clipboard()->setText(selectedRowsText());
+}
+
+QString TopicsView::bannerText() const
+{
+    return banner_->isVisibleTo(this) ? banner_->text() : QString();
+}
+
+QString TopicsView::emptyStateText() const
+{
+    return tableStack_->currentWidget() == emptyState_ ? emptyState_->text() : QString();
+}
+
+void TopicsView::showBanner(const QString &text, bool error)
+{
+    banner_->setText(text);
+    banner_->setStyleSheet(error ? QStringLiteral("background: #fde2e1; color: #8a1f11; border-radius: 4px;")
+                                 : QStringLiteral("background: palette(alternate-base); border-radius: 4px;"));
+    banner_->setVisible(!text.isEmpty());
+}
+
+void TopicsView::updateEmptyState()
+{
+    QString text;
+    if (!connection_.isConnected())
+        text = tr("Not connected. The topics appear here once the embedded broker is running.");
+    else if (model_->rowCount() == 0 && loading_)
+        text = tr("Loading topics…");
+    else if (model_->rowCount() == 0 && !loadError_.isEmpty())
+        text = tr("The topics could not be read: %1\nCheck that the broker is running, then press F5.").arg(loadError_);
+    else if (model_->rowCount() == 0)
+        text = tr("No topics yet. Create one with “New topic…”, or send to a new topic from a client "
+                  "using the NameServer %1.")
+                   .arg(connection_.namesrvAddress());
+    else if (filter_->rowCount() == 0)
+        text = tr("No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.");
+    emptyState_->setText(text);
+    tableStack_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget *>(table_) : emptyState_);
+    if (loading_)
+        countLabel_->setText(tr("Loading…"));
+    else if (filter_->rowCount() == model_->rowCount())
+        countLabel_->setText(tr("%n topic(s)", nullptr, model_->rowCount()));
+    else
+        countLabel_->setText(tr("%1 of %n topic(s)", nullptr, model_->rowCount()).arg(filter_->rowCount()));
+}
+
+void TopicsView::updateActions()
+{
+    const TopicRow *row = model_->topic(selectedTopic());
+    const bool editable = row && row->kind != TopicKind::System;
+    createButton_->setEnabled(connection_.isConnected());
+    editButton_->setEnabled(editable);
+    deleteButton_->setEnabled(editable);
+    const QString why = row && !editable ? tr("The broker owns system topics.") : QString();
+    editButton_->setToolTip(why);
+    deleteButton_->setToolTip(why);
+}
+
+void TopicsView::onCurrentChanged()
+{
+    // A click that moves both the current row and the selection arrives twice: fetch once.
+    if (const QString topic = selectedTopic(); topic != detail_->topic() || topic.isEmpty())
+        detail_->showTopic(topic);
+    updateActions();
+}
+
+void TopicsView::scheduleVisibleCounts()
+{
+    if (!countTimer_->isActive())
+        countTimer_->start();
+}
+
+void TopicsView::fetchVisibleCounts()
+{
+    if (!connection_.isConnected() || filter_->rowCount() == 0)
+        return;
+    const int first = std::max(0, table_->rowAt(0));
+    int last = table_->rowAt(table_->viewport()->height() - 1);
+    if (last < 0)
+        last = filter_->rowCount() - 1;
+    std::vector<TopicRow> wanted;
+    for (int row = first; row <= last && static_cast<int>(wanted.size()) < kMaxCountsPerRequest; ++row) {
+        const QModelIndex index = filter_->mapToSource(filter_->index(row, 0));
+        const TopicRow *topic = model_->topic(index.row());
+        if (topic && topic->messages == TopicRow::kUnknown && !countsRequested_.contains(topic->name)) {
+            countsRequested_.insert(topic->name);
+            wanted.push_back(*topic);
+        }
+    }
+    if (wanted.empty())
+        return;
+    connection_.run(
+        this, [wanted](client::AdminClient &admin) { return fetchMessageCounts(admin, wanted); },
+        [this](const std::vector<std::pair<QString, qint64>> &counts) {
+            for (const auto &[name, messages] : counts)
+                model_->setMessageCount(name, messages);
+        });
+}
+
+} // namespace mqdesk::ui

@@ -1,0 +1,114 @@
+#pragma once
+
+// Topics: every topic of the connected cluster in a sortable table (name, kind, 5.x message
+// type, queues, perm, stored messages), filtered as you type (Ctrl+F), by kind and by type, refreshed with F5, whenever
+// the connection changes and live: every 5 s while the view is shown (and when it is shown),
+// never while hidden, minimised or while a fetch is still under way, rows updated in place; create, edit and delete topics; the selected topic's queues, route
+// and consumer groups below. The list takes one GET_ALL_TOPIC_CONFIG per master; message
+// counts are fetched only for the rows on screen. Results and errors appear in the view's
+// banner, never in an error box.
+
+#include "ui/topics/topic_table_model.h"
+
+#include <QSet>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+class QTimer;
+
+namespace mqdesk::ui {
+
+class ClusterConnection;
+class TopicDetailPane;
+
+class TopicsView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TopicsView(ClusterConnection &connection, QWidget *parent = nullptr);
+
+    // Fetches the topic list again (F5).
+    void refresh();
+    // F5 and the Refresh button: the list and the selected topic's pane.
+    void refreshOnScreen();
+    // The live refresh: fetches the list quietly (no loading state, no topicsLoaded) unless the
+    // view is hidden, its window minimised or a list fetch is under way.
+    void refreshIfShown();
+    static constexpr int kLiveRefreshMillis = 5000;
+    // Opens the create dialog / the edit dialog of the selected topic / the delete confirmation.
+    void createTopic();
+    void editSelectedTopic();
+    void deleteSelectedTopic();
+    // Selects `topic` in the table when it is shown; false otherwise.
+    bool selectTopic(const QString &topic);
+    QString selectedTopic() const;
+    // The selected rows as tab-separated text with a header line (Ctrl+C).
+    QString selectedRowsText() const;
+
+    bool isLoading() const { return loading_; }
+    QString bannerText() const;
+    QString emptyStateText() const;
+    TopicTableModel *topicModel() const { return model_; }
+    TopicFilterModel *filterModel() const { return filter_; }
+    QTableView *table() const { return table_; }
+    QLineEdit *searchField() const { return search_; }
+    QComboBox *kindFilter() const { return kindCombo_; }
+    QComboBox *messageTypeFilter() const { return typeCombo_; }
+    TopicDetailPane *detailPane() const { return detail_; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+signals:
+    // A list fetch finished (ok or not); not emitted by live refreshes.
+    void topicsLoaded();
+    // A create, edit or delete finished.
+    void changeFinished(bool ok);
+
+private:
+    void fetchList(bool live);
+    void startFetch(bool live);
+    // `attributes`: the 5.x modifications to send ("+message.type=FIFO"), may be empty.
+    void applyTopicConfig(const remoting::TopicConfigData &config, bool creating, const std::string &attributes);
+    void showBanner(const QString &text, bool error);
+    void updateEmptyState();
+    void updateActions();
+    void onCurrentChanged();
+    void scheduleVisibleCounts();
+    void fetchVisibleCounts();
+    void copySelectedRows() const;
+
+    ClusterConnection &connection_;
+    TopicTableModel *model_ = nullptr;
+    TopicFilterModel *filter_ = nullptr;
+    QLineEdit *search_ = nullptr;
+    QComboBox *kindCombo_ = nullptr;
+    QComboBox *typeCombo_ = nullptr;
+    QPushButton *createButton_ = nullptr;
+    QPushButton *editButton_ = nullptr;
+    QPushButton *deleteButton_ = nullptr;
+    QLabel *banner_ = nullptr;
+    QLabel *countLabel_ = nullptr;
+    QStackedWidget *tableStack_ = nullptr;
+    QLabel *emptyState_ = nullptr;
+    QTableView *table_ = nullptr;
+    TopicDetailPane *detail_ = nullptr;
+    QTimer *countTimer_ = nullptr;
+    QTimer *liveTimer_ = nullptr;
+
+    bool loading_ = false;     // a fetch asked for (F5, a change, a new connection)
+    bool listInFlight_ = false; // any list fetch, live ones too: never two at once
+    bool fetchQueued_ = false;  // F5 or a change while one was under way: fetch again after it
+    QString loadError_;
+    uint64_t listGeneration_ = 0;
+    QSet<QString> countsRequested_;
+    QString topicToSelect_;
+};
+
+} // namespace mqdesk::ui
