@@ -1016,7 +1016,7 @@ The raw text shows where.</source>
     </message>
 </context>
 <context>
-    <name>mqdesk::ui::FlushMonitorView</name>
+    <name>mqdesk::ui::FlushMonitorSource</name>
     <message>
         <source>SYNC_FLUSH</source>
         <translation>SYNC_FLUSH</translation>
@@ -1029,6 +1029,105 @@ The raw text shows where.</source>
         <source>ASYNC_FLUSH + transient store pool</source>
         <translation>ASYNC_FLUSH + 堆外内存池（transientStorePool）</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 #%2 (%3)</source>
+        <translation>%1 #%2（%3）</translation>
+    </message>
+    <message>
+        <source>Reading flush samples failed: %1</source>
+        <translation>读取刷盘采样失败：%1</translation>
+    </message>
+    <message>
+        <source>Reading flush samples failed</source>
+        <translation>读取刷盘采样失败</translation>
+    </message>
+    <message>
+        <source>disk fdatasync (broker): %1 µs</source>
+        <translation>磁盘 fdatasync（Broker）：%1 µs</translation>
+    </message>
+    <message>
+        <source>Reading GET_BROKER_RUNTIME_INFO from %1 failed: %2</source>
+        <translation>从 %1 读取 GET_BROKER_RUNTIME_INFO 失败：%2</translation>
+    </message>
+    <message>
+        <source>after a restart</source>
+        <translation>重启后</translation>
+    </message>
+    <message>
+        <source>%1 does not answer GET_FLUSH_SAMPLES (a Java broker): drawn from GET_BROKER_RUNTIME_INFO once a second. Not reported: %2. Put-to-ack p50/p99 are bucket bounds of putMessageDistributeTime; put-to-ack max is putMessageEntireTimeMax since the broker started.</source>
+        <translation>%1 不响应 GET_FLUSH_SAMPLES（Java Broker）：改为每秒读取一次 GET_BROKER_RUNTIME_INFO 来绘制。未提供：%2。写入到确认 p50/p99 取自 putMessageDistributeTime 的分桶边界；写入到确认最大值是 Broker 启动以来的 putMessageEntireTimeMax。</translation>
+    </message>
+    <message>
+        <source>Broker reports: %1</source>
+        <translation>Broker 报告：%1</translation>
+    </message>
+    <message>
+        <source>Broker reports: %1 (%2 after a restart)</source>
+        <translation>Broker 报告：%1（重启后为 %2）</translation>
+    </message>
+    <message>
+        <source>A Java broker&apos;s runtime info does not report its write path.</source>
+        <translation>Java Broker 的运行时信息不报告其写入路径。</translation>
+    </message>
+    <message>
+        <source>Measuring the disk&apos;s fdatasync time failed: %1</source>
+        <translation>测量磁盘 fdatasync 耗时失败：%1</translation>
+    </message>
+    <message>
+        <source>disk fdatasync p50: %1 µs (4 KiB append, %2 runs)</source>
+        <translation>磁盘 fdatasync p50：%1 µs（4 KiB 追加写，%2 次）</translation>
+    </message>
+    <message>
+        <source>The broker is not running: start it to switch the flush mode.</source>
+        <translation>Broker 未运行：请先启动它再切换刷盘方式。</translation>
+    </message>
+    <message>
+        <source>Switching the flush mode to %1…</source>
+        <translation>正在将刷盘方式切换为 %1…</translation>
+    </message>
+    <message>
+        <source>Flush mode set to %1.</source>
+        <translation>刷盘方式已设为 %1。</translation>
+    </message>
+    <message>
+        <source>Switching the flush mode failed: %1</source>
+        <translation>切换刷盘方式失败：%1</translation>
+    </message>
+    <message>
+        <source>writeWithoutMmap can be switched live only on a running MQDesk broker.</source>
+        <translation>只有运行中的 MQDesk Broker 才能在线切换 writeWithoutMmap。</translation>
+    </message>
+    <message>
+        <source>Switching writeWithoutMmap to %1…</source>
+        <translation>正在将 writeWithoutMmap 切换为 %1…</translation>
+    </message>
+    <message>
+        <source>writeWithoutMmap set to %1: appends go through %2 from now on.</source>
+        <translation>writeWithoutMmap 已设为 %1：此后追加写入经由 %2。</translation>
+    </message>
+    <message>
+        <source>Switching writeWithoutMmap failed: %1</source>
+        <translation>切换 writeWithoutMmap 失败：%1</translation>
+    </message>
+    <message>
+        <source>Saving flushDiskType in %1&apos;s configuration…</source>
+        <translation>正在将 flushDiskType 保存到 %1 的配置中…</translation>
+    </message>
+    <message>
+        <source>%1 is configured for %2 now. A Java broker applies the flush mode only after a restart: until then it keeps flushing as %3.</source>
+        <translation>%1 现已配置为 %2。Java Broker 需重启后才会应用刷盘方式：在此之前仍按 %3 刷盘。</translation>
+    </message>
+    <message>
+        <source>Saving the flush mode failed: %1</source>
+        <translation>保存刷盘方式失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::FlushMonitorView</name>
     <message>
         <source>Applied live with UPDATE_BROKER_CONFIG (flushDiskType, transientStorePoolEnable)</source>
         <translation>通过 UPDATE_BROKER_CONFIG 实时生效（flushDiskType、transientStorePoolEnable）</translation>
@@ -1118,48 +1217,8 @@ The raw text shows where.</source>
         <translation>未刷盘数据</translation>
     </message>
     <message>
-        <source>Reading flush samples failed: %1</source>
-        <translation>读取刷盘采样失败：%1</translation>
-    </message>
-    <message>
-        <source>Reading flush samples failed</source>
-        <translation>读取刷盘采样失败</translation>
-    </message>
-    <message>
-        <source>Broker reports: %1</source>
-        <translation>Broker 报告：%1</translation>
-    </message>
-    <message>
-        <source>disk fdatasync (broker): %1 µs</source>
-        <translation>磁盘 fdatasync（Broker）：%1 µs</translation>
-    </message>
-    <message>
         <source>restart (%1)</source>
         <translation>重启（%1）</translation>
-    </message>
-    <message>
-        <source>Measuring the disk&apos;s fdatasync time failed: %1</source>
-        <translation>测量磁盘 fdatasync 耗时失败：%1</translation>
-    </message>
-    <message>
-        <source>disk fdatasync p50: %1 µs (4 KiB append, %2 runs)</source>
-        <translation>磁盘 fdatasync p50：%1 µs（4 KiB 追加写，%2 次）</translation>
-    </message>
-    <message>
-        <source>The broker is not running: start it to switch the flush mode.</source>
-        <translation>Broker 未运行：请先启动它再切换刷盘方式。</translation>
-    </message>
-    <message>
-        <source>Switching the flush mode to %1…</source>
-        <translation>正在将刷盘方式切换为 %1…</translation>
-    </message>
-    <message>
-        <source>Flush mode set to %1.</source>
-        <translation>刷盘方式已设为 %1。</translation>
-    </message>
-    <message>
-        <source>Switching the flush mode failed: %1</source>
-        <translation>切换刷盘方式失败：%1</translation>
     </message>
     <message>
         <source>Resume</source>
@@ -1212,42 +1271,6 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
 写入 TPS：%9 条/秒 · 刷盘字节数：%10 · 未刷盘数据：%11</translation>
     </message>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <source>%1 #%2 (%3)</source>
-        <translation>%1 #%2（%3）</translation>
-    </message>
-    <message>
-        <source>Reading GET_BROKER_RUNTIME_INFO from %1 failed: %2</source>
-        <translation>从 %1 读取 GET_BROKER_RUNTIME_INFO 失败：%2</translation>
-    </message>
-    <message>
-        <source>after a restart</source>
-        <translation>重启后</translation>
-    </message>
-    <message>
-        <source>%1 does not answer GET_FLUSH_SAMPLES (a Java broker): drawn from GET_BROKER_RUNTIME_INFO once a second. Not reported: %2. Put-to-ack p50/p99 are bucket bounds of putMessageDistributeTime; put-to-ack max is putMessageEntireTimeMax since the broker started.</source>
-        <translation>%1 不响应 GET_FLUSH_SAMPLES（Java Broker）：改为每秒读取一次 GET_BROKER_RUNTIME_INFO 来绘制。未提供：%2。写入到确认 p50/p99 取自 putMessageDistributeTime 的分桶边界；写入到确认最大值是 Broker 启动以来的 putMessageEntireTimeMax。</translation>
-    </message>
-    <message>
-        <source>Broker reports: %1 (%2 after a restart)</source>
-        <translation>Broker 报告：%1（重启后为 %2）</translation>
-    </message>
-    <message>
-        <source>Saving flushDiskType in %1&apos;s configuration…</source>
-        <translation>正在将 flushDiskType 保存到 %1 的配置中…</translation>
-    </message>
-    <message>
-        <source>%1 is configured for %2 now. A Java broker applies the flush mode only after a restart: until then it keeps flushing as %3.</source>
-        <translation>%1 现已配置为 %2。Java Broker 需重启后才会应用刷盘方式：在此之前仍按 %3 刷盘。</translation>
-    </message>
-    <message>
-        <source>Saving the flush mode failed: %1</source>
-        <translation>保存刷盘方式失败：%1</translation>
-    </message>
-    <message>
         <source>The broker of the shown cluster whose flushing is drawn</source>
         <translation>当前集群中要绘制其刷盘情况的 Broker</translation>
     </message>
@@ -1262,26 +1285,6 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
     <message>
         <source>app started</source>
         <translation>应用已启动</translation>
-    </message>
-    <message>
-        <source>A Java broker&apos;s runtime info does not report its write path.</source>
-        <translation>Java Broker 的运行时信息不报告其写入路径。</translation>
-    </message>
-    <message>
-        <source>writeWithoutMmap can be switched live only on a running MQDesk broker.</source>
-        <translation>只有运行中的 MQDesk Broker 才能在线切换 writeWithoutMmap。</translation>
-    </message>
-    <message>
-        <source>Switching writeWithoutMmap to %1…</source>
-        <translation>正在将 writeWithoutMmap 切换为 %1…</translation>
-    </message>
-    <message>
-        <source>writeWithoutMmap set to %1: appends go through %2 from now on.</source>
-        <translation>writeWithoutMmap 已设为 %1：此后追加写入经由 %2。</translation>
-    </message>
-    <message>
-        <source>Switching writeWithoutMmap failed: %1</source>
-        <translation>切换 writeWithoutMmap 失败：%1</translation>
     </message>
 </context>
 <context>

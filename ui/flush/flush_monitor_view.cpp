@@ -1,26 +1,16 @@
 #include "ui/flush/flush_monitor_view.h"
 
-#include "broker/client/admin_client.h"
-#include "broker/remoting/remoting_codes.h"
-#include "ui/broker_host.h"
-#include "ui/connection/cluster_connection.h"
-#include "ui/flush/fdatasync_probe.h"
-#include "ui/history/history_store.h"
 #include "ui/flush/write_path_panel.h"
 
 #include <qcustomplot.h>
 
-#include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QPointer>
 #include <QPushButton>
-#include <QThreadPool>
-#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -45,19 +35,10 @@ double positiveOrGap(int64_t micros)
 
 } // namespace
 
-QString FlushMonitorView::modeText(Mode mode)
-{
-    switch (mode) {
-    case FlushMonitorView::Mode::SyncFlush: return FlushMonitorView::tr("SYNC_FLUSH");
-    case FlushMonitorView::Mode::AsyncFlush: return FlushMonitorView::tr("ASYNC_FLUSH");
-    case FlushMonitorView::Mode::AsyncFlushWithPool: return FlushMonitorView::tr("ASYNC_FLUSH + transient store pool");
-    }
-    return {};
-}
-
 FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connection, QWidget *parent)
-    : QWidget(parent), host_(host), connection_(connection)
+    : QWidget(parent)
 {
+    source_ = new FlushMonitorSource(host, connection, this);
     brokerBox_ = new QComboBox(this);
     brokerBox_->setObjectName(QStringLiteral("flushBrokerBox"));
     brokerBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -165,18 +146,22 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     layout->addWidget(plot_, 1);
     layout->addWidget(writePath_);
 
-    timer_ = new QTimer(this);
-    timer_->setInterval(1000);
-    connect(timer_, &QTimer::timeout, this, [this] {
-        // The brokers of the cluster change rarely: listed again every 10 s.
-        if (++ticks_ % 10 == 0)
-            listBrokers();
-        poll();
+    connect(source_, &FlushMonitorSource::brokersListed, this, &FlushMonitorView::fillBrokerBox);
+    connect(source_, &FlushMonitorSource::graphReset, this, &FlushMonitorView::resetGraph);
+    connect(source_, &FlushMonitorSource::samplesTaken, this, &FlushMonitorView::onSamples);
+    connect(source_, &FlushMonitorSource::bannerChanged, this, &FlushMonitorView::showBanner);
+    connect(source_, &FlushMonitorSource::referenceChanged, this, &FlushMonitorView::setReference);
+    connect(source_, &FlushMonitorSource::brokerModeChanged, this, &FlushMonitorView::brokerModeChanged);
+    connect(source_, &FlushMonitorSource::reportedModeChanged, this, [this](const QString &text) {
+        modeLabel_->setText(text);
+        modeLabel_->setToolTip(text);
     });
-    timer_->start();
-    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &FlushMonitorView::listBrokers);
-    connect(&host_, &BrokerHost::stateChanged, this, &FlushMonitorView::listBrokers);
-    QTimer::singleShot(0, this, &FlushMonitorView::listBrokers);
+    connect(source_, &FlushMonitorSource::shownModeChanged, this,
+            [this](Mode mode) { modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(mode))); });
+    connect(source_, &FlushMonitorSource::writePathReported, writePath_, &WritePathPanel::showState);
+    connect(source_, &FlushMonitorSource::writePathUnavailable, writePath_, &WritePathPanel::showUnavailable);
+    connect(source_, &FlushMonitorSource::writePathSwitchFinished, writePath_,
+            [this] { writePath_->setSwitchPending(false); });
 }
 
 FlushMonitorView::~FlushMonitorView() = default;
@@ -224,36 +209,71 @@ void FlushMonitorView::syncRanges(const QCPRange &range)
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void FlushMonitorView::setHistory(HistoryStore *history)
+void FlushMonitorView::requestMode(Mode mode)
 {
-    history_ = history;
-    historyState_ = HistoryState::None;
+    modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(mode)));
+    source_->requestMode(mode);
 }
 
-void FlushMonitorView::loadHistory()
+void FlushMonitorView::requestWriteWithoutMmap(bool on)
 {
-    historyState_ = HistoryState::Loading;
-    const QString broker = brokerAddr_;
-    const quint64 generation = generation_;
-    const int64_t to = history_->now();
-    const auto from = to - static_cast<int64_t>(kKeepSeconds * 1000);
-    history_->run(
-        this,
-        [broker, from, to](HistoryDatabase &db) {
-            return db.flushSamples(broker, from, to, HistoryResolution::Second);
-        },
-        [this, generation](std::vector<client::FlushSample> stored) {
-            if (generation != generation_) {
-                historyState_ = HistoryState::None; // another broker is drawn now: load its history
-                return;
-            }
-            historyState_ = HistoryState::Loaded;
-            series_.seed(stored, static_cast<double>(history_->startedAt()) / 1000.0);
-            for (const FlushSeries::Marker &marker : series_.newMarkers())
-                addMarker(marker);
-            draw(stored);
-            poll();
-        });
+    writePath_->setSwitchPending(true);
+    source_->requestWriteWithoutMmap(on);
+}
+
+void FlushMonitorView::selectBroker(const QString &address)
+{
+    source_->selectBroker(address);
+    brokerBox_->setCurrentIndex(brokerBox_->findData(address));
+}
+
+QStringList FlushMonitorView::brokerAddresses() const
+{
+    QStringList addresses;
+    for (int i = 0; i < brokerBox_->count(); ++i)
+        addresses << brokerBox_->itemData(i).toString();
+    return addresses;
+}
+
+void FlushMonitorView::fillBrokerBox(const QList<FlushMonitorSource::BrokerChoice> &brokers, const QString &drawn)
+{
+    const QSignalBlocker block(brokerBox_);
+    brokerBox_->clear();
+    for (const FlushMonitorSource::BrokerChoice &broker : brokers)
+        brokerBox_->addItem(broker.first, broker.second);
+    brokerBox_->setCurrentIndex(brokerBox_->findData(drawn));
+    if (!brokers.isEmpty())
+        emit brokersListed();
+}
+
+void FlushMonitorView::resetGraph()
+{
+    pending_.clear();
+    pendingMarkers_.clear();
+    for (int i = 0; i < plot_->graphCount(); ++i)
+        plot_->graph(i)->data()->clear();
+    plot_->clearItems(); // markers and the reference line
+    referenceLine_ = nullptr;
+    referenceText_ = nullptr;
+    referenceMicros_ = 0;
+    markers_ = 0;
+    modeLabel_->clear();
+    writePath_->showCosts({});
+    followLatest();
+}
+
+void FlushMonitorView::onSamples(const std::vector<client::FlushSample> &samples,
+                                 const std::vector<FlushSeries::Marker> &markers)
+{
+    writePath_->showCosts(series().writePathCosts());
+    if (paused_) {
+        pending_.insert(pending_.end(), samples.begin(), samples.end());
+        pendingMarkers_.insert(pendingMarkers_.end(), markers.begin(), markers.end());
+        return;
+    }
+    for (const FlushSeries::Marker &marker : markers)
+        addMarker(marker);
+    draw(samples);
 }
 
 void FlushMonitorView::draw(const std::vector<client::FlushSample> &samples)
@@ -428,7 +448,7 @@ bool FlushMonitorView::exportPng(const QString &path, QString *error)
 
 bool FlushMonitorView::exportCsv(const QString &path, QString *error) const
 {
-    return series_.writeCsv(path, error);
+    return series().writeCsv(path, error);
 }
 
 void FlushMonitorView::chooseExportPng()
@@ -471,6 +491,7 @@ QString FlushMonitorView::bannerText() const
 
 void FlushMonitorView::showBanner(const QString &text)
 {
+    // The source's banner (polls, switches) and the view's own (exports) share the label.
     banner_->setText(text);
     banner_->setVisible(!text.isEmpty());
 }
@@ -478,7 +499,7 @@ void FlushMonitorView::showBanner(const QString &text)
 void FlushMonitorView::showHover(const QPoint &pos)
 {
     QCPAxisRect *rect = plot_->axisRectAt(pos);
-    const auto &samples = series_.samples();
+    const auto &samples = series().samples();
     if (!rect || samples.empty()) {
         QToolTip::hideText();
         return;

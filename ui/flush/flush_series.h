@@ -45,7 +45,8 @@ public:
     };
 
     // `maxSamples` bounds memory: older samples are dropped (an hour by default).
-    explicit FlushSeries(size_t maxSamples = 3600) : maxSamples_(maxSamples) {}
+    static constexpr size_t kDefaultMaxSamples = 3600;
+    explicit FlushSeries(size_t maxSamples = kDefaultMaxSamples) : maxSamples_(maxSamples) {}
 
     // The sinceSequence for the next request.
     int64_t nextSequence() const { return nextSequence_; }

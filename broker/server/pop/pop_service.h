@@ -13,7 +13,7 @@
 // writes a checkpoint (CK) into the revive topic through the timer wheel, each ack an ACK, and the
 // group's consumer offset moves past what was popped at once; the revive service matches them.
 // A FIFO pop (order=true) writes no CK: the queue stays blocked for the group until its messages
-// are acked or their invisible time passes (in memory here; see ARCHITECTURE.md).
+// are acked or their invisible time passes (in memory here; see broker/server/README.md).
 //
 // Threads: requests run on the pull executor (pops, notifications) and the send executor (acks);
 // the long-polling and revive threads are this service's. Thread-safe.

@@ -1,8 +1,4 @@
-// FlushMonitorView's data sources: which broker is drawn (the picker), the per-second polls —
-// GET_FLUSH_SAMPLES, or GET_BROKER_RUNTIME_INFO for a broker that does not answer it — and the
-// flush-mode switch. The graph itself is drawn in flush_monitor_view.cpp.
-
-#include "ui/flush/flush_monitor_view.h"
+#include "ui/flush/flush_monitor_source.h"
 
 #include "broker/client/admin_client.h"
 #include "broker/remoting/remoting_codes.h"
@@ -10,13 +6,8 @@
 #include "ui/connection/cluster_connection.h"
 #include "ui/flush/fdatasync_probe.h"
 #include "ui/history/history_store.h"
-#include "ui/flush/write_path_panel.h"
-
-#include <qcustomplot.h>
 
 #include <QApplication>
-#include <QComboBox>
-#include <QLabel>
 #include <QLocale>
 #include <QPointer>
 #include <QThreadPool>
@@ -26,32 +17,90 @@ namespace mqdesk::ui {
 
 namespace {
 
-FlushMonitorView::Mode modeOf(const std::string &flushDiskType, bool pool)
+FlushMode modeOf(const std::string &flushDiskType, bool pool)
 {
-    using Mode = FlushMonitorView::Mode;
-    return flushDiskType == "SYNC_FLUSH" ? Mode::SyncFlush : pool ? Mode::AsyncFlushWithPool : Mode::AsyncFlush;
+    return flushDiskType == "SYNC_FLUSH" ? FlushMode::SyncFlush
+           : pool                        ? FlushMode::AsyncFlushWithPool
+                                         : FlushMode::AsyncFlush;
 }
 
 } // namespace
 
-QStringList FlushMonitorView::brokerAddresses() const
+FlushMonitorSource::FlushMonitorSource(BrokerHost &host, ClusterConnection &connection, QObject *parent)
+    : QObject(parent), host_(host), connection_(connection)
 {
-    QStringList addresses;
-    for (int i = 0; i < brokerBox_->count(); ++i)
-        addresses << brokerBox_->itemData(i).toString();
-    return addresses;
+    timer_ = new QTimer(this);
+    timer_->setInterval(1000);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        // The brokers of the cluster change rarely: listed again every 10 s.
+        if (++ticks_ % 10 == 0)
+            listBrokers();
+        poll();
+    });
+    timer_->start();
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &FlushMonitorSource::listBrokers);
+    connect(&host_, &BrokerHost::stateChanged, this, &FlushMonitorSource::listBrokers);
+    QTimer::singleShot(0, this, &FlushMonitorSource::listBrokers);
 }
 
-bool FlushMonitorView::showsEmbeddedBroker() const
+FlushMonitorSource::~FlushMonitorSource() = default;
+
+QString FlushMonitorSource::modeText(FlushMode mode)
+{
+    switch (mode) {
+    case FlushMode::SyncFlush: return tr("SYNC_FLUSH");
+    case FlushMode::AsyncFlush: return tr("ASYNC_FLUSH");
+    case FlushMode::AsyncFlushWithPool: return tr("ASYNC_FLUSH + transient store pool");
+    }
+    return {};
+}
+
+void FlushMonitorSource::showBanner(const QString &text)
+{
+    if (banner_ == text)
+        return;
+    banner_ = text;
+    emit bannerChanged(text);
+}
+
+void FlushMonitorSource::setHistory(HistoryStore *history)
+{
+    history_ = history;
+    historyState_ = HistoryState::None;
+}
+
+void FlushMonitorSource::loadHistory()
+{
+    historyState_ = HistoryState::Loading;
+    const QString broker = brokerAddr_;
+    const quint64 generation = generation_;
+    const int64_t to = history_->now();
+    const auto from = to - static_cast<int64_t>(FlushSeries::kDefaultMaxSamples) * 1000;
+    history_->run(
+        this,
+        [broker, from, to](HistoryDatabase &db) { return db.flushSamples(broker, from, to, HistoryResolution::Second); },
+        [this, generation](std::vector<client::FlushSample> stored) {
+            if (generation != generation_) {
+                historyState_ = HistoryState::None; // another broker is drawn now: load its history
+                return;
+            }
+            historyState_ = HistoryState::Loaded;
+            series_.seed(stored, static_cast<double>(history_->startedAt()) / 1000.0);
+            emit samplesTaken(stored, series_.newMarkers());
+            poll();
+        });
+}
+
+bool FlushMonitorSource::showsEmbeddedBroker() const
 {
     return host_.state() == BrokerHost::State::Running && brokerAddr_ == host_.brokerAddress();
 }
 
-void FlushMonitorView::listBrokers()
+void FlushMonitorSource::listBrokers()
 {
     if (!connection_.isConnected()) {
-        brokerBox_->clear();
-        return; // the broker drawn stays (with its history) until the cluster is back
+        emit brokersListed({}, brokerAddr_); // the broker drawn stays (with its history) until the cluster is back
+        return;
     }
     const QString namesrv = connection_.namesrvAddress();
     connection_.run(
@@ -61,35 +110,34 @@ void FlushMonitorView::listBrokers()
             // other ports, another cluster was picked) would pick a broker of the wrong cluster.
             if (!info.ok || namesrv != connection_.namesrvAddress())
                 return; // a failure: the poll's banner says why
-            const QSignalBlocker block(brokerBox_);
-            brokerBox_->clear();
+            QList<BrokerChoice> brokers;
+            QStringList addresses;
             for (const auto &[name, broker] : info.value.brokerAddrTable)
-                for (const auto &[id, address] : broker.brokerAddrs)
-                    brokerBox_->addItem(id == 0 ? tr("%1 (%2)").arg(QString::fromStdString(name), QString::fromStdString(address))
-                                                : tr("%1 #%2 (%3)").arg(QString::fromStdString(name)).arg(id).arg(
-                                                      QString::fromStdString(address)),
-                                        QString::fromStdString(address));
+                for (const auto &[id, address] : broker.brokerAddrs) {
+                    const QString addr = QString::fromStdString(address);
+                    brokers.append({id == 0 ? tr("%1 (%2)").arg(QString::fromStdString(name), addr)
+                                            : tr("%1 #%2 (%3)").arg(QString::fromStdString(name)).arg(id).arg(addr),
+                                    addr});
+                    addresses << addr;
+                }
             const QString embedded = host_.state() == BrokerHost::State::Running ? host_.brokerAddress() : QString();
-            const QStringList addresses = brokerAddresses();
             if (followEmbedded_ && addresses.contains(embedded)) {
                 // The embedded broker restarted on another port: still the same broker's history.
                 setBroker(embedded, wasEmbedded_);
             } else if (!addresses.contains(brokerAddr_) && !addresses.isEmpty()) {
                 setBroker(addresses.first(), false);
             }
-            brokerBox_->setCurrentIndex(brokerBox_->findData(brokerAddr_));
-            emit brokersListed();
+            emit brokersListed(brokers, brokerAddr_);
         });
 }
 
-void FlushMonitorView::selectBroker(const QString &address)
+void FlushMonitorSource::selectBroker(const QString &address)
 {
     followEmbedded_ = host_.state() == BrokerHost::State::Running && address == host_.brokerAddress();
     setBroker(address, false);
-    brokerBox_->setCurrentIndex(brokerBox_->findData(address));
 }
 
-void FlushMonitorView::setBroker(const QString &address, bool keepHistory)
+void FlushMonitorSource::setBroker(const QString &address, bool keepHistory)
 {
     wasEmbedded_ = host_.state() == BrokerHost::State::Running && address == host_.brokerAddress();
     if (address == brokerAddr_)
@@ -98,7 +146,7 @@ void FlushMonitorView::setBroker(const QString &address, bool keepHistory)
     ++generation_;
     inFlight_ = false;
     if (!keepHistory) {
-        resetGraph();
+        reset();
         fallback_ = false;
         sampler_ = RuntimeSampler();
         historyState_ = HistoryState::None; // the stored hour of this broker is drawn first
@@ -106,28 +154,19 @@ void FlushMonitorView::setBroker(const QString &address, bool keepHistory)
     poll();
 }
 
-void FlushMonitorView::resetGraph()
+void FlushMonitorSource::reset()
 {
     series_ = FlushSeries();
-    pending_.clear();
-    pendingMarkers_.clear();
-    for (int i = 0; i < plot_->graphCount(); ++i)
-        plot_->graph(i)->data()->clear();
-    plot_->clearItems(); // markers and the reference line
-    referenceLine_ = nullptr;
-    referenceText_ = nullptr;
-    referenceMicros_ = 0;
     brokerReference_ = false;
-    markers_ = 0;
-    modeLabel_->clear();
-    writePath_->showCosts({});
+    reported_.clear();
+    emit graphReset();
+    emit reportedModeChanged({});
     showBanner({});
     if (showsEmbeddedBroker() && probeMicros_ > 0)
-        setReference(probeMicros_, probeLabel_);
-    followLatest();
+        emit referenceChanged(probeMicros_, probeLabel_);
 }
 
-void FlushMonitorView::poll()
+void FlushMonitorSource::poll()
 {
     if (inFlight_ && inFlightSince_.elapsed() < 10000)
         return;
@@ -161,7 +200,7 @@ void FlushMonitorView::poll()
         });
 }
 
-void FlushMonitorView::onAnswer(int64_t requestedSince, const client::Result<client::FlushSamples> &answer)
+void FlushMonitorSource::onAnswer(int64_t requestedSince, const client::Result<client::FlushSamples> &answer)
 {
     inFlight_ = false;
     if (!answer.ok) {
@@ -169,25 +208,25 @@ void FlushMonitorView::onAnswer(int64_t requestedSince, const client::Result<cli
             // A Java broker (or MQDesk posing as one): what every RocketMQ broker answers instead.
             fallback_ = true;
             showBanner(fallbackBanner());
-            QTimer::singleShot(0, this, &FlushMonitorView::poll);
+            QTimer::singleShot(0, this, &FlushMonitorSource::poll);
         } else {
             showBanner(tr("Reading flush samples failed: %1").arg(QString::fromStdString(answer.error)));
         }
         return;
     }
-    if (!modeRequestPending_ && banner_->text().startsWith(tr("Reading flush samples failed")))
+    if (!modeRequestPending_ && banner_.startsWith(tr("Reading flush samples failed")))
         showBanner({});
     if (answer.value.fdatasyncReferenceMicros > 0) {
         brokerReference_ = true;
-        setReference(static_cast<double>(answer.value.fdatasyncReferenceMicros),
-                     tr("disk fdatasync (broker): %1 µs").arg(answer.value.fdatasyncReferenceMicros));
+        emit referenceChanged(static_cast<double>(answer.value.fdatasyncReferenceMicros),
+                              tr("disk fdatasync (broker): %1 µs").arg(answer.value.fdatasyncReferenceMicros));
     } else if (showsEmbeddedBroker()) {
         startProbe(); // the broker's disk is this machine's
     }
     take(answer.value, requestedSince);
 }
 
-void FlushMonitorView::onRuntime(const RuntimePoll &poll)
+void FlushMonitorSource::onRuntime(const RuntimePoll &poll)
 {
     inFlight_ = false;
     if (!poll.status.ok) {
@@ -196,12 +235,12 @@ void FlushMonitorView::onRuntime(const RuntimePoll &poll)
         return;
     }
     const client::FlushSamples answer = sampler_.toAnswer(poll);
-    if (!modeRequestPending_ && !banner_->text().contains(tr("after a restart")))
+    if (!modeRequestPending_ && !banner_.contains(tr("after a restart")))
         showBanner(fallbackBanner());
     take(answer, series_.nextSequence());
 }
 
-QString FlushMonitorView::fallbackBanner() const
+QString FlushMonitorSource::fallbackBanner() const
 {
     return tr("%1 does not answer GET_FLUSH_SAMPLES (a Java broker): drawn from GET_BROKER_RUNTIME_INFO once a "
               "second. Not reported: %2. Put-to-ack p50/p99 are bucket bounds of putMessageDistributeTime; "
@@ -209,14 +248,14 @@ QString FlushMonitorView::fallbackBanner() const
         .arg(brokerAddr_, sampler_.missingSeries().join(QStringLiteral(", ")));
 }
 
-void FlushMonitorView::take(const client::FlushSamples &answer, int64_t requestedSince)
+void FlushMonitorSource::take(const client::FlushSamples &answer, int64_t requestedSince)
 {
     bool reload = false;
     std::vector<client::FlushSample> fresh = series_.take(answer, requestedSince, &reload);
     if (reload && fallback_) {
         fresh = series_.take(answer, 0, &reload); // one sample an answer: nothing to fetch again
     } else if (reload) {
-        QTimer::singleShot(0, this, &FlushMonitorView::poll);
+        QTimer::singleShot(0, this, &FlushMonitorSource::poll);
         return;
     }
     // The history keeps what MQDesk brokers report; a Java broker's samples have gaps by design.
@@ -225,41 +264,32 @@ void FlushMonitorView::take(const client::FlushSamples &answer, int64_t requeste
     QString reported = tr("Broker reports: %1").arg(series_.currentMode());
     if (fallback_ && sampler_.configuredMode() != sampler_.runningMode())
         reported = tr("Broker reports: %1 (%2 after a restart)").arg(sampler_.runningMode(), sampler_.configuredMode());
-    if (modeLabel_->text() != reported) {
-        modeLabel_->setText(reported);
-        modeLabel_->setToolTip(reported);
+    if (reported_ != reported) {
+        reported_ = reported;
+        emit reportedModeChanged(reported);
         if (showsEmbeddedBroker())
             emit brokerModeChanged(series_.currentMode()); // the status bar is the embedded broker's
     }
     if (fallback_)
-        writePath_->showUnavailable(tr("A Java broker's runtime info does not report its write path."));
+        emit writePathUnavailable(tr("A Java broker's runtime info does not report its write path."));
     else
-        writePath_->showState(answer.writePath);
-    writePath_->showCosts(series_.writePathCosts());
+        emit writePathReported(answer.writePath);
     if (!modeRequestPending_) {
-        const Mode shown = fallback_ ? modeOf(sampler_.configuredMode().section(QLatin1Char(' '), 0, 0).toStdString(),
-                                              sampler_.configuredMode().contains(QLatin1Char('+')))
-                                     : modeOf(answer.flushDiskType, answer.transientStorePoolEnable);
-        modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(shown)));
+        const FlushMode shown = fallback_ ? modeOf(sampler_.configuredMode().section(QLatin1Char(' '), 0, 0).toStdString(),
+                                                   sampler_.configuredMode().contains(QLatin1Char('+')))
+                                          : modeOf(answer.flushDiskType, answer.transientStorePoolEnable);
+        emit shownModeChanged(shown);
     }
-    const auto &markers = series_.newMarkers();
-    if (paused_) {
-        pending_.insert(pending_.end(), fresh.begin(), fresh.end());
-        pendingMarkers_.insert(pendingMarkers_.end(), markers.begin(), markers.end());
-        return;
-    }
-    for (const FlushSeries::Marker &marker : markers)
-        addMarker(marker);
-    draw(fresh);
+    emit samplesTaken(fresh, series_.newMarkers());
 }
 
-void FlushMonitorView::startProbe()
+void FlushMonitorSource::startProbe()
 {
     if (probeStarted_ || brokerReference_ || host_.storeDir().isEmpty())
         return;
     probeStarted_ = true;
     const QString dir = host_.storeDir();
-    QPointer<FlushMonitorView> guard(this);
+    QPointer<FlushMonitorSource> guard(this);
     QThreadPool::globalInstance()->start([dir, guard] {
         const FdatasyncProbeResult result = measureFdatasync(dir);
         QMetaObject::invokeMethod(
@@ -276,15 +306,14 @@ void FlushMonitorView::startProbe()
                                          .arg(QLocale().toString(result.p50Micros, 'f', 0))
                                          .arg(result.count);
                 if (guard->showsEmbeddedBroker())
-                    guard->setReference(guard->probeMicros_, guard->probeLabel_);
+                    emit guard->referenceChanged(guard->probeMicros_, guard->probeLabel_);
             },
             Qt::QueuedConnection);
     });
 }
 
-void FlushMonitorView::requestMode(Mode mode)
+void FlushMonitorSource::requestMode(FlushMode mode)
 {
-    modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(mode)));
     if (!connection_.isConnected() || brokerAddr_.isEmpty()) {
         showBanner(tr("The broker is not running: start it to switch the flush mode."));
         return;
@@ -299,8 +328,8 @@ void FlushMonitorView::requestMode(Mode mode)
         [addr, mode](client::AdminClient &admin) {
             // The pool goes off before SYNC_FLUSH and on after ASYNC_FLUSH: it only runs with
             // asynchronous flushing.
-            const bool pool = mode == Mode::AsyncFlushWithPool;
-            const std::string type = mode == Mode::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
+            const bool pool = mode == FlushMode::AsyncFlushWithPool;
+            const std::string type = mode == FlushMode::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH";
             if (!pool) {
                 client::Status status = admin.updateBrokerConfig(addr, {{"transientStorePoolEnable", "false"}});
                 if (!status.ok)
@@ -321,14 +350,13 @@ void FlushMonitorView::requestMode(Mode mode)
         });
 }
 
-void FlushMonitorView::requestWriteWithoutMmap(bool on)
+void FlushMonitorSource::requestWriteWithoutMmap(bool on)
 {
     if (!connection_.isConnected() || brokerAddr_.isEmpty() || fallback_) {
-        writePath_->setSwitchPending(false);
+        emit writePathSwitchFinished();
         showBanner(tr("writeWithoutMmap can be switched live only on a running MQDesk broker."));
         return;
     }
-    writePath_->setSwitchPending(true);
     showBanner(tr("Switching writeWithoutMmap to %1…").arg(on ? QStringLiteral("true") : QStringLiteral("false")));
     const std::string addr = brokerAddr_.toStdString();
     connection_.run(
@@ -337,7 +365,7 @@ void FlushMonitorView::requestWriteWithoutMmap(bool on)
             return admin.updateBrokerConfig(addr, {{"writeWithoutMmap", on ? "true" : "false"}});
         },
         [this, on](client::Status status) {
-            writePath_->setSwitchPending(false);
+            emit writePathSwitchFinished();
             if (status.ok)
                 showBanner(tr("writeWithoutMmap set to %1: appends go through %2 from now on.")
                                .arg(on ? QStringLiteral("true") : QStringLiteral("false"),
@@ -348,7 +376,7 @@ void FlushMonitorView::requestWriteWithoutMmap(bool on)
         });
 }
 
-void FlushMonitorView::requestModeOfJavaBroker(Mode mode)
+void FlushMonitorSource::requestModeOfJavaBroker(FlushMode mode)
 {
     // A Java broker stores UPDATE_BROKER_CONFIG in its broker.conf, but picks its flush service
     // and its transient store pool once, at start: the switch waits for its next restart.
@@ -359,8 +387,8 @@ void FlushMonitorView::requestModeOfJavaBroker(Mode mode)
         this,
         [addr, mode](client::AdminClient &admin) {
             return admin.updateBrokerConfig(
-                addr, {{"flushDiskType", mode == Mode::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH"},
-                       {"transientStorePoolEnable", mode == Mode::AsyncFlushWithPool ? "true" : "false"}});
+                addr, {{"flushDiskType", mode == FlushMode::SyncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH"},
+                       {"transientStorePoolEnable", mode == FlushMode::AsyncFlushWithPool ? "true" : "false"}});
         },
         [this, mode](client::Status status) {
             modeRequestPending_ = false;
