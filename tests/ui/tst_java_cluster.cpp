@@ -79,17 +79,8 @@ private:
     template <typename View>
     View *openPage(const QString &title)
     {
-        QListWidget *navigation = nullptr;
-        for (auto *list : window_->findChildren<QListWidget *>()) {
-            if (list->count() > 0 && list->item(0)->text() == QStringLiteral("Overview"))
-                navigation = list;
-        }
-        if (!navigation)
+        if (!test::clickNavigation(*window_, title))
             return nullptr;
-        const auto items = navigation->findItems(title, Qt::MatchExactly);
-        if (items.isEmpty())
-            return nullptr;
-        QTest::mouseClick(navigation->viewport(), Qt::LeftButton, {}, navigation->visualItemRect(items.first()).center());
         return qobject_cast<View *>(window_->pages()->currentWidget());
     }
 

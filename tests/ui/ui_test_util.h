@@ -7,8 +7,10 @@
 #include "broker/server/embedded_broker.h"
 
 #include <QAbstractItemView>
+#include <QApplication>
 #include <QAbstractScrollArea>
 #include <QComboBox>
+#include <QListWidget>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -110,7 +112,7 @@ inline void scrollThrough(QAbstractScrollArea &view)
 
 // Picks the item whose data is `value` from `combo`'s popup with the mouse, as a person does:
 // a click opens the list, a click on the item chooses it.
-inline void chooseWithMouse(QComboBox *combo, const QString &value)
+inline void chooseWithMouse(QComboBox *combo, const QVariant &value)
 {
     QTest::mouseClick(combo, Qt::LeftButton);
     QAbstractItemView *list = combo->view();
@@ -119,21 +121,40 @@ inline void chooseWithMouse(QComboBox *combo, const QString &value)
     QVERIFY(item.isValid());
     list->scrollTo(item);
     const QPoint at = list->visualRect(item).center();
-    // Qt's popup ignores a release that comes too soon after it opened (a click that opened it).
+    // Qt's popup ignores a release that comes within a double-click interval of its opening (the
+    // release of the click that opened it): a person's second click comes later than that.
     QTest::mouseMove(list->viewport(), at);
-    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, at, 300);
+    QTest::qWait(QApplication::doubleClickInterval() + 50);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, at);
     QTRY_VERIFY(!list->isVisible());
 }
 
 // Moves `combo` to the item whose data is `value` with the arrow keys, as a person does once the
 // combo has the keyboard focus.
-inline void chooseWithKeys(QComboBox *combo, const QString &value)
+inline void chooseWithKeys(QComboBox *combo, const QVariant &value)
 {
     combo->setFocus(Qt::TabFocusReason);
     const int target = combo->findData(value);
     QVERIFY(target >= 0);
     while (combo->currentIndex() != target)
         QTest::keyClick(combo, combo->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
+}
+
+// Clicks the main window's navigation entry titled `title`, as a person opening a page; false
+// when there is no such entry.
+inline bool clickNavigation(QWidget &window, const QString &title)
+{
+    for (auto *list : window.findChildren<QListWidget *>()) {
+        if (list->count() == 0 || list->item(0)->text() != QStringLiteral("Overview"))
+            continue;
+        const auto items = list->findItems(title, Qt::MatchExactly);
+        if (items.isEmpty())
+            return false;
+        list->scrollToItem(items.first());
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(items.first()).center());
+        return list->currentItem() == items.first();
+    }
+    return false;
 }
 
 } // namespace mqdesk::test

@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
@@ -59,6 +60,7 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     modeLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     windowBox_ = new QComboBox(this);
+    windowBox_->setObjectName(QStringLiteral("flushWindowBox"));
     windowBox_->addItem(tr("1 min"), 60);
     windowBox_->addItem(tr("5 min"), 300);
     windowBox_->addItem(tr("15 min"), 900);
@@ -67,6 +69,7 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
             [this](int index) { setWindowSeconds(windowBox_->itemData(index).toInt()); });
 
     pauseButton_ = new QPushButton(tr("Pause"), this);
+    pauseButton_->setObjectName(QStringLiteral("flushPauseButton"));
     pauseButton_->setCheckable(true);
     connect(pauseButton_, &QPushButton::toggled, this, &FlushMonitorView::setPaused);
     auto *pngButton = new QPushButton(tr("Export PNG…"), this);
@@ -156,8 +159,11 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
         modeLabel_->setText(text);
         modeLabel_->setToolTip(text);
     });
-    connect(source_, &FlushMonitorSource::shownModeChanged, this,
-            [this](Mode mode) { modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(mode))); });
+    connect(source_, &FlushMonitorSource::shownModeChanged, this, [this](Mode mode) {
+        // Not while its list is open: a poll would move the selection under the user's pointer.
+        if (!modeBox_->view()->isVisible())
+            modeBox_->setCurrentIndex(modeBox_->findData(static_cast<int>(mode)));
+    });
     connect(source_, &FlushMonitorSource::writePathReported, writePath_, &WritePathPanel::showState);
     connect(source_, &FlushMonitorSource::writePathUnavailable, writePath_, &WritePathPanel::showUnavailable);
     connect(source_, &FlushMonitorSource::writePathSwitchFinished, writePath_,

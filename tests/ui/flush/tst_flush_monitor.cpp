@@ -1,5 +1,6 @@
 // The flush monitor in a real MainWindow, offscreen, with a real embedded broker on a temporary
-// store: samples arrive and are drawn, the mode switch reaches the broker (read back with
+// store, driven as a person drives it (the page opened from the navigation list, the mode, broker
+// and window chosen from their combos with the mouse or the arrow keys, Pause clicked): samples arrive and are drawn, the mode switch reaches the broker (read back with
 // GET_BROKER_CONFIG and from the samples) and leaves a marker, pause freezes the graph and resume
 // draws what arrived meanwhile, the disk's fdatasync reference is measured, a restart leaves a
 // marker, and the exports write a CSV and a PNG. A second broker that answers like Java
@@ -24,6 +25,8 @@
 #include <QFile>
 #include <QImage>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTableView>
@@ -35,6 +38,9 @@ using mqdesk::ui::BrokerHost;
 using mqdesk::ui::FlushMonitorView;
 using mqdesk::ui::MainWindow;
 
+using mqdesk::test::chooseWithKeys;
+using mqdesk::test::chooseWithMouse;
+using mqdesk::test::clickNavigation;
 using mqdesk::test::optionsFor;
 using mqdesk::test::saveScreenshot;
 
@@ -106,6 +112,16 @@ client::FlushSample sampleAt(int64_t sequence, bool pwrite, int64_t tps, int64_t
     s.flushP50Micros = ackP50 / 2;
     return s;
 }
+
+// The view's own widgets, found as a person finds them: by what they are.
+QComboBox *modeBox(FlushMonitorView *view) { return view->findChild<QComboBox *>(QStringLiteral("flushModeBox")); }
+QComboBox *brokerBox(FlushMonitorView *view) { return view->findChild<QComboBox *>(QStringLiteral("flushBrokerBox")); }
+QComboBox *windowBox(FlushMonitorView *view) { return view->findChild<QComboBox *>(QStringLiteral("flushWindowBox")); }
+QPushButton *pauseButton(FlushMonitorView *view)
+{
+    return view->findChild<QPushButton *>(QStringLiteral("flushPauseButton"));
+}
+QVariant modeData(FlushMonitorView::Mode mode) { return static_cast<int>(mode); }
 
 } // namespace
 
@@ -208,8 +224,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         auto *view = window.findChild<FlushMonitorView *>();
         QVERIFY(view);
-        window.showView(window.pages()->indexOf(view));
-        view->setWindowSeconds(60);
+        QVERIFY(clickNavigation(window, QStringLiteral("Flush monitor")));
         ui::WritePathPanel *panel = view->writePathPanel();
         QVERIFY(panel && panel->isVisible());
         QCheckBox *box = panel->writeWithoutMmapBox();
@@ -224,7 +239,7 @@ private slots:
         QVERIFY(!box->isChecked());
 
         // SYNC_FLUSH, where the write path matters; puts through the mapping first.
-        view->requestMode(FlushMonitorView::Mode::SyncFlush);
+        chooseWithMouse(modeBox(view), modeData(FlushMonitorView::Mode::SyncFlush));
         QTRY_COMPARE_WITH_TIMEOUT(brokerFlushType(window), std::string("SYNC_FLUSH"), 60000);
         QTRY_VERIFY_WITH_TIMEOUT(costRowFills(window, *table, QStringLiteral("mmap"), 2), 60000);
 
@@ -264,9 +279,10 @@ private slots:
 
         auto *view = window.findChild<FlushMonitorView *>();
         QVERIFY(view);
-        window.showView(window.pages()->indexOf(view));
+        QVERIFY(clickNavigation(window, QStringLiteral("Flush monitor")));
         QCOMPARE(window.pages()->currentWidget(), view);
-        view->setWindowSeconds(60);
+        chooseWithKeys(windowBox(view), 60);
+        QCOMPARE(windowBox(view)->currentData().toInt(), 60);
 
         // Samples arrive once a second and are drawn.
         QVERIFY(sendSome(window, 50) > 0);
@@ -283,8 +299,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->fdatasyncReferenceMicros() > 0, 60000);
         saveScreenshot(window, QStringLiteral("flush-async"));
 
-        // SYNC_FLUSH from the view: the broker reports it, and so do the samples; a marker.
-        view->requestMode(FlushMonitorView::Mode::SyncFlush);
+        // SYNC_FLUSH chosen with the mouse: the broker reports it, and so do the samples; a marker.
+        chooseWithMouse(modeBox(view), modeData(FlushMonitorView::Mode::SyncFlush));
         QTRY_COMPARE_WITH_TIMEOUT(brokerFlushType(window), std::string("SYNC_FLUSH"), 60000);
         QVERIFY(sendSome(window, 50) > 0);
         QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(view->series().samples().back().flushDiskType),
@@ -300,12 +316,15 @@ private slots:
         saveScreenshot(window, QStringLiteral("flush-sync"));
 
         // Pause: nothing more is drawn while samples keep arriving; resume draws them.
-        view->setPaused(true);
+        QTest::mouseClick(pauseButton(view), Qt::LeftButton);
+        QVERIFY(view->isPaused());
+        QCOMPARE(pauseButton(view)->text(), QStringLiteral("Resume"));
         const int pausedCount = view->pointCount();
         const size_t pausedSamples = view->series().samples().size();
         QTRY_VERIFY_WITH_TIMEOUT(view->series().samples().size() >= pausedSamples + 2, 60000);
         QCOMPARE(view->pointCount(), pausedCount);
-        view->setPaused(false);
+        QTest::mouseClick(pauseButton(view), Qt::LeftButton);
+        QVERIFY(!view->isPaused());
         QVERIFY(view->pointCount() >= pausedCount + 2);
         QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= pausedCount + 3, 60000);
 
@@ -333,14 +352,14 @@ private slots:
 
         // ASYNC_FLUSH with the transient store pool, read back from the samples.
         const int poolMarkers = view->markerCount();
-        view->requestMode(FlushMonitorView::Mode::AsyncFlushWithPool);
+        chooseWithKeys(modeBox(view), modeData(FlushMonitorView::Mode::AsyncFlushWithPool));
         QTRY_COMPARE_WITH_TIMEOUT(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH + pool"), 60000);
         QVERIFY(sendSome(window, 20) > 0);
         QTRY_VERIFY_WITH_TIMEOUT(view->series().samples().back().transientStorePoolEnable, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(view->markerCount() > poolMarkers, 60000);
 
         // Back to ASYNC_FLUSH, then a restart: a restart marker, samples continue.
-        view->requestMode(FlushMonitorView::Mode::AsyncFlush);
+        chooseWithMouse(modeBox(view), modeData(FlushMonitorView::Mode::AsyncFlush));
         QTRY_COMPARE_WITH_TIMEOUT(brokerFlushType(window), std::string("ASYNC_FLUSH"), 60000);
         QTRY_COMPARE_WITH_TIMEOUT(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH"), 60000);
         QVERIFY2(!view->bannerText().contains(QStringLiteral("failed")), qPrintable(view->bannerText()));
@@ -363,8 +382,8 @@ private slots:
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         auto *view = window.findChild<FlushMonitorView *>();
-        window.showView(window.pages()->indexOf(view));
-        view->setWindowSeconds(60);
+        QVERIFY(clickNavigation(window, QStringLiteral("Flush monitor")));
+        chooseWithMouse(windowBox(view), 60);
 
         // A real broker answering MQDesk's extensions as Java does, on the same NameServer.
         server::EmbeddedBrokerOptions javaLike = optionsFor(dir.filePath(QStringLiteral("java")));
@@ -395,7 +414,8 @@ private slots:
         topic.readQueueNums = topic.writeQueueNums = 4;
         QVERIFY(admin.createTopicOnBroker(javaAddr.toStdString(), topic).ok);
 
-        view->selectBroker(javaAddr);
+        chooseWithMouse(brokerBox(view), javaAddr);
+        QCOMPARE(view->brokerAddress(), javaAddr);
         auto producer = window.connection().producer();
         const auto sendToJava = [&] {
             for (int i = 0; i < 20; ++i) {
@@ -434,7 +454,7 @@ private slots:
         saveScreenshot(window, QStringLiteral("flush-java-fallback"));
 
         // The mode switch is saved in the broker's config; the view says it waits for a restart.
-        view->requestMode(FlushMonitorView::Mode::SyncFlush);
+        chooseWithMouse(modeBox(view), modeData(FlushMonitorView::Mode::SyncFlush));
         QTRY_VERIFY_WITH_TIMEOUT(view->bannerText().contains(QStringLiteral("only after a restart")), 30000);
         const auto settings = admin.brokerConfig(javaAddr.toStdString());
         QVERIFY(settings.ok);
@@ -445,7 +465,7 @@ private slots:
         saveScreenshot(window, QStringLiteral("flush-java-mode-switch"));
 
         // Back to the embedded broker: its own samples again.
-        view->selectBroker(window.brokerHost().brokerAddress());
+        chooseWithMouse(brokerBox(view), window.brokerHost().brokerAddress());
         QVERIFY(!view->isRuntimeInfoFallback());
         QTRY_VERIFY_WITH_TIMEOUT(view->pointCount() >= 2, 60000);
         QVERIFY(!view->isRuntimeInfoFallback());
