@@ -145,7 +145,12 @@ void MainWindow::buildMenus()
         return running.isEmpty() ? QString::fromStdString(host_.options().settings.store.storePathRootDir) : running;
     });
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    // The platform's Quit keys, and Ctrl+Q where its theme binds none (a bare X server without a
+    // desktop, offscreen): the key a Linux user presses.
+    QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (!quitKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Q)))
+        quitKeys.append(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setShortcuts(quitKeys);
 
     QMenu *broker = menuBar()->addMenu(tr("&Broker"));
     startAction_ = broker->addAction(tr("&Start"), this, [this] { host_.start(host_.options()); });

@@ -11,6 +11,9 @@
 #include <QAbstractScrollArea>
 #include <QComboBox>
 #include <QListWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -154,6 +157,36 @@ inline bool clickNavigation(QWidget &window, const QString &title)
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(items.first()).center());
         return list->currentItem() == items.first();
     }
+    return false;
+}
+
+// Opens the menu titled `menuTitle` ("&Broker") of `window`'s menu bar with a click and clicks its
+// item titled `itemText` ("S&top"), as a person does; false when either is missing or disabled.
+inline bool chooseMenuItem(QMainWindow &window, const QString &menuTitle, const QString &itemText)
+{
+    QMenuBar *bar = window.menuBar();
+    QMenu *menu = nullptr;
+    for (QAction *action : bar->actions())
+        if (action->text() == menuTitle)
+            menu = action->menu();
+    if (!menu)
+        return false;
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->actionGeometry(menu->menuAction()).center());
+    if (!QTest::qWaitFor([menu] { return menu->isVisible(); }, 5000))
+        return false;
+    for (QAction *action : menu->actions()) {
+        if (action->text() != itemText)
+            continue;
+        if (!action->isEnabled()) {
+            menu->close();
+            return false;
+        }
+        const QPoint at = menu->actionGeometry(action).center();
+        QTest::mouseMove(menu, at);
+        QTest::mouseClick(menu, Qt::LeftButton, {}, at);
+        return QTest::qWaitFor([menu] { return !menu->isVisible(); }, 5000);
+    }
+    menu->close();
     return false;
 }
 
