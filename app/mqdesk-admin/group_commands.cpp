@@ -227,7 +227,8 @@ client::Status invokeReset(AdminSession &s, const std::string &addr, int64_t tim
     auto offsets = s.admin().invokeBrokerToResetOffset(addr, o.topic, o.group, timestamp, o.force);
     if (!offsets.ok)
         return offsets.status();
-    out = std::move(offsets.value);
+    for (const auto &[queue, offset] : offsets.value) // one broker's queues of several
+        out[queue] = offset;
     return {};
 }
 

@@ -24,7 +24,7 @@ bool parseFlushSamples(std::string_view body, FlushSamples &out, std::string &er
     reader.readBool("transientStorePoolEnable", out.transientStorePoolEnable);
     reader.readLong("nextSequence", out.nextSequence);
     reader.readLong("fdatasyncReferenceMicros", out.fdatasyncReferenceMicros);
-    if (const common::JsonValue *writePath = reader.member("writePath")) {
+    if (const common::JsonValue *writePath = reader.member("writePath"); writePath && !writePath->isNull()) {
         WritePathState &state = out.writePath;
         JsonFieldReader knobs(*writePath, reader.pathOf("writePath"), error);
         if (!knobs.isObject()) {
@@ -73,7 +73,8 @@ bool parseFlushSamples(std::string_view body, FlushSamples &out, std::string &er
         item.readLong("dataAtRiskBytes", sample.dataAtRiskBytes);
         item.readString("flushDiskType", sample.flushDiskType);
         item.readBool("transientStorePoolEnable", sample.transientStorePoolEnable);
-        sample.writePathKnown = item.member("writeWithoutMmap") != nullptr;
+        const common::JsonValue *path = item.member("writeWithoutMmap");
+        sample.writePathKnown = path && !path->isNull();
         item.readBool("writeWithoutMmap", sample.writeWithoutMmap);
         item.readLong("warmUps", sample.warmUps);
         item.readLong("warmedBytes", sample.warmedBytes);

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QPixmap>
 #include <QProgressBar>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTemporaryDir>
 
@@ -56,10 +57,12 @@ private slots:
             QCOMPARE(window.pages()->currentIndex(), i);
             QVERIFY(window.pages()->currentWidget()->isVisible());
         }
-        for (int i = pages.size() - 1; i >= 0; --i) {
+        for (int i = 0; i < pages.size(); ++i) { // from the last page: each key moves
             QTest::keyClick(&window, static_cast<Qt::Key>(Qt::Key_1 + i), Qt::ControlModifier);
             QTRY_COMPARE(window.pages()->currentIndex(), i);
         }
+        QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+        QTRY_COMPARE(window.pages()->currentIndex(), 0);
 
         // The Broker menu, with the mouse: stop (a clean store), start, restart.
         QVERIFY(chooseMenuItem(window, QStringLiteral("&Broker"), QStringLiteral("S&top")));
@@ -70,11 +73,11 @@ private slots:
         saveScreenshot(window, QStringLiteral("main-window-stopped-from-menu"));
         QVERIFY(chooseMenuItem(window, QStringLiteral("&Broker"), QStringLiteral("&Start")));
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
-        const QString firstNamesrv = window.brokerHost().namesrvAddress();
+        QSignalSpy states(&window.brokerHost(), &BrokerHost::stateChanged);
         QVERIFY(chooseMenuItem(window, QStringLiteral("&Broker"), QStringLiteral("&Restart")));
+        QTRY_VERIFY_WITH_TIMEOUT(states.count() >= 2, 60000); // it went down and came back
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(window.statusText().contains(window.brokerHost().namesrvAddress()), 30000);
-        QVERIFY(!firstNamesrv.isEmpty());
         saveScreenshot(window, QStringLiteral("main-window-restarted-from-menu"));
 
         // Ctrl+Q quits: the window closes and the broker stops cleanly.

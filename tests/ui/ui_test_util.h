@@ -128,8 +128,9 @@ inline void chooseWithMouse(QComboBox *combo, const QVariant &value)
     // release of the click that opened it): a person's second click comes later than that.
     QTest::mouseMove(list->viewport(), at);
     QTest::qWait(QApplication::doubleClickInterval() + 50);
-    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(item).center());
     QTRY_VERIFY(!list->isVisible());
+    QCOMPARE(combo->currentData(), value);
 }
 
 // Moves `combo` to the item whose data is `value` with the arrow keys, as a person does once the
@@ -139,8 +140,9 @@ inline void chooseWithKeys(QComboBox *combo, const QVariant &value)
     combo->setFocus(Qt::TabFocusReason);
     const int target = combo->findData(value);
     QVERIFY(target >= 0);
-    while (combo->currentIndex() != target)
+    for (int presses = 0; combo->currentIndex() != target && presses < combo->count(); ++presses)
         QTest::keyClick(combo, combo->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
+    QCOMPARE(combo->currentIndex(), target);
 }
 
 // Clicks the main window's navigation entry titled `title`, as a person opening a page; false

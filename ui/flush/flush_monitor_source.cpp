@@ -57,8 +57,8 @@ QString FlushMonitorSource::modeText(FlushMode mode)
 
 void FlushMonitorSource::showBanner(const QString &text)
 {
-    if (banner_ == text)
-        return;
+    // Sent even when unchanged: the view's label is shared with its own messages (exports), and
+    // a repeated banner (a Java broker's explanation) must come back over them.
     banner_ = text;
     emit bannerChanged(text);
 }
@@ -314,6 +314,12 @@ void FlushMonitorSource::startProbe()
 
 void FlushMonitorSource::requestMode(FlushMode mode)
 {
+    if (modeRequestPending_) {
+        // One switch at a time (its updates must not interleave with another's): the latest
+        // asked for runs when the one under way has answered.
+        queuedMode_ = mode;
+        return;
+    }
     if (!connection_.isConnected() || brokerAddr_.isEmpty()) {
         showBanner(tr("The broker is not running: start it to switch the flush mode."));
         return;
@@ -342,6 +348,8 @@ void FlushMonitorSource::requestMode(FlushMode mode)
         },
         [this, mode](client::Status status) {
             modeRequestPending_ = false;
+            if (runQueuedMode())
+                return;
             if (status.ok)
                 showBanner(tr("Flush mode set to %1.").arg(modeText(mode)));
             else
@@ -376,6 +384,16 @@ void FlushMonitorSource::requestWriteWithoutMmap(bool on)
         });
 }
 
+bool FlushMonitorSource::runQueuedMode()
+{
+    if (!queuedMode_)
+        return false;
+    const FlushMode next = *queuedMode_;
+    queuedMode_.reset();
+    requestMode(next);
+    return true;
+}
+
 void FlushMonitorSource::requestModeOfJavaBroker(FlushMode mode)
 {
     // A Java broker stores UPDATE_BROKER_CONFIG in its broker.conf, but picks its flush service
@@ -392,6 +410,8 @@ void FlushMonitorSource::requestModeOfJavaBroker(FlushMode mode)
         },
         [this, mode](client::Status status) {
             modeRequestPending_ = false;
+            if (runQueuedMode())
+                return;
             if (status.ok)
                 showBanner(tr("%1 is configured for %2 now. A Java broker applies the flush mode only after a restart: "
                               "until then it keeps flushing as %3.")

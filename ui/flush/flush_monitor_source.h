@@ -22,6 +22,7 @@
 #include <QPair>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -94,6 +95,7 @@ private:
     void onRuntime(const RuntimePoll &poll);
     void take(const client::FlushSamples &answer, int64_t requestedSince);
     void requestModeOfJavaBroker(FlushMode mode);
+    bool runQueuedMode(); // true when a queued switch was started
     QString fallbackBanner() const;
     void startProbe();
     void showBanner(const QString &text);
@@ -120,6 +122,7 @@ private:
     bool inFlight_ = false;
     QElapsedTimer inFlightSince_;
     bool modeRequestPending_ = false;
+    std::optional<FlushMode> queuedMode_; // asked for while another switch was under way
     HistoryStore *history_ = nullptr;
     enum class HistoryState { None, Loading, Loaded };
     HistoryState historyState_ = HistoryState::None;

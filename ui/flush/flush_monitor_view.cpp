@@ -243,6 +243,8 @@ QStringList FlushMonitorView::brokerAddresses() const
 
 void FlushMonitorView::fillBrokerBox(const QList<FlushMonitorSource::BrokerChoice> &brokers, const QString &drawn)
 {
+    if (brokerBox_->view()->isVisible() && !brokers.isEmpty())
+        return; // not under the user's pointer; the list comes again in 10 s
     const QSignalBlocker block(brokerBox_);
     brokerBox_->clear();
     for (const FlushMonitorSource::BrokerChoice &broker : brokers)

@@ -46,7 +46,8 @@ std::vector<client::FlushSample> FlushSeries::take(const client::FlushSamples &a
             newMarkers_.push_back({Marker::Kind::Restart, time, mode});
         else if (!lastSampleMode_.isEmpty() && mode != lastSampleMode_)
             newMarkers_.push_back({Marker::Kind::ModeChange, time, mode});
-        else if (sample.writePathKnown && lastWritePath_ >= 0 && int(sample.writeWithoutMmap) != lastWritePath_)
+        if (!(restarted && fresh.empty()) && sample.writePathKnown && lastWritePath_ >= 0
+            && int(sample.writeWithoutMmap) != lastWritePath_)
             newMarkers_.push_back({Marker::Kind::WritePathChange, time, writePathName(sample.writeWithoutMmap)});
         lastSampleMode_ = mode;
         if (sample.writePathKnown)

@@ -352,7 +352,7 @@ private slots:
 
         // ASYNC_FLUSH with the transient store pool, read back from the samples.
         const int poolMarkers = view->markerCount();
-        chooseWithKeys(modeBox(view), modeData(FlushMonitorView::Mode::AsyncFlushWithPool));
+        chooseWithMouse(modeBox(view), modeData(FlushMonitorView::Mode::AsyncFlushWithPool));
         QTRY_COMPARE_WITH_TIMEOUT(view->series().currentMode(), QStringLiteral("ASYNC_FLUSH + pool"), 60000);
         QVERIFY(sendSome(window, 20) > 0);
         QTRY_VERIFY_WITH_TIMEOUT(view->series().samples().back().transientStorePoolEnable, 60000);
