@@ -19,6 +19,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QString>
 #include <QTimer>
 #include <QWidget>
@@ -163,7 +164,8 @@ inline bool clickNavigation(QWidget &window, const QString &title)
 }
 
 // Opens the menu titled `menuTitle` ("&Broker") of `window`'s menu bar with a click and clicks its
-// item titled `itemText` ("S&top"), as a person does; false when either is missing or disabled.
+// item titled `itemText` ("S&top"), as a person does; true once the item's action ran, false when
+// either is missing, the item is disabled or the click did not trigger it.
 inline bool chooseMenuItem(QMainWindow &window, const QString &menuTitle, const QString &itemText)
 {
     QMenuBar *bar = window.menuBar();
@@ -184,9 +186,10 @@ inline bool chooseMenuItem(QMainWindow &window, const QString &menuTitle, const 
             return false;
         }
         const QPoint at = menu->actionGeometry(action).center();
+        QSignalSpy triggered(action, &QAction::triggered);
         QTest::mouseMove(menu, at);
         QTest::mouseClick(menu, Qt::LeftButton, {}, at);
-        return QTest::qWaitFor([menu] { return !menu->isVisible(); }, 5000);
+        return QTest::qWaitFor([menu] { return !menu->isVisible(); }, 5000) && triggered.count() == 1;
     }
     menu->close();
     return false;

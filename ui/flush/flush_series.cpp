@@ -4,6 +4,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <limits>
 
 namespace mqdesk::ui {
 
@@ -133,9 +134,14 @@ std::vector<FlushSeries::WritePathCost> FlushSeries::writePathCosts() const
             group->cost.flushMode = mode;
             group->cost.writeWithoutMmap = s.writeWithoutMmap;
         }
-        group->cost.warmUps += s.warmUps;
-        group->cost.warmedBytes += s.warmedBytes;
-        group->cost.warmMicros += s.warmMicros;
+        // The figures come from a broker: a hostile one must not overflow the sums.
+        const auto add = [](int64_t &sum, int64_t value) {
+            if (value > 0 && __builtin_add_overflow(sum, value, &sum))
+                sum = std::numeric_limits<int64_t>::max();
+        };
+        add(group->cost.warmUps, s.warmUps);
+        add(group->cost.warmedBytes, s.warmedBytes);
+        add(group->cost.warmMicros, s.warmMicros);
         if (s.puts <= 0)
             continue;
         ++group->cost.busySeconds;

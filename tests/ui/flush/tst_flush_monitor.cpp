@@ -33,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace mqdesk;
 using mqdesk::ui::BrokerHost;
 using mqdesk::ui::FlushMonitorView;
@@ -209,6 +211,18 @@ private slots:
         QCOMPARE(costs[1].putToAckP50Micros, 350);
         QCOMPARE(costs[1].flushP50Micros, 175);
         QCOMPARE(costs[1].flushMode, QStringLiteral("SYNC_FLUSH"));
+
+        // A hostile broker's figures saturate the sums rather than overflow them.
+        client::FlushSamples hostile;
+        hostile.bootTimestamp = 1;
+        hostile.flushDiskType = "SYNC_FLUSH";
+        hostile.samples = {sampleAt(1, true, 10, 100), sampleAt(2, true, 10, 100)};
+        for (client::FlushSample &sample : hostile.samples)
+            sample.warmUps = sample.warmMicros = std::numeric_limits<int64_t>::max();
+        hostile.nextSequence = 2;
+        ui::FlushSeries saturated;
+        saturated.take(hostile, 0);
+        QCOMPARE(saturated.writePathCosts().at(0).warmMicros, std::numeric_limits<int64_t>::max());
     }
 
     void writePathPanelSwitchesLiveAndShowsWhatEachCosts()
