@@ -26,16 +26,19 @@ trap report_phases EXIT
 begin_phase "Release build and full test suite"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
-# The conformance tests need ali-ons from npm, as pinned by tests/conformance/package-lock.json.
-conformance=tests/conformance
-if [[ ! -e $conformance/node_modules/.package-lock.json ||
-      $conformance/package-lock.json -nt $conformance/node_modules/.package-lock.json ]]; then
-  echo "== npm ci in $conformance"
-  if ! (cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
-    echo "test.sh: npm ci failed in $conformance (it needs the npm registry; see the errors above)" >&2
-    exit 1
+# The conformance tests need their clients from npm, as pinned by each directory's
+# package-lock.json: ali-ons (4.x remoting) in tests/conformance, the RocketMQ 5 Node SDK (gRPC) in
+# tests/conformance/grpc.
+for conformance in tests/conformance tests/conformance/grpc; do
+  if [[ ! -e $conformance/node_modules/.package-lock.json ||
+        $conformance/package-lock.json -nt $conformance/node_modules/.package-lock.json ]]; then
+    echo "== npm ci in $conformance"
+    if ! (cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+      echo "test.sh: npm ci failed in $conformance (it needs the npm registry; see the errors above)" >&2
+      exit 1
+    fi
   fi
-fi
+done
 ctest --preset release -j 1 "$@"
 end_phase
 

@@ -138,6 +138,7 @@ common::JsonObject groupToJson(const client::SubscriptionGroupConfig &g)
     json.set("consumeEnable", g.consumeEnable);
     json.set("consumeFromMinEnable", g.consumeFromMinEnable);
     json.set("consumeBroadcastEnable", g.consumeBroadcastEnable);
+    json.set("consumeMessageOrderly", g.consumeMessageOrderly);
     json.set("retryQueueNums", g.retryQueueNums);
     json.set("retryMaxTimes", g.retryMaxTimes);
     json.set("brokerId", g.brokerId);
@@ -313,6 +314,9 @@ void addGroupCommands(CLI::App &app, AdminOptions &options)
     update->add_option("-m,--consumeFromMinEnable", g.consumeFromMinEnable, "From min offset (true|false)")
         ->capture_default_str();
     update->add_option("-d,--consumeBroadcastEnable", g.consumeBroadcastEnable, "Broadcast (true|false)")
+        ->capture_default_str();
+    update->add_option("-o,--consumeMessageOrderly", g.consumeMessageOrderly,
+                       "Orderly (FIFO) consumption for POP and 5.x consumers (true|false)")
         ->capture_default_str();
     update->add_option("-q,--retryQueueNums", g.retryQueueNums, "Retry queues")
         ->check(CLI::Range(0, 1024))

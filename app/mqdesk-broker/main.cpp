@@ -1,8 +1,10 @@
 // mqdesk-broker: a RocketMQ NameServer and Broker in one process, headless. Parses the flags,
-// loads broker.conf, starts an EmbeddedBroker, prints the ready line and waits for SIGINT or
-// SIGTERM to shut down cleanly.
+// loads broker.conf, starts an EmbeddedBroker and its gRPC endpoint (the 5.x SDKs'), prints the
+// ready line and waits for SIGINT or SIGTERM to shut down cleanly.
 
+#include "broker/grpc/grpc_endpoint.h"
 #include "broker/server/bind_policy.h"
+#include "broker/server/broker_controller.h"
 #include "broker/server/embedded_broker.h"
 
 #include <CLI/CLI.hpp>
@@ -47,6 +49,7 @@ int main(int argc, char **argv)
     int brokerPort = -1;
     std::string bindAddress;
     bool allowUnauthenticated = false;
+    int grpcPort = -1;
     app.add_option("-c,--config", configFile, "broker.conf (RocketMQ keys)")->check(CLI::ExistingFile);
     app.add_flag("-p,--print-config", printConfig, "Print the effective configuration and exit");
     app.add_option("-n,--namesrv", namesrvAddr,
@@ -56,6 +59,10 @@ int main(int argc, char **argv)
         ->check(CLI::Range(0, 65535))
         ->capture_default_str();
     app.add_option("--broker-port", brokerPort, "Broker port (listenPort, default 10911); 0 picks a free one")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--grpc-port", grpcPort,
+                   "Port of the RocketMQ 5 gRPC endpoint (the 5.x SDKs' proxy address; default 8081, or a free one "
+                   "when --broker-port is 0); 0 picks a free one")
         ->check(CLI::Range(0, 65535));
     app.add_option("--bind", bindAddress,
                    "Address to listen on (bindAddress, default 127.0.0.1). Any other address needs aclEnable=true "
@@ -121,11 +128,21 @@ int main(int argc, char **argv)
         std::cerr << "mqdesk-broker: " << error << "\n";
         return kExitStartFailed;
     }
-    std::cout << broker.readyLine() << std::endl;
+    mqdesk::grpc::GrpcEndpointOptions grpcOptions;
+    grpcOptions.bindAddress = broker.broker().brokerConfig().bindAddress;
+    grpcOptions.port = static_cast<uint16_t>(grpcPort >= 0 ? grpcPort : brokerPort == 0 ? 0 : 8081);
+    mqdesk::grpc::GrpcEndpoint grpc(broker.broker(), grpcOptions);
+    if (!grpc.start(error)) {
+        std::cerr << "mqdesk-broker: " << error << "\n";
+        broker.shutdown();
+        return kExitStartFailed;
+    }
+    std::cout << broker.readyLine() << " grpc=" << grpc.address() << std::endl;
 
     int signal = 0;
     sigwait(&stopSignals, &signal);
     spdlog::info("{} received, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+    grpc.shutdown();
     broker.shutdown();
     return 0;
 }

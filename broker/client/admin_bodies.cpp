@@ -253,6 +253,7 @@ std::string SubscriptionGroupConfig::toJson() const
     object.set("consumeBroadcastEnable", consumeBroadcastEnable);
     object.set("consumeEnable", consumeEnable);
     object.set("consumeFromMinEnable", consumeFromMinEnable);
+    object.set("consumeMessageOrderly", consumeMessageOrderly);
     object.set("groupName", groupName);
     object.set("notifyConsumerIdsChangedEnable", notifyConsumerIdsChangedEnable);
     object.set("retryMaxTimes", retryMaxTimes);
@@ -269,6 +270,7 @@ bool SubscriptionGroupConfig::fromJsonValue(const JsonValue &value, const std::s
     reader.readBool("consumeEnable", out.consumeEnable);
     reader.readBool("consumeFromMinEnable", out.consumeFromMinEnable);
     reader.readBool("consumeBroadcastEnable", out.consumeBroadcastEnable);
+    reader.readBool("consumeMessageOrderly", out.consumeMessageOrderly);
     reader.readInt("retryQueueNums", out.retryQueueNums);
     reader.readInt("retryMaxTimes", out.retryMaxTimes);
     reader.readLong("brokerId", out.brokerId);

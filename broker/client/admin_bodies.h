@@ -86,6 +86,7 @@ struct SubscriptionGroupConfig
     bool consumeEnable = true;
     bool consumeFromMinEnable = true;
     bool consumeBroadcastEnable = true;
+    bool consumeMessageOrderly = false; // FIFO for POP and 5.x consumers
     int32_t retryQueueNums = 1;
     int32_t retryMaxTimes = 16;
     int64_t brokerId = 0;

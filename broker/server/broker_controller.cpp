@@ -411,6 +411,18 @@ void BrokerController::persistConsumerOffsets()
     pop_->persist(); // FIFO pop state goes with the offsets it explains
 }
 
+void BrokerController::dispatchLocal(const std::shared_ptr<remoting::RemotingChannel> &channel,
+                                     RemotingCommand request)
+{
+    if (!server_ || !isServing()) {
+        if (!request.isOneway())
+            channel->sendResponse(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                                  "broker is starting or stopping, try again"));
+        return;
+    }
+    server_->dispatchLocal(channel, std::move(request));
+}
+
 void BrokerController::onConnectionClosed(uint64_t connectionId)
 {
     for (const std::string &group : consumers_->removeConnection(connectionId))

@@ -36,6 +36,8 @@ class ConsumerFilterManager;
 }
 
 namespace mqdesk::remoting {
+class RemotingChannel;
+struct RemotingCommand;
 class RemotingServer;
 class RemotingClient;
 class ProcessorExecutor;
@@ -122,6 +124,14 @@ public:
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
     pop::PopService &pop() { return *pop_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
+
+    // In-process clients (the gRPC endpoint, RocketMQ's proxy in local mode): `request` runs
+    // through the processor of its code on that processor's executor, as from a connection, and
+    // the answer goes to `channel`. The caller has authenticated it (no ACL filter here).
+    // localConnectionClosed drops what the channel registered (consumers, producers), as a
+    // closed connection's does.
+    void dispatchLocal(const std::shared_ptr<remoting::RemotingChannel> &channel, remoting::RemotingCommand request);
+    void localConnectionClosed(uint64_t connectionId) { onConnectionClosed(connectionId); }
 
     // Sends this broker's topics to every NameServer now (also every registerNameServerPeriod).
     void registerBrokerAll();

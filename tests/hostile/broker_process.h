@@ -33,7 +33,7 @@ public:
                                    QStringLiteral("0"), QStringLiteral("--broker-port"), QStringLiteral("0")}
                            + extraArguments);
         static const QRegularExpression ready(
-            QStringLiteral(R"(mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+))"));
+            QStringLiteral(R"(mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+) grpc=(\S+))"));
         QElapsedTimer timer;
         timer.start();
         while (timer.elapsed() < 30000) {

@@ -60,13 +60,15 @@ void RequestDispatcher::setRequestFilter(RequestFilter filter)
     filter_ = filter ? std::make_shared<const RequestFilter>(std::move(filter)) : nullptr;
 }
 
-void RequestDispatcher::dispatch(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request) const
+void RequestDispatcher::dispatch(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request,
+                                 bool filtered) const
 {
     Entry entry;
     std::shared_ptr<const RequestFilter> filter;
     {
         std::shared_lock lock(mutex_);
-        filter = filter_;
+        if (filtered)
+            filter = filter_;
         if (auto it = processors_.find(request.code); it != processors_.end())
             entry = it->second;
         else if (defaultProcessor_)

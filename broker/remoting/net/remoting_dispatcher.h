@@ -40,8 +40,11 @@ public:
     void setRequestFilter(RequestFilter filter);
 
     // Called on an io thread: hands `request` to its processor's executor, or answers it
-    // directly (never blocks).
-    void dispatch(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request) const;
+    // directly (never blocks). A request from an in-process channel whose caller authenticated it
+    // already (the gRPC endpoint, as RocketMQ's proxy in local mode) passes `filtered` false and
+    // skips the request filter.
+    void dispatch(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request,
+                  bool filtered = true) const;
 
 private:
     struct Entry

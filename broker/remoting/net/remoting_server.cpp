@@ -238,6 +238,11 @@ void RemotingServer::stop()
         spdlog::info("remoting server {}: stopped", d.options.name);
 }
 
+void RemotingServer::dispatchLocal(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request)
+{
+    impl_->dispatcher.dispatch(channel, std::move(request), false);
+}
+
 bool RemotingServer::isRunning() const
 {
     return impl_->started && !impl_->stopping;

@@ -73,6 +73,11 @@ public:
     // do nothing.
     void stop();
 
+    // Hands a request from an in-process channel (not a socket) to its processor, as if it had
+    // arrived on a connection, without the request filter: the caller authenticated it. The
+    // response goes to `channel`'s sendResponse.
+    void dispatchLocal(const std::shared_ptr<RemotingChannel> &channel, RemotingCommand request);
+
     bool isRunning() const;
     // The bound port (the chosen one when options.port was 0); 0 before start().
     uint16_t localPort() const;

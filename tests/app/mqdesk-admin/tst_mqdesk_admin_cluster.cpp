@@ -104,7 +104,7 @@ private slots:
         }
         broker_.start(s(MQDESK_BROKER_PATH), {s("-c"), conf, s("--store"), dir_.filePath(s("store")),
                                               s("--namesrv-port"), s("0"), s("--broker-port"), s("0")});
-        static const QRegularExpression ready(s(R"(^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+)$)"));
+        static const QRegularExpression ready(s(R"(^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+) grpc=(\S+)$)"));
         QElapsedTimer timer;
         timer.start();
         while (namesrv_.isEmpty() && timer.elapsed() < 20000 && broker_.state() != QProcess::NotRunning) {

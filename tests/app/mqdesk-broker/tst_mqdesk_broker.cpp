@@ -49,7 +49,7 @@ public:
     Ready waitReady()
     {
         static const QRegularExpression line(QStringLiteral(
-            R"(^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+)$)"));
+            R"(^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(\S+) grpc=(\S+)$)"));
         QElapsedTimer timer;
         timer.start();
         while (timer.elapsed() < 20000) {

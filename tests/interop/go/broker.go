@@ -14,7 +14,7 @@ import (
 )
 
 // readyLine is what mqdesk-broker prints on stdout once both listeners accept connections.
-var readyLine = regexp.MustCompile(`^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(.+)$`)
+var readyLine = regexp.MustCompile(`^mqdesk-broker ready: namesrv=(\S+) broker=(\S+) store=(.+?)(?: grpc=(\S+))?$`)
 
 const (
 	// brokerName is the broker's name in broker.conf, as queues and routes name it.

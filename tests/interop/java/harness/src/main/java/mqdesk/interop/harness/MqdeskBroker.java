@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 public final class MqdeskBroker implements AutoCloseable {
     private static final Pattern READY = Pattern.compile(
-        "^mqdesk-broker ready: namesrv=(\\S+) broker=(\\S+) store=(.+)$");
+        "^mqdesk-broker ready: namesrv=(\\S+) broker=(\\S+) store=(.+?)(?: grpc=(\\S+))?$");
     private static final long READY_TIMEOUT_S = 30;
     private static final long STOP_TIMEOUT_S = 20;
 

@@ -1,0 +1,134 @@
+#pragma once
+
+// MessagingService: apache.rocketmq.v2.MessagingService on grpc++'s callback API, over one
+// BrokerController (grpc-proxy spec). Every RPC turns into the remoting requests RocketMQ's proxy
+// makes in local mode, run by the broker's own processors through the client's LocalChannel:
+//
+//   QueryRoute, QueryAssignment      the topic table (no request)            messaging_service.cpp
+//   Heartbeat, Telemetry Settings    HEART_BEAT (producer group = topic)     messaging_service.cpp, telemetry.cpp
+//   SendMessage                      SEND_MESSAGE, the queue chosen here     messaging_service.cpp
+//   ReceiveMessage                   POP_MESSAGE over every queue (id -1)    receive_message.cpp
+//   AckMessage                       ACK_MESSAGE                             messaging_service.cpp
+//   ChangeInvisibleDuration          CHANGE_MESSAGE_INVISIBLETIME            messaging_service.cpp
+//   ForwardMessageToDeadLetterQueue  CONSUMER_SEND_MSG_BACK (delay -1), ACK  messaging_service.cpp
+//   EndTransaction                   END_TRANSACTION                         messaging_service.cpp
+//   NotifyClientTermination          UNREGISTER_CLIENT, the client leaves    messaging_service.cpp
+//
+// Business errors are answered in the response's Status with RocketMQ's codes; a gRPC error only
+// for what the protocol defines so (an unset pub_sub in Settings, unimplemented RPCs).
+//
+// Threads: grpc++'s callback threads run the RPC methods and must not block: each call is
+// finished from the broker executor thread that answers its remoting request. The receipt handle
+// is the proxy's: the broker's eight POP_CK fields and the commit-log offset (spec §5).
+
+#include "broker/grpc/client_registry.h"
+
+#include "apache/rocketmq/v2/service.grpc.pb.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace mqdesk::server {
+class BrokerController;
+}
+
+namespace mqdesk::grpc {
+
+struct MessagingServiceConfig
+{
+    std::string advertisedHost = "127.0.0.1";
+    // How long a consumer's receive may wait for messages (what Settings tell it); Java's 20 s.
+    int64_t consumerLongPollingMillis = 20'000;
+};
+
+class MessagingService final : public v2::MessagingService::CallbackService
+{
+public:
+    MessagingService(server::BrokerController &broker, MessagingServiceConfig config);
+    ~MessagingService() override;
+
+    void setPort(uint16_t port) { port_.store(port); }
+    ClientRegistry &clients() { return clients_; }
+    // Expires overdue broker calls and idle clients (the endpoint's ticker, every 200 ms).
+    void sweep();
+    // Every client leaves (the endpoint is stopping).
+    void shutdown();
+
+    ::grpc::ServerUnaryReactor *QueryRoute(::grpc::CallbackServerContext *context, const v2::QueryRouteRequest *request,
+                                           v2::QueryRouteResponse *response) override;
+    ::grpc::ServerUnaryReactor *Heartbeat(::grpc::CallbackServerContext *context, const v2::HeartbeatRequest *request,
+                                          v2::HeartbeatResponse *response) override;
+    ::grpc::ServerUnaryReactor *SendMessage(::grpc::CallbackServerContext *context,
+                                            const v2::SendMessageRequest *request,
+                                            v2::SendMessageResponse *response) override;
+    ::grpc::ServerUnaryReactor *QueryAssignment(::grpc::CallbackServerContext *context,
+                                                const v2::QueryAssignmentRequest *request,
+                                                v2::QueryAssignmentResponse *response) override;
+    ::grpc::ServerWriteReactor<v2::ReceiveMessageResponse> *ReceiveMessage(
+        ::grpc::CallbackServerContext *context, const v2::ReceiveMessageRequest *request) override;
+    ::grpc::ServerUnaryReactor *AckMessage(::grpc::CallbackServerContext *context, const v2::AckMessageRequest *request,
+                                           v2::AckMessageResponse *response) override;
+    ::grpc::ServerUnaryReactor *ForwardMessageToDeadLetterQueue(
+        ::grpc::CallbackServerContext *context, const v2::ForwardMessageToDeadLetterQueueRequest *request,
+        v2::ForwardMessageToDeadLetterQueueResponse *response) override;
+    ::grpc::ServerUnaryReactor *EndTransaction(::grpc::CallbackServerContext *context,
+                                               const v2::EndTransactionRequest *request,
+                                               v2::EndTransactionResponse *response) override;
+    ::grpc::ServerBidiReactor<v2::TelemetryCommand, v2::TelemetryCommand> *Telemetry(
+        ::grpc::CallbackServerContext *context) override;
+    ::grpc::ServerUnaryReactor *NotifyClientTermination(::grpc::CallbackServerContext *context,
+                                                        const v2::NotifyClientTerminationRequest *request,
+                                                        v2::NotifyClientTerminationResponse *response) override;
+    ::grpc::ServerUnaryReactor *ChangeInvisibleDuration(::grpc::CallbackServerContext *context,
+                                                        const v2::ChangeInvisibleDurationRequest *request,
+                                                        v2::ChangeInvisibleDurationResponse *response) override;
+    ::grpc::ServerUnaryReactor *RecallMessage(::grpc::CallbackServerContext *context,
+                                              const v2::RecallMessageRequest *request,
+                                              v2::RecallMessageResponse *response) override;
+
+    // For receive_message.cpp and telemetry.cpp.
+    server::BrokerController &broker() { return broker_; }
+    const MessagingServiceConfig &config() const { return config_; }
+    // The client a call comes from (x-mq-client-id), registered on first sight; null when the
+    // call names none (the caller answers CLIENT_ID_REQUIRED).
+    std::shared_ptr<GrpcClient> clientOf(::grpc::CallbackServerContext *context);
+    // A remoting request in the client's language, sent on its channel.
+    void callBroker(GrpcClient &client, remoting::RemotingCommand request, std::chrono::milliseconds timeout,
+                    LocalChannel::Done done);
+    remoting::RemotingCommand newRequest(const GrpcClient &client, int32_t code) const;
+    // HEART_BEAT with what the client's Settings say it is (producer of its topics, or consumer
+    // of its group); `done` gets the broker's answer.
+    void registerWithBroker(GrpcClient &client, const v2::Settings &settings, std::function<void(v2::Status)> done);
+    // The broker's "Broker" of a route or assignment: its name, id 0, our gRPC address.
+    void fillBroker(v2::Broker *broker) const;
+
+private:
+    void onBrokerRequest(const std::string &clientId, remoting::RemotingCommand request);
+    void recoverOrphanedTransaction(GrpcClient &client, const remoting::RemotingCommand &check);
+
+    server::BrokerController &broker_;
+    const MessagingServiceConfig config_;
+    std::atomic<uint16_t> port_{0};
+    ClientRegistry clients_;
+    std::atomic<uint32_t> nextQueue_{0};
+};
+
+// The remoting language of a 5.x SDK's UA language (NODE_JS → NODE_JS, GOLANG → GO, ...).
+remoting::LanguageCode languageOf(v2::Language language);
+// MQVersion.Version's ordinal of a 5.x SDK version ("5.0.7" → V5_0_7 = 427), as remoting
+// clients report theirs; 0 when it is not one.
+int32_t mqVersionOrdinal(const std::string &version);
+// The x-mq-* metadata of a call, "" when absent.
+std::string metadataValue(const ::grpc::CallbackServerContext *context, std::string_view key);
+// The peer of a call as "host:port" ("ipv4:127.0.0.1:5678" → "127.0.0.1:5678").
+std::string peerAddressOf(const ::grpc::CallbackServerContext *context);
+// A remoting response's failure as the proxy maps it (SUCCESS → OK, SYSTEM_BUSY →
+// TOO_MANY_REQUESTS, SUBSCRIPTION_GROUP_NOT_EXIST → CONSUMER_GROUP_NOT_FOUND, ...).
+v2::Status statusOfResponse(const remoting::RemotingCommand &response, v2::Code otherwise);
+// The mandatory receive/ack parameters, in the order the proxy checks them.
+v2::Status checkTopicName(const std::string &topic);
+v2::Status checkGroupName(const std::string &group);
+
+} // namespace mqdesk::grpc

@@ -1,0 +1,366 @@
+// ReceiveMessage (grpc-proxy spec §3.7): one POP_MESSAGE over every read queue of the topic and
+// the group's retry topic (queue id -1, whatever the client named), long-polled by the broker,
+// then the proxy's post-filter (tag mismatches acked, messages past their attempts moved to the
+// group's DLQ) and the stream: status, the messages, the delivery timestamp, OK.
+
+#include "broker/common/clock.h"
+#include "broker/common/record_codec.h"
+#include "broker/grpc/message_codec.h"
+#include "broker/grpc/messaging_service.h"
+#include "broker/remoting/protocol/client_data.h"
+#include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/remoting_codes.h"
+#include "broker/server/broker_controller.h"
+#include "broker/server/pop/pop_records.h"
+#include "broker/store/config/subscription_group_manager.h"
+
+#include <spdlog/spdlog.h>
+
+#include <deque>
+#include <map>
+#include <span>
+#include <mutex>
+
+namespace mqdesk::grpc {
+
+using remoting::RemotingCommand;
+using remoting::RequestCode;
+using remoting::ResponseCode;
+using server::pop::ExtraInfo;
+
+namespace {
+
+constexpr int64_t kMinPollMillis = 5'000;
+constexpr int64_t kMaxPollMillis = 20'000;
+constexpr int64_t kMinInvisibleMillis = 10'000;
+constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000;
+constexpr int64_t kAutoRenewInvisibleMillis = 60'000;
+constexpr int32_t kMaxBatch = 32;
+// What the stream keeps between the end of the poll and the client's deadline.
+constexpr int64_t kDeadlineMarginMillis = 500;
+constexpr std::chrono::milliseconds kAckTimeout{3000};
+
+// "<retry> <queueId> <value>;..." keyed by "<retry> <queueId>"; and FIFO's "<retry> qo<q>%<offset> <n>".
+std::map<std::string, int64_t> parseOffsetInfo(const std::string &info)
+{
+    std::map<std::string, int64_t> out;
+    size_t start = 0;
+    while (start <= info.size()) {
+        size_t end = info.find(';', start);
+        if (end == std::string::npos)
+            end = info.size();
+        const std::string part = info.substr(start, end - start);
+        const size_t last = part.rfind(' ');
+        if (last != std::string::npos) {
+            try {
+                out[part.substr(0, last)] = std::stoll(part.substr(last + 1));
+            } catch (...) {
+            }
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
+class ReceiveReactor final : public ::grpc::ServerWriteReactor<v2::ReceiveMessageResponse>
+{
+public:
+    ReceiveReactor(MessagingService &service, ::grpc::CallbackServerContext *context,
+                   const v2::ReceiveMessageRequest *request)
+        : service_(service)
+        , request_(*request)
+    {
+        start(context);
+    }
+
+    void OnWriteDone(bool ok) override
+    {
+        std::unique_lock lock(mutex_);
+        writing_ = false;
+        if (!ok) {
+            failed_ = true;
+            queue_.clear();
+            // Writes go status, messages, timestamp: the first writesDone_ - 1 messages arrived.
+            const size_t delivered = writesDone_ == 0 ? 0 : std::min(handles_.size(), writesDone_ - 1);
+            lock.unlock();
+            nackUndelivered(delivered);
+            Finish(::grpc::Status::OK);
+            return;
+        }
+        ++writesDone_;
+        writeNextLocked(lock);
+    }
+
+    void OnCancel() override {}
+    void OnDone() override { delete this; }
+
+private:
+    void start(::grpc::CallbackServerContext *context)
+    {
+        client_ = service_.clientOf(context);
+        if (!client_)
+            return finishWith(makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        const std::optional<v2::Settings> settings = client_->settings();
+        if (!settings)
+            return finishWith(makeStatus(v2::Code::UNRECOGNIZED_CLIENT_TYPE, "no settings from this client yet (telemetry)"));
+        fifo_ = settings->has_subscription() && settings->subscription().fifo();
+        maxAttempts_ = settings->has_backoff_policy() ? settings->backoff_policy().max_attempts() : 17;
+
+        // The poll: what the client asked, else its deadline less half its request timeout,
+        // within [5 s, 20 s], and ending before the deadline (spec §3.7 step 2; §7.4 #5).
+        const auto now = std::chrono::system_clock::now();
+        const int64_t remaining =
+            std::chrono::duration_cast<std::chrono::milliseconds>(context->deadline() - now).count();
+        const int64_t requestTimeout =
+            settings->has_request_timeout() ? toMillis(settings->request_timeout()) : 3000;
+        int64_t poll = request_.has_long_polling_timeout() ? toMillis(request_.long_polling_timeout())
+                                                           : remaining - requestTimeout / 2;
+        poll = std::clamp(poll, kMinPollMillis, kMaxPollMillis);
+        if (poll > remaining - kDeadlineMarginMillis) {
+            if (remaining - kDeadlineMarginMillis < kMinPollMillis)
+                return finishWith(makeStatus(v2::Code::ILLEGAL_POLLING_TIME,
+                                             "the call's deadline leaves " + std::to_string(remaining)
+                                                 + " ms, less than the 5 s a receive may poll"));
+            poll = remaining - kDeadlineMarginMillis;
+        }
+
+        const std::string &topic = request_.message_queue().topic().name();
+        const std::string &group = request_.group().name();
+        if (v2::Status status = checkTopicName(topic); !isOk(status))
+            return finishWith(std::move(status));
+        if (v2::Status status = checkGroupName(group); !isOk(status))
+            return finishWith(std::move(status));
+
+        int64_t invisible = kAutoRenewInvisibleMillis;
+        if (!request_.auto_renew()) {
+            invisible = request_.has_invisible_duration() ? toMillis(request_.invisible_duration()) : 0;
+            if (invisible < kMinInvisibleMillis || invisible > kMaxInvisibleMillis)
+                return finishWith(makeStatus(v2::Code::ILLEGAL_INVISIBLE_TIME,
+                                             "invisible duration " + std::to_string(invisible)
+                                                 + " ms is outside [10 s, 12 h]"));
+        }
+
+        const v2::FilterExpression &filter = request_.filter_expression();
+        const bool sql = filter.type() == v2::FilterType::SQL;
+        const std::string expression = filter.expression().empty() ? remoting::kSubscribeAll : filter.expression();
+        subscription_ = remoting::SubscriptionData::build(topic, expression,
+                                                          sql ? remoting::kExpressionSql92 : remoting::kExpressionTag);
+
+        RemotingCommand pop = service_.newRequest(*client_, RequestCode::kPopMessage);
+        remoting::setField(pop.extFields, "consumerGroup", group);
+        remoting::setField(pop.extFields, "topic", topic);
+        remoting::setField(pop.extFields, "queueId", int32_t{-1});
+        remoting::setField(pop.extFields, "maxMsgNums", std::clamp(request_.batch_size(), 1, kMaxBatch));
+        remoting::setField(pop.extFields, "invisibleTime", invisible);
+        remoting::setField(pop.extFields, "pollTime", poll);
+        remoting::setField(pop.extFields, "bornTime", common::wallMillis());
+        remoting::setField(pop.extFields, "initMode", int32_t{1}); // ConsumeInitMode.MAX
+        remoting::setField(pop.extFields, "expType", sql ? remoting::kExpressionSql92 : remoting::kExpressionTag);
+        remoting::setField(pop.extFields, "exp", expression);
+        remoting::setField(pop.extFields, "order", fifo_);
+        if (request_.has_attempt_id())
+            remoting::setField(pop.extFields, "attemptId", request_.attempt_id());
+        service_.callBroker(*client_, std::move(pop), std::chrono::milliseconds(poll + 2000),
+                            [this](RemotingCommand response) { onPopped(std::move(response)); });
+    }
+
+    void onPopped(RemotingCommand response)
+    {
+        if (response.code != ResponseCode::kSuccess)
+            return finishWith(statusOfResponse(response, v2::Code::INTERNAL_SERVER_ERROR));
+        remoting::HeaderReader header(response.extFields);
+        ExtraInfo base;
+        base.popTime = header.optInt64("popTime", common::wallMillis());
+        base.invisibleTime = header.optInt64("invisibleTime", 0);
+        base.reviveQid = header.optInt32("reviveQid", 0);
+        base.brokerName = service_.broker().brokerConfig().brokerName;
+        const std::map<std::string, int64_t> startOffsets = parseOffsetInfo(header.optString("startOffsetInfo"));
+        const std::map<std::string, int64_t> orderCounts = parseOffsetInfo(header.optString("orderCountInfo"));
+
+        const std::string &topic = request_.message_queue().topic().name();
+        const std::string &group = request_.group().name();
+        std::vector<v2::Message> out;
+        std::span<const uint8_t> rest(response.body);
+        while (!rest.empty()) {
+            const common::DecodeResult decoded = common::decodeRecord(rest);
+            if (decoded.status != common::DecodeStatus::Ok || decoded.size <= 0) {
+                spdlog::warn("grpc: a popped record of {} does not decode: {}", topic, decoded.error);
+                break;
+            }
+            rest = rest.subspan(static_cast<size_t>(decoded.size));
+            const common::StoredMessage message = decoded.record.materialize();
+            ExtraInfo info = base;
+            if (auto ck = message.properties.get(property5::kPopCk)) {
+                std::string error;
+                if (auto parsed = ExtraInfo::parse(*ck, error))
+                    info = *parsed;
+            } else {
+                info.retry = "0";
+                info.queueId = message.queueId;
+                info.queueOffset = message.queueOffset;
+                const auto start = startOffsets.find("0 " + std::to_string(message.queueId));
+                info.ckStartOffset = start != startOffsets.end() ? start->second : message.queueOffset;
+            }
+            info.commitLogOffset = message.physicalOffset;
+            int32_t attempt = message.reconsumeTimes + 1;
+            if (fifo_) {
+                const auto count = orderCounts.find(info.retry + " qo" + std::to_string(info.queueId) + "%"
+                                                    + std::to_string(info.queueOffset));
+                if (count != orderCounts.end())
+                    attempt = static_cast<int32_t>(count->second) + 1;
+            }
+            const std::string handle = info.toString();
+            // The proxy's post-filter: what the subscription does not want is acked away; what
+            // has used its attempts goes to the DLQ.
+            if (subscription_.isTagType() && !subscription_.subscribesAll()
+                && !subscription_.tagsSet.count(message.tags())) {
+                ackQuietly(group, topic, info, handle);
+                continue;
+            }
+            if (!fifo_ && maxAttempts_ > 0 && attempt > maxAttempts_) {
+                forwardToDeadLetter(group, topic, info, handle, message);
+                continue;
+            }
+            out.push_back(toProtoMessage(message, topic, handle, attempt));
+            handles_.push_back(info);
+        }
+        if (out.empty())
+            return finishWith(makeStatus(v2::Code::MESSAGE_NOT_FOUND, "no new message"));
+        std::unique_lock lock(mutex_);
+        v2::ReceiveMessageResponse status;
+        *status.mutable_status() = makeStatus(v2::Code::OK);
+        queue_.push_back(std::move(status));
+        for (v2::Message &message : out) {
+            v2::ReceiveMessageResponse item;
+            *item.mutable_message() = std::move(message);
+            queue_.push_back(std::move(item));
+        }
+        pushTimestampLocked();
+        writeNextLocked(lock);
+    }
+
+    void finishWith(v2::Status status)
+    {
+        std::unique_lock lock(mutex_);
+        v2::ReceiveMessageResponse item;
+        *item.mutable_status() = std::move(status);
+        queue_.push_back(std::move(item));
+        pushTimestampLocked();
+        writeNextLocked(lock);
+    }
+
+    void pushTimestampLocked()
+    {
+        v2::ReceiveMessageResponse item;
+        setMillis(item.mutable_delivery_timestamp(), common::wallMillis());
+        queue_.push_back(std::move(item));
+        finishAfterQueue_ = true;
+    }
+
+    // One write at a time (the callback API allows no more); Finish once the queue is drained.
+    void writeNextLocked(std::unique_lock<std::mutex> &lock)
+    {
+        if (writing_ || failed_)
+            return;
+        if (queue_.empty()) {
+            if (finishAfterQueue_ && !finished_) {
+                finished_ = true;
+                lock.unlock();
+                Finish(::grpc::Status::OK);
+            }
+            return;
+        }
+        current_ = std::move(queue_.front());
+        queue_.pop_front();
+        writing_ = true;
+        lock.unlock();
+        StartWrite(&current_);
+    }
+
+    void ackQuietly(const std::string &group, const std::string &topic, const ExtraInfo &info, const std::string &handle)
+    {
+        RemotingCommand ack = service_.newRequest(*client_, RequestCode::kAckMessage);
+        remoting::setField(ack.extFields, "consumerGroup", group);
+        remoting::setField(ack.extFields, "topic", server::pop::realTopic(info.retry, topic, group));
+        remoting::setField(ack.extFields, "queueId", info.queueId);
+        remoting::setField(ack.extFields, "extraInfo", handle);
+        remoting::setField(ack.extFields, "offset", info.queueOffset);
+        service_.callBroker(*client_, std::move(ack), kAckTimeout, [](RemotingCommand) {});
+    }
+
+    void forwardToDeadLetter(const std::string &group, const std::string &topic, const ExtraInfo &info,
+                             const std::string &handle, const common::StoredMessage &message)
+    {
+        RemotingCommand sendBack = service_.newRequest(*client_, RequestCode::kConsumerSendMsgBack);
+        remoting::setField(sendBack.extFields, "offset", message.physicalOffset);
+        remoting::setField(sendBack.extFields, "group", group);
+        remoting::setField(sendBack.extFields, "delayLevel", int32_t{-1});
+        remoting::setField(sendBack.extFields, "originMsgId",
+                           std::string(message.properties.get(common::property::kUniqClientMessageId).value_or("")));
+        remoting::setField(sendBack.extFields, "originTopic", topic);
+        remoting::setField(sendBack.extFields, "maxReconsumeTimes", maxAttempts_ - 1);
+        std::shared_ptr<GrpcClient> client = client_;
+        MessagingService &service = service_;
+        service_.callBroker(*client_, std::move(sendBack), kAckTimeout,
+                            [&service, client, group, topic, info, handle](RemotingCommand answer) {
+                                if (answer.code != ResponseCode::kSuccess) {
+                                    spdlog::warn("grpc: moving a message of {} to %DLQ%{} failed: {}", topic, group,
+                                                 answer.remark.value_or(""));
+                                    return;
+                                }
+                                RemotingCommand ack = service.newRequest(*client, RequestCode::kAckMessage);
+                                remoting::setField(ack.extFields, "consumerGroup", group);
+                                remoting::setField(ack.extFields, "topic",
+                                                   server::pop::realTopic(info.retry, topic, group));
+                                remoting::setField(ack.extFields, "queueId", info.queueId);
+                                remoting::setField(ack.extFields, "extraInfo", handle);
+                                remoting::setField(ack.extFields, "offset", info.queueOffset);
+                                service.callBroker(*client, std::move(ack), kAckTimeout, [](RemotingCommand) {});
+                            });
+    }
+
+    // A stream that broke mid-way: what it did not deliver becomes visible again in 1 s.
+    void nackUndelivered(size_t delivered)
+    {
+        const std::string &topic = request_.message_queue().topic().name();
+        const std::string &group = request_.group().name();
+        for (size_t i = delivered; i < handles_.size(); ++i) {
+            const ExtraInfo &info = handles_[i];
+            RemotingCommand change = service_.newRequest(*client_, RequestCode::kChangeMessageInvisibleTime);
+            remoting::setField(change.extFields, "consumerGroup", group);
+            remoting::setField(change.extFields, "topic", server::pop::realTopic(info.retry, topic, group));
+            remoting::setField(change.extFields, "queueId", info.queueId);
+            remoting::setField(change.extFields, "extraInfo", info.toString());
+            remoting::setField(change.extFields, "offset", info.queueOffset);
+            remoting::setField(change.extFields, "invisibleTime", int64_t{1000});
+            service_.callBroker(*client_, std::move(change), kAckTimeout, [](RemotingCommand) {});
+        }
+    }
+
+    MessagingService &service_;
+    const v2::ReceiveMessageRequest request_;
+    std::shared_ptr<GrpcClient> client_;
+    bool fifo_ = false;
+    int32_t maxAttempts_ = 17;
+    remoting::SubscriptionData subscription_;
+
+    std::mutex mutex_;
+    std::deque<v2::ReceiveMessageResponse> queue_; // guarded by mutex_
+    v2::ReceiveMessageResponse current_;           // the write in flight
+    bool writing_ = false;                         // guarded by mutex_
+    bool failed_ = false;                          // guarded by mutex_
+    bool finishAfterQueue_ = false;                // guarded by mutex_
+    bool finished_ = false;                        // guarded by mutex_
+    std::vector<ExtraInfo> handles_; // the messages' handles, in stream order; set before writing
+    size_t writesDone_ = 0;          // guarded by mutex_
+};
+
+} // namespace
+
+::grpc::ServerWriteReactor<v2::ReceiveMessageResponse> *MessagingService::ReceiveMessage(
+    ::grpc::CallbackServerContext *context, const v2::ReceiveMessageRequest *request)
+{
+    return new ReceiveReactor(*this, context, request);
+}
+
+} // namespace mqdesk::grpc
