@@ -36,6 +36,7 @@ public final class MqdeskBroker implements AutoCloseable {
     private int starts;
     private String namesrvAddr;
     private String brokerAddr;
+    private String grpcAddr;
 
     /**
      * @param confLines broker.conf lines ("key=value") besides the defaults written here
@@ -105,6 +106,7 @@ public final class MqdeskBroker implements AutoCloseable {
             m.matches();
             namesrvAddr = m.group(1);
             brokerAddr = m.group(2);
+            grpcAddr = m.group(4);
         }
         Log.info("mqdesk-broker #%d ready: namesrv=%s broker=%s", starts, namesrvAddr, brokerAddr);
         return this;
@@ -141,6 +143,8 @@ public final class MqdeskBroker implements AutoCloseable {
 
     public String namesrvAddr() { return namesrvAddr; }
     public String brokerAddr() { return brokerAddr; }
+    /** The RocketMQ 5 gRPC endpoint (host:port), what the 5.x SDKs are given as endpoints. */
+    public String grpcAddr() { return grpcAddr; }
     public Path storeDir() { return storeDir; }
     public Path root() { return root; }
     public boolean isAlive() { return process != null && process.isAlive(); }
