@@ -10,6 +10,9 @@ packages=(
   zlib1g-dev libcli11-dev libspdlog-dev libfmt-dev libasio-dev
   # ACL (broker/acl): HMAC-SHA1 request signatures, plain_acl.yml
   libssl-dev libyaml-dev
+  # the RocketMQ 5 gRPC endpoint (broker/grpc): grpc++ 1.51, protobuf 3.21 and their code generators;
+  # the protos themselves come from npm at configure time (cmake/RocketMQApis.cmake)
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   # Qt (tests use Qt Test; the desktop app comes later)
   qt6-base-dev
   # the console's history database: Qt SQL's QSQLITE driver plugin (only a Recommends of libqt6sql6,
