@@ -204,6 +204,19 @@ RemotingCommand MessagingService::newRequest(const GrpcClient &client, int32_t c
     return request;
 }
 
+RemotingCommand MessagingService::handleRequest(const GrpcClient &client, int32_t code, const std::string &group,
+                                               const std::string &topic, const ExtraInfo &info,
+                                               const std::string &handle) const
+{
+    RemotingCommand request = newRequest(client, code);
+    remoting::setField(request.extFields, "consumerGroup", group);
+    remoting::setField(request.extFields, "topic", server::pop::realTopic(info.retry, topic, group));
+    remoting::setField(request.extFields, "queueId", info.queueId);
+    remoting::setField(request.extFields, "extraInfo", handle);
+    remoting::setField(request.extFields, "offset", info.queueOffset);
+    return request;
+}
+
 void MessagingService::callBroker(GrpcClient &client, RemotingCommand request, std::chrono::milliseconds timeout,
                                   LocalChannel::Done done)
 {
@@ -554,12 +567,7 @@ struct AckState
             state->finishOne(i, std::move(status));
             continue;
         }
-        RemotingCommand ack = newRequest(*client, RequestCode::kAckMessage);
-        remoting::setField(ack.extFields, "consumerGroup", group);
-        remoting::setField(ack.extFields, "topic", server::pop::realTopic(info->retry, topic, group));
-        remoting::setField(ack.extFields, "queueId", info->queueId);
-        remoting::setField(ack.extFields, "extraInfo", entry.receipt_handle());
-        remoting::setField(ack.extFields, "offset", info->queueOffset);
+        RemotingCommand ack = handleRequest(*client, RequestCode::kAckMessage, group, topic, *info, entry.receipt_handle());
         callBroker(*client, std::move(ack), kBrokerCallTimeout, [state, i](RemotingCommand answer) {
             v2::Status result = statusOfResponse(answer, v2::Code::INTERNAL_SERVER_ERROR);
             if (!isOk(result) && result.code() == v2::Code::INTERNAL_SERVER_ERROR)
@@ -595,12 +603,7 @@ struct AckState
     if (!info)
         return answer(context, response, std::move(status));
 
-    RemotingCommand change = newRequest(*client, RequestCode::kChangeMessageInvisibleTime);
-    remoting::setField(change.extFields, "consumerGroup", group);
-    remoting::setField(change.extFields, "topic", server::pop::realTopic(info->retry, topic, group));
-    remoting::setField(change.extFields, "queueId", info->queueId);
-    remoting::setField(change.extFields, "extraInfo", request->receipt_handle());
-    remoting::setField(change.extFields, "offset", info->queueOffset);
+    RemotingCommand change = handleRequest(*client, RequestCode::kChangeMessageInvisibleTime, group, topic, *info, request->receipt_handle());
     remoting::setField(change.extFields, "invisibleTime", invisible);
     ::grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
     callBroker(*client, std::move(change), kBrokerCallTimeout,
@@ -664,12 +667,7 @@ struct AckState
                        reactor->Finish(::grpc::Status::OK);
                        return;
                    }
-                   RemotingCommand ack = newRequest(*client, RequestCode::kAckMessage);
-                   remoting::setField(ack.extFields, "consumerGroup", group);
-                   remoting::setField(ack.extFields, "topic", server::pop::realTopic(info.retry, topic, group));
-                   remoting::setField(ack.extFields, "queueId", info.queueId);
-                   remoting::setField(ack.extFields, "extraInfo", handle);
-                   remoting::setField(ack.extFields, "offset", info.queueOffset);
+                   RemotingCommand ack = handleRequest(*client, RequestCode::kAckMessage, group, topic, info, handle);
                    callBroker(*client, std::move(ack), kBrokerCallTimeout, [reactor, response](RemotingCommand acked) {
                        *response->mutable_status() = statusOfResponse(acked, v2::Code::INTERNAL_SERVER_ERROR);
                        reactor->Finish(::grpc::Status::OK);

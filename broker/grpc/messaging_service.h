@@ -32,6 +32,9 @@
 
 namespace mqdesk::server {
 class BrokerController;
+namespace pop {
+struct ExtraInfo;
+}
 }
 
 namespace mqdesk::grpc {
@@ -98,6 +101,11 @@ public:
     void callBroker(GrpcClient &client, remoting::RemotingCommand request, std::chrono::milliseconds timeout,
                     LocalChannel::Done done);
     remoting::RemotingCommand newRequest(const GrpcClient &client, int32_t code) const;
+    // ACK_MESSAGE or CHANGE_MESSAGE_INVISIBLETIME of the message a receipt handle names: the
+    // handle's queue and offset, on the retry topic when the handle says so.
+    remoting::RemotingCommand handleRequest(const GrpcClient &client, int32_t code, const std::string &group,
+                                            const std::string &topic, const server::pop::ExtraInfo &info,
+                                            const std::string &handle) const;
     // HEART_BEAT with what the client's Settings say it is (producer of its topics, or consumer
     // of its group); `done` gets the broker's answer.
     void registerWithBroker(GrpcClient &client, const v2::Settings &settings, std::function<void(v2::Status)> done);

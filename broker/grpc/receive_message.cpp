@@ -279,12 +279,7 @@ private:
 
     void ackQuietly(const std::string &group, const std::string &topic, const ExtraInfo &info, const std::string &handle)
     {
-        RemotingCommand ack = service_.newRequest(*client_, RequestCode::kAckMessage);
-        remoting::setField(ack.extFields, "consumerGroup", group);
-        remoting::setField(ack.extFields, "topic", server::pop::realTopic(info.retry, topic, group));
-        remoting::setField(ack.extFields, "queueId", info.queueId);
-        remoting::setField(ack.extFields, "extraInfo", handle);
-        remoting::setField(ack.extFields, "offset", info.queueOffset);
+        RemotingCommand ack = service_.handleRequest(*client_, RequestCode::kAckMessage, group, topic, info, handle);
         service_.callBroker(*client_, std::move(ack), kAckTimeout, [](RemotingCommand) {});
     }
 
@@ -308,13 +303,7 @@ private:
                                                  answer.remark.value_or(""));
                                     return;
                                 }
-                                RemotingCommand ack = service.newRequest(*client, RequestCode::kAckMessage);
-                                remoting::setField(ack.extFields, "consumerGroup", group);
-                                remoting::setField(ack.extFields, "topic",
-                                                   server::pop::realTopic(info.retry, topic, group));
-                                remoting::setField(ack.extFields, "queueId", info.queueId);
-                                remoting::setField(ack.extFields, "extraInfo", handle);
-                                remoting::setField(ack.extFields, "offset", info.queueOffset);
+                                RemotingCommand ack = service.handleRequest(*client, RequestCode::kAckMessage, group, topic, info, handle);
                                 service.callBroker(*client, std::move(ack), kAckTimeout, [](RemotingCommand) {});
                             });
     }
@@ -326,12 +315,7 @@ private:
         const std::string &group = request_.group().name();
         for (size_t i = delivered; i < handles_.size(); ++i) {
             const ExtraInfo &info = handles_[i];
-            RemotingCommand change = service_.newRequest(*client_, RequestCode::kChangeMessageInvisibleTime);
-            remoting::setField(change.extFields, "consumerGroup", group);
-            remoting::setField(change.extFields, "topic", server::pop::realTopic(info.retry, topic, group));
-            remoting::setField(change.extFields, "queueId", info.queueId);
-            remoting::setField(change.extFields, "extraInfo", info.toString());
-            remoting::setField(change.extFields, "offset", info.queueOffset);
+            RemotingCommand change = service_.handleRequest(*client_, RequestCode::kChangeMessageInvisibleTime, group, topic, info, info.toString());
             remoting::setField(change.extFields, "invisibleTime", int64_t{1000});
             service_.callBroker(*client_, std::move(change), kAckTimeout, [](RemotingCommand) {});
         }
