@@ -17,10 +17,10 @@
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
+#include "broker/store/store_services.h"
 #include "broker/store/timer_message_store.h"
 #include "broker/store/timer_put_transform.h"
 
-#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -90,29 +90,6 @@ std::string putDistributionText(const common::Histogram::Snapshot &latency)
         before = below;
     }
     return text + "[10s~]:" + std::to_string(count - before) + " ";
-}
-
-struct DiskSpace
-{
-    uint64_t total = 0;
-    uint64_t free = 0; // unallocated blocks, as Java's File.getFreeSpace
-    bool known = false;
-};
-
-DiskSpace diskSpaceOf(const std::string &path)
-{
-    struct statvfs info {};
-    if (::statvfs(path.c_str(), &info) != 0)
-        return {};
-    return {static_cast<uint64_t>(info.f_blocks) * info.f_frsize, static_cast<uint64_t>(info.f_bfree) * info.f_frsize,
-            true};
-}
-
-// Java's UtilAll.getDiskPartitionSpaceUsedPercent: used / total, -1 when unknown.
-double usedRatio(const DiskSpace &space)
-{
-    return space.known && space.total > 0 ? static_cast<double>(space.total - space.free) / static_cast<double>(space.total)
-                                          : -1.0;
 }
 
 // StoreStatsService's runtime text.
@@ -386,13 +363,13 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
         const int64_t toCommit = log.mappedFileQueue().maxWrotePosition() - log.mappedFileQueue().committedWhere();
         put("remainHowManyDataToCommit", humanReadableBytes(static_cast<uint64_t>(std::max<int64_t>(0, toCommit))));
     }
-    const DiskSpace commitLogDisk = diskSpaceOf(store.config().commitLogDir());
+    const store::DiskSpace commitLogDisk = store::diskSpaceOf(store.config().commitLogDir());
     if (commitLogDisk.known)
         put("commitLogDirCapacity", "Total : " + humanReadableBytes(commitLogDisk.total)
                                         + ", Free : " + humanReadableBytes(commitLogDisk.free) + ".");
-    put("commitLogDiskRatio", common::formatJavaDouble(usedRatio(commitLogDisk)));
+    put("commitLogDiskRatio", common::formatJavaDouble(commitLogDisk.usedRatio()));
     put("consumeQueueDiskRatio",
-        common::formatJavaDouble(usedRatio(diskSpaceOf(store.config().rootDir() + "/consumequeue"))));
+        common::formatJavaDouble(store::diskUsedRatio(store.config().rootDir() + "/consumequeue")));
 
     // MQDesk's own: the flush mode as it is now (it can change live). A broker posing as Java
     // (mqdeskExtensionsEnable=false) leaves them out: Java's flush mode is only in its config.

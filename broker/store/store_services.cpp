@@ -16,15 +16,28 @@ namespace mqdesk::store {
 
 using namespace std::chrono_literals;
 
-double diskUsedRatio(const std::string &path)
+DiskSpace diskSpaceOf(const std::string &path)
 {
     struct statvfs fs{};
     if (::statvfs(path.c_str(), &fs) != 0 || fs.f_blocks == 0)
-        return -1;
-    const double total = static_cast<double>(fs.f_blocks);
-    const double available = static_cast<double>(fs.f_bavail);
-    return (total - available) / total;
+        return {};
+    const uint64_t block = fs.f_frsize;
+    return {fs.f_blocks * block, fs.f_bfree * block, fs.f_bavail * block, true};
 }
+
+double DiskSpace::usedRatio() const
+{
+    if (!known || total == 0 || free > total)
+        return -1;
+    const uint64_t used = total - free;
+    const uint64_t entire = used + usable;
+    if (entire == 0)
+        return -1;
+    const uint64_t percent = used * 100 / entire + (used * 100 % entire != 0 ? 1 : 0);
+    return static_cast<double>(percent) / 100.0;
+}
+
+double diskUsedRatio(const std::string &path) { return diskSpaceOf(path).usedRatio(); }
 
 // ---------------------------------------------------------------------------------------------
 

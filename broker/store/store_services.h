@@ -63,7 +63,23 @@ private:
     std::atomic<bool> diskFull_{false};
 };
 
-// Used share of the file system holding `path` (0..1), or -1 when it cannot be read.
+// The file system holding a path, as Java's File reports it.
+struct DiskSpace
+{
+    uint64_t total = 0;  // getTotalSpace: every block
+    uint64_t free = 0;   // getFreeSpace: unallocated blocks, the root-reserved ones included
+    uint64_t usable = 0; // getUsableSpace: what an unprivileged writer may still allocate
+    bool known = false;
+
+    // Java's UtilAll.getDiskPartitionSpaceUsedPercent: used / (used + usable), rounded up to a
+    // whole percent, -1 when unknown. Like df's Use%, blocks reserved for root count neither as
+    // used nor as usable: (total - usable) / total would call a disk with a large reserve full.
+    double usedRatio() const;
+};
+
+DiskSpace diskSpaceOf(const std::string &path);
+
+// diskSpaceOf(path).usedRatio(): 0..1, or -1 when the file system cannot be read.
 double diskUsedRatio(const std::string &path);
 
 } // namespace mqdesk::store

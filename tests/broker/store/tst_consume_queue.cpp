@@ -9,6 +9,8 @@
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/store_services.h"
 
+#include <QDir>
+
 #include <ctime>
 #include <filesystem>
 #include <mutex>
@@ -201,6 +203,28 @@ private slots:
         const auto refused = store->putMessage(test::makeMessage("Full", 0, "no room"));
         QCOMPARE(refused.status, PutMessageStatus::ServiceNotAvailable);
         QVERIFY2(refused.error.find("diskSpaceWarningLevelRatio") != std::string::npos, refused.error.c_str());
+    }
+
+    // A disk with a large root reserve (the build machines have one: 252 GiB, 12 GiB used, 80 GiB
+    // usable) is not full: Java's and df's ratio leaves the reserve out. Counting it as used
+    // refused puts at "92.5%" on a machine with tens of GiB usable.
+    void diskUsageLeavesTheRootReserveOut()
+    {
+        constexpr uint64_t GiB = 1ull << 30;
+        const DiskSpace reserved{252 * GiB, 240 * GiB, 80 * GiB, true};
+        QCOMPARE(reserved.usedRatio(), 0.14); // 12 / 92, rounded up to a whole percent as Java does
+        const DiskSpace exact{100 * GiB, 25 * GiB, 25 * GiB, true};
+        QCOMPARE(exact.usedRatio(), 0.75);
+        const DiskSpace noRoomForUs{100 * GiB, 5 * GiB, 0, true};
+        QCOMPARE(noRoomForUs.usedRatio(), 1.0);
+        QCOMPARE(DiskSpace{}.usedRatio(), -1.0);
+        QCOMPARE((DiskSpace{10, 20, 0, true}.usedRatio()), -1.0); // free beyond the total: not believed
+
+        const DiskSpace here = diskSpaceOf(QDir::tempPath().toStdString());
+        QVERIFY(here.known);
+        QVERIFY(here.free <= here.total && here.usable <= here.free);
+        QCOMPARE(diskUsedRatio(QDir::tempPath().toStdString()), here.usedRatio());
+        QVERIFY(!diskSpaceOf("/no/such/directory").known);
     }
 
     void findsOffsetsByTime()
