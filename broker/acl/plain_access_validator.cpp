@@ -27,30 +27,9 @@ bool isRetryTopic(const std::string *topic)
     return topic && topic->starts_with(kRetryPrefix);
 }
 
-// What a request asks for: resource -> needed permission (PlainAccessResource's map; a later
-// put for the same resource replaces the earlier one, as Java's HashMap does).
-class NeededResources
-{
-public:
-    void add(const std::string *resource, uint8_t permission)
-    {
-        if (resource)
-            perms_[*resource] = permission;
-    }
-    void addGroup(const std::string *group, uint8_t permission)
-    {
-        if (group)
-            perms_[kRetryPrefix + *group] = permission;
-    }
-    const std::map<std::string, uint8_t> &perms() const { return perms_; }
-
-private:
-    std::map<std::string, uint8_t> perms_;
-};
-
 // PlainAccessResource.parse's switch. A heartbeat whose body does not parse is refused with the
 // parser's message, as Java's AclException(t.getMessage()) does.
-std::optional<std::string> neededResources(const remoting::RemotingCommand &request, NeededResources &needed)
+std::optional<std::string> neededResources(const remoting::RemotingCommand &request, AccessRequest &needed)
 {
     const remoting::ExtFields &fields = request.extFields;
     switch (request.code) {
@@ -58,26 +37,26 @@ std::optional<std::string> neededResources(const remoting::RemotingCommand &requ
         // Java reads "group" here, a field SEND_MESSAGE does not have: a v1 send to a retry topic
         // names no resource.
         if (isRetryTopic(fields.find("topic")))
-            needed.addGroup(fields.find("group"), perm::kSub);
+            needed.needGroup(fields.find("group"), perm::kSub);
         else
-            needed.add(fields.find("topic"), perm::kPub);
+            needed.needTopic(fields.find("topic"), perm::kPub);
         break;
     case RequestCode::kSendMessageV2:
     case RequestCode::kSendBatchMessage:
         if (isRetryTopic(fields.find("b")))
-            needed.addGroup(fields.find("a"), perm::kSub);
+            needed.needGroup(fields.find("a"), perm::kSub);
         else
-            needed.add(fields.find("b"), perm::kPub);
+            needed.needTopic(fields.find("b"), perm::kPub);
         break;
     case RequestCode::kConsumerSendMsgBack:
-        needed.addGroup(fields.find("group"), perm::kSub);
+        needed.needGroup(fields.find("group"), perm::kSub);
         break;
     case RequestCode::kPullMessage:
-        needed.add(fields.find("topic"), perm::kSub);
-        needed.addGroup(fields.find("consumerGroup"), perm::kSub);
+        needed.needTopic(fields.find("topic"), perm::kSub);
+        needed.needGroup(fields.find("consumerGroup"), perm::kSub);
         break;
     case RequestCode::kQueryMessage:
-        needed.add(fields.find("topic"), perm::kSub);
+        needed.needTopic(fields.find("topic"), perm::kSub);
         break;
     case RequestCode::kHeartBeat: {
         remoting::HeartbeatData heartbeat;
@@ -86,19 +65,19 @@ std::optional<std::string> neededResources(const remoting::RemotingCommand &requ
         if (!remoting::HeartbeatData::fromJson(body, heartbeat, error))
             return error;
         for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
-            needed.addGroup(&consumer.groupName, perm::kSub);
+            needed.needGroup(&consumer.groupName, perm::kSub);
             for (const remoting::SubscriptionData &subscription : consumer.subscriptionDataSet)
-                needed.add(&subscription.topic, perm::kSub);
+                needed.needTopic(&subscription.topic, perm::kSub);
         }
         break;
     }
     case RequestCode::kUnregisterClient:
     case RequestCode::kGetConsumerListByGroup:
-        needed.addGroup(fields.find("consumerGroup"), perm::kSub);
+        needed.needGroup(fields.find("consumerGroup"), perm::kSub);
         break;
     case RequestCode::kUpdateConsumerOffset:
-        needed.addGroup(fields.find("consumerGroup"), perm::kSub);
-        needed.add(fields.find("topic"), perm::kSub);
+        needed.needGroup(fields.find("consumerGroup"), perm::kSub);
+        needed.needTopic(fields.find("topic"), perm::kSub);
         break;
     default:
         break;
@@ -107,11 +86,11 @@ std::optional<std::string> neededResources(const remoting::RemotingCommand &requ
 }
 
 // PlainPermissionManager.checkPerm after the admin check.
-std::optional<std::string> checkResources(const NeededResources &needed, const PlainAccount &owned)
+std::optional<std::string> checkResources(const AccessRequest &needed, const PlainAccount &owned)
 {
     if (owned.resourcePerms.empty() && owned.admin)
         return std::nullopt;
-    for (const auto &[resource, neededPerm] : needed.perms()) {
+    for (const auto &[resource, neededPerm] : needed.resources) {
         const bool isGroup = resource.starts_with(kRetryPrefix);
         const auto it = owned.resourcePerms.find(resource);
         const uint8_t ownedPerm = it != owned.resourcePerms.end() ? it->second
@@ -139,6 +118,18 @@ int64_t steadyMillis()
 }
 
 } // namespace
+
+void AccessRequest::needTopic(const std::string *topic, uint8_t permission)
+{
+    if (topic)
+        resources[*topic] = permission;
+}
+
+void AccessRequest::needGroup(const std::string *group, uint8_t permission)
+{
+    if (group)
+        resources[kRetryPrefix + *group] = permission;
+}
 
 bool needsAdmin(int32_t requestCode)
 {
@@ -224,6 +215,24 @@ std::shared_ptr<const PlainAclConfig> PlainAccessValidator::config() const
 std::optional<std::string> PlainAccessValidator::check(const remoting::RemotingCommand &request,
                                                        std::string_view peerAddress)
 {
+    AccessRequest access;
+    access.peerAddress = peerAddress;
+    access.accessKey = request.extFields.find(kAccessKeyField);
+    access.requestCode = request.code;
+    access.signedWith = [&request](std::string_view secretKey) {
+        const bool oldClient = request.version <= kVersionV4_9_3;
+        const std::string expected = calSignature(signedContent(request.extFields, request.body, oldClient), secretKey);
+        return signatureMatches(expected, request.extFields.find(kSignatureField));
+    };
+    // Java parses the resources before validating: a heartbeat that does not parse is refused
+    // with the parser's words even from a white-listed address.
+    if (auto error = neededResources(request, access))
+        return error;
+    return validate(access);
+}
+
+std::optional<std::string> PlainAccessValidator::validate(const AccessRequest &request)
+{
     const int64_t now = steadyMillis();
     int64_t last = lastStatMillis_.load(std::memory_order_relaxed);
     if (now - last >= kStatIntervalMillis && lastStatMillis_.compare_exchange_strong(last, now))
@@ -232,12 +241,12 @@ std::optional<std::string> PlainAccessValidator::check(const remoting::RemotingC
     if (!config)
         return "No acl config loaded";
 
-    const std::string host = peerHost(peerAddress);
+    const std::string host = peerHost(request.peerAddress);
     for (const RemoteAddressStrategy &white : config->globalWhiteRemoteAddresses) {
         if (white.match(host))
             return std::nullopt;
     }
-    const std::string *accessKey = request.extFields.find(kAccessKeyField);
+    const std::string *accessKey = request.accessKey;
     if (!accessKey)
         return "No accessKey is configured";
     const auto account = config->accounts.find(*accessKey);
@@ -246,23 +255,18 @@ std::optional<std::string> PlainAccessValidator::check(const remoting::RemotingC
     const PlainAccount &owned = account->second;
     if (owned.whiteRemoteAddress.match(host))
         return std::nullopt;
-
-    const bool oldClient = request.version <= kVersionV4_9_3;
-    const std::string expected = calSignature(signedContent(request.extFields, request.body, oldClient), owned.secretKey);
-    if (!signatureMatches(expected, request.extFields.find(kSignatureField)))
+    if (!request.signedWith || !request.signedWith(owned.secretKey))
         return "Check signature failed for accessKey=" + *accessKey;
 
-    NeededResources needed;
-    if (auto error = neededResources(request, needed))
-        return error;
     // Message trace records go to RMQ_SYS_TRACE_TOPIC with PUB whatever the account's rights.
-    if (const auto trace = needed.perms().find(kTraceTopic); trace != needed.perms().end() && trace->second == perm::kPub)
+    if (const auto trace = request.resources.find(kTraceTopic);
+        trace != request.resources.end() && trace->second == perm::kPub)
         return std::nullopt;
-    if (needsAdmin(request.code) && !owned.admin) {
-        return "Need admin permission for request code=" + std::to_string(request.code) + ", but accessKey="
+    if (needsAdmin(request.requestCode) && !owned.admin) {
+        return "Need admin permission for request code=" + std::to_string(request.requestCode) + ", but accessKey="
                + *accessKey + " is not";
     }
-    return checkResources(needed, owned);
+    return checkResources(request, owned);
 }
 
 } // namespace mqdesk::acl

@@ -20,6 +20,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,6 +31,23 @@ namespace mqdesk::acl {
 
 // Request codes only an admin account may send (Java Permission.ADMIN_CODE).
 bool needsAdmin(int32_t requestCode);
+
+// What one request asks of the ACL, whichever protocol carried it (PlainAccessResource): who
+// sends it, from where, whether it is signed by them, and the topics and groups it names.
+struct AccessRequest
+{
+    std::string_view peerAddress;           // "host:port"
+    const std::string *accessKey = nullptr; // null when the request names none
+    // Whether the request's signature is the one `secretKey` makes of what the request signed.
+    std::function<bool(std::string_view secretKey)> signedWith;
+    int32_t requestCode = 0; // remoting code, for the admin-only ones; 0 when there is none
+    // Resource -> needed permission: a topic by its name, a group as %RETRY%<group>. A later need
+    // for the same resource replaces the earlier one, as Java's HashMap does.
+    std::map<std::string, uint8_t> resources;
+
+    void needTopic(const std::string *topic, uint8_t permission);
+    void needGroup(const std::string *group, uint8_t permission);
+};
 
 class PlainAccessValidator
 {
@@ -41,6 +60,9 @@ public:
 
     // nullopt when the request may proceed; else the refusal's remark.
     std::optional<std::string> check(const remoting::RemotingCommand &request, std::string_view peerAddress);
+    // PlainPermissionManager.validate over any protocol's request (check() builds one for a
+    // remoting request; the gRPC endpoint for each RPC).
+    std::optional<std::string> validate(const AccessRequest &request);
 
     // Re-reads the file if its size, time or inode changed; true when new rules are in force.
     // check() calls it at most once a second; tests call it directly.

@@ -4,6 +4,7 @@
 #include "broker/common/java_hash.h"
 #include "broker/common/message_id.h"
 #include "broker/common/record_codec.h"
+#include "broker/grpc/access_control.h"
 #include "broker/grpc/message_codec.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
@@ -186,6 +187,27 @@ void MessagingService::shutdown()
     clients_.clear();
 }
 
+bool MessagingService::admitted(const ::grpc::CallbackServerContext *context, const google::protobuf::Message *request,
+                                v2::Status &refusal) const
+{
+    if (acl::PlainAccessValidator *validator = broker_.accessValidator()) {
+        refusal = checkAccess(*validator, context, request);
+        if (!isOk(refusal))
+            return false;
+    }
+    if (metadataValue(context, "x-mq-client-id").empty()) {
+        refusal = makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing");
+        return false;
+    }
+    return true;
+}
+
+std::shared_ptr<GrpcClient> MessagingService::admit(::grpc::CallbackServerContext *context,
+                                                    const google::protobuf::Message *request, v2::Status &refusal)
+{
+    return admitted(context, request, refusal) ? clientOf(context) : nullptr;
+}
+
 std::shared_ptr<GrpcClient> MessagingService::clientOf(::grpc::CallbackServerContext *context)
 {
     const std::string clientId = metadataValue(context, "x-mq-client-id");
@@ -272,8 +294,8 @@ void MessagingService::registerWithBroker(GrpcClient &client, const v2::Settings
                                                          const v2::QueryRouteRequest *request,
                                                          v2::QueryRouteResponse *response)
 {
-    if (!clientOf(context))
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+    if (v2::Status refusal; !admit(context, request, refusal))
+        return answer(context, response, std::move(refusal));
     const std::string &topicName = request->topic().name();
     if (v2::Status status = checkTopicName(topicName); !isOk(status))
         return answer(context, response, std::move(status));
@@ -321,9 +343,10 @@ void MessagingService::registerWithBroker(GrpcClient &client, const v2::Settings
                                                         const v2::HeartbeatRequest *request,
                                                         v2::HeartbeatResponse *response)
 {
-    std::shared_ptr<GrpcClient> client = clientOf(context);
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
     if (!client)
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        return answer(context, response, std::move(refusal));
     const std::optional<v2::Settings> settings = client->settings();
     if (!settings)
         return answer(context, response,
@@ -373,9 +396,10 @@ struct SendState
                                                           const v2::SendMessageRequest *request,
                                                           v2::SendMessageResponse *response)
 {
-    std::shared_ptr<GrpcClient> client = clientOf(context);
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
     if (!client)
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        return answer(context, response, std::move(refusal));
     if (request->messages_size() == 0)
         return answer(context, response, makeStatus(v2::Code::MESSAGE_CORRUPTED, "no message to send"));
     const std::string &topicName = request->messages(0).topic().name();
@@ -458,8 +482,8 @@ struct SendState
                                                               const v2::QueryAssignmentRequest *request,
                                                               v2::QueryAssignmentResponse *response)
 {
-    if (!clientOf(context))
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+    if (v2::Status refusal; !admit(context, request, refusal))
+        return answer(context, response, std::move(refusal));
     const std::string &topicName = request->topic().name();
     if (v2::Status status = checkTopicName(topicName); !isOk(status))
         return answer(context, response, std::move(status));
@@ -539,9 +563,10 @@ struct AckState
                                                          const v2::AckMessageRequest *request,
                                                          v2::AckMessageResponse *response)
 {
-    std::shared_ptr<GrpcClient> client = clientOf(context);
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
     if (!client)
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        return answer(context, response, std::move(refusal));
     const std::string &topic = request->topic().name();
     const std::string &group = request->group().name();
     if (v2::Status status = checkTopicName(topic); !isOk(status))
@@ -584,9 +609,10 @@ struct AckState
                                                                       const v2::ChangeInvisibleDurationRequest *request,
                                                                       v2::ChangeInvisibleDurationResponse *response)
 {
-    std::shared_ptr<GrpcClient> client = clientOf(context);
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
     if (!client)
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        return answer(context, response, std::move(refusal));
     const std::string &topic = request->topic().name();
     const std::string &group = request->group().name();
     if (v2::Status status = checkTopicName(topic); !isOk(status))
@@ -632,9 +658,10 @@ struct AckState
     ::grpc::CallbackServerContext *context, const v2::ForwardMessageToDeadLetterQueueRequest *request,
     v2::ForwardMessageToDeadLetterQueueResponse *response)
 {
-    std::shared_ptr<GrpcClient> client = clientOf(context);
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
     if (!client)
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        return answer(context, response, std::move(refusal));
     const std::string &topic = request->topic().name();
     const std::string &group = request->group().name();
     if (v2::Status status = checkTopicName(topic); !isOk(status))
@@ -682,9 +709,10 @@ struct AckState
                                                              const v2::EndTransactionRequest *request,
                                                              v2::EndTransactionResponse *response)
 {
-    std::shared_ptr<GrpcClient> client = clientOf(context);
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
     if (!client)
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+        return answer(context, response, std::move(refusal));
     const std::string &topic = request->topic().name();
     if (v2::Status status = checkTopicName(topic); !isOk(status))
         return answer(context, response, std::move(status));
@@ -729,9 +757,9 @@ struct AckState
                                                                       const v2::NotifyClientTerminationRequest *request,
                                                                       v2::NotifyClientTerminationResponse *response)
 {
+    if (v2::Status refusal; !admitted(context, request, refusal))
+        return answer(context, response, std::move(refusal));
     const std::string clientId = metadataValue(context, "x-mq-client-id");
-    if (clientId.empty())
-        return answer(context, response, makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
     std::shared_ptr<GrpcClient> client = clients_.find(clientId);
     if (!client || !client->settings())
         return answer(context, response, makeStatus(v2::Code::UNRECOGNIZED_CLIENT_TYPE, "unknown client " + clientId));
@@ -761,7 +789,8 @@ struct AckState
                                                             const v2::RecallMessageRequest *request,
                                                             v2::RecallMessageResponse *response)
 {
-    (void)request;
+    if (v2::Status refusal; !admit(context, request, refusal))
+        return answer(context, response, std::move(refusal));
     return answer(context, response,
                   makeStatus(v2::Code::NOT_IMPLEMENTED, "recalling a delayed message is not supported by this broker"));
 }

@@ -94,8 +94,16 @@ public:
     // For receive_message.cpp and telemetry.cpp.
     server::BrokerController &broker() { return broker_; }
     const MessagingServiceConfig &config() const { return config_; }
+    // Whether a call may proceed: it passed the ACL when aclEnable=true (access_control.h) and
+    // names its client (x-mq-client-id); else false with `refusal` (UNAUTHORIZED,
+    // CLIENT_ID_REQUIRED). `request` null for a telemetry stream opening.
+    bool admitted(const ::grpc::CallbackServerContext *context, const google::protobuf::Message *request,
+                  v2::Status &refusal) const;
+    // The client of an admitted call, registered on first sight; null with `refusal` otherwise.
+    std::shared_ptr<GrpcClient> admit(::grpc::CallbackServerContext *context, const google::protobuf::Message *request,
+                                      v2::Status &refusal);
     // The client a call comes from (x-mq-client-id), registered on first sight; null when the
-    // call names none (the caller answers CLIENT_ID_REQUIRED).
+    // call names none. Only for calls admitted already.
     std::shared_ptr<GrpcClient> clientOf(::grpc::CallbackServerContext *context);
     // A remoting request in the client's language, sent on its channel.
     void callBroker(GrpcClient &client, remoting::RemotingCommand request, std::chrono::milliseconds timeout,

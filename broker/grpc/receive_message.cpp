@@ -97,9 +97,10 @@ public:
 private:
     void start(::grpc::CallbackServerContext *context)
     {
-        client_ = service_.clientOf(context);
+        v2::Status refusal;
+        client_ = service_.admit(context, &request_, refusal);
         if (!client_)
-            return finishWith(makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing"));
+            return finishWith(std::move(refusal));
         const std::optional<v2::Settings> settings = client_->settings();
         if (!settings)
             return finishWith(makeStatus(v2::Code::UNRECOGNIZED_CLIENT_TYPE, "no settings from this client yet (telemetry)"));

@@ -55,12 +55,11 @@ class TelemetryReactor final : public ::grpc::ServerBidiReactor<v2::TelemetryCom
 {
 public:
     TelemetryReactor(MessagingService &service, ::grpc::CallbackServerContext *context)
-        : service_(service)
+        : service_(service), context_(context)
     {
-        client_ = service_.clientOf(context);
+        v2::TelemetryCommand refusal;
+        client_ = service_.admit(context, nullptr, *refusal.mutable_status());
         if (!client_) {
-            v2::TelemetryCommand refusal;
-            *refusal.mutable_status() = makeStatus(v2::Code::CLIENT_ID_REQUIRED, "x-mq-client-id is missing");
             {
                 std::lock_guard lock(mutex_);
                 closing_ = true;
@@ -86,8 +85,13 @@ public:
         v2::TelemetryCommand command = std::move(incoming_);
         incoming_.Clear();
         StartRead(&incoming_);
-        if (command.has_settings())
-            onSettings(command.settings());
+        if (command.has_settings()) {
+            // Each Settings names the topics and group the client will use: the ACL sees them.
+            if (v2::Status refusal; !service_.admitted(context_, &command, refusal))
+                reply(std::move(refusal), std::nullopt);
+            else
+                onSettings(command.settings());
+        }
         // thread_stack_trace and verify_message_result answer commands this broker never sends.
     }
 
@@ -193,6 +197,7 @@ private:
     }
 
     MessagingService &service_;
+    ::grpc::CallbackServerContext *const context_; // valid until OnDone
     std::shared_ptr<GrpcClient> client_;
     std::shared_ptr<TelemetryOutbox> outbox_;
     v2::TelemetryCommand incoming_;

@@ -124,6 +124,8 @@ public:
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
     pop::PopService &pop() { return *pop_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
+    // The plain ACL when aclEnable=true (set at start), else null; thread-safe.
+    acl::PlainAccessValidator *accessValidator() const { return acl_.get(); }
 
     // In-process clients (the gRPC endpoint, RocketMQ's proxy in local mode): `request` runs
     // through the processor of its code on that processor's executor, as from a connection, and

@@ -44,7 +44,17 @@ class Harness {
     this.scenario = scenario;
     this.adminPath = adminPath;
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), `mqdesk-conformance-grpc-${scenario}-`));
-    this.broker = new Broker(brokerPath, this.root, options.brokerConf || []);
+    // options.plainAcl: a plain_acl.yml to run the broker with (aclEnable=true), in the store's
+    // conf/ where the broker looks for it; options.adminCredentials sign mqdesk-admin's requests.
+    const conf = [ ...(options.brokerConf || []), ...(options.plainAcl ? [ 'aclEnable=true' ] : []) ];
+    this.broker = new Broker(brokerPath, this.root, conf);
+    if (options.plainAcl) {
+      fs.mkdirSync(path.join(this.broker.storeDir, 'conf'), { recursive: true });
+      fs.writeFileSync(path.join(this.broker.storeDir, 'conf', 'plain_acl.yml'), options.plainAcl);
+    }
+    this.adminEnv = options.adminCredentials ? { ...process.env,
+      ROCKETMQ_ACCESS_KEY: options.adminCredentials.accessKey,
+      ROCKETMQ_SECRET_KEY: options.adminCredentials.secretKey } : process.env;
     this.clients = [];
     this.clientLog = [];
     this.nameSeq = 0;
@@ -75,10 +85,11 @@ class Harness {
   // mqdesk-admin against this broker's NameServer; resolves with stdout, rejects with its stderr.
   admin(...args) {
     return new Promise((resolve, reject) => {
-      execFile(this.adminPath, [ '-n', this.broker.namesrv, ...args ], { timeout: 20000 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`mqdesk-admin ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolve(stdout);
-      });
+      execFile(this.adminPath, [ '-n', this.broker.namesrv, ...args ], { timeout: 20000, env: this.adminEnv },
+        (err, stdout, stderr) => {
+          if (err) reject(new Error(`mqdesk-admin ${args.join(' ')} failed: ${stderr || err.message}`));
+          else resolve(stdout);
+        });
     });
   }
 
@@ -169,7 +180,8 @@ async function fail(err) {
   process.exit(1);
 }
 
-// run(name, async h => { ... }[, { brokerConf: [...] }]): the whole life of one scenario.
+// run(name, async h => { ... }[, { brokerConf: [...], plainAcl, adminCredentials }]): the whole
+// life of one scenario.
 function run(scenario, body, options = {}) {
   const [ brokerPath, adminPath ] = [ process.argv[2] || process.env.MQDESK_BROKER,
     process.argv[3] || process.env.MQDESK_ADMIN ];
