@@ -51,6 +51,10 @@
         <source>Let the embedded broker listen on a non-loopback bindAddress without aclEnable (every host that reaches it can read and write every topic)</source>
         <translation>允许内嵌 Broker 在未开启 aclEnable 时监听非回环的 bindAddress（任何能访问到它的主机都可以读写所有 Topic）</translation>
     </message>
+    <message>
+        <source>RocketMQ 5 gRPC endpoint port (0: a free one, -1: none; a taken port falls back to a free one)</source>
+        <translation>RocketMQ 5 gRPC 端点端口（0：任选空闲端口，-1：不启用；端口被占用时改用空闲端口）</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::BrokerHost</name>
@@ -176,6 +180,13 @@
     <message>
         <source>%1 of %2</source>
         <translation>%1（共 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::BrokerWorker</name>
+    <message>
+        <source>port %1 was taken</source>
+        <translation>端口 %1 已被占用</translation>
     </message>
 </context>
 <context>
@@ -2913,6 +2924,14 @@ Broker：%2（%3，集群 %4）
     <message>
         <source>Choose other ports or another store folder, then use Broker ▸ Start.</source>
         <translation>请选择其他端口或其他存储目录，然后使用“Broker ▸ 启动”。</translation>
+    </message>
+    <message>
+        <source>gRPC (RocketMQ 5 SDKs): %1</source>
+        <translation>gRPC（RocketMQ 5 SDK）：%1</translation>
+    </message>
+    <message>
+        <source>gRPC endpoint: %1</source>
+        <translation>gRPC 端点：%1</translation>
     </message>
 </context>
 <context>

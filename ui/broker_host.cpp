@@ -1,14 +1,45 @@
 #include "ui/broker_host.h"
 
+#include "broker/grpc/grpc_endpoint.h"
+#include "broker/server/broker_controller.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
 namespace mqdesk::ui {
 
+BrokerWorker::BrokerWorker() = default;
+
 BrokerWorker::~BrokerWorker()
 {
+    if (grpc_)
+        grpc_->shutdown();
     if (broker_)
         broker_->shutdown(); // normally done already by the host's blocking stop()
+}
+
+void BrokerWorker::startGrpc(int32_t port)
+{
+    grpc::GrpcEndpointOptions options;
+    options.bindAddress = broker_->broker().brokerConfig().bindAddress;
+    options.port = static_cast<uint16_t>(port);
+    grpc_ = std::make_unique<grpc::GrpcEndpoint>(broker_->broker(), options);
+    std::string error;
+    QString note;
+    if (!grpc_->start(error) && port != 0) {
+        // Another program (a RocketMQ Proxy, a second MQDesk) has the port: the broker is still
+        // worth having, and the Overview shows where the endpoint went.
+        note = tr("port %1 was taken").arg(port);
+        options.port = 0;
+        grpc_ = std::make_unique<grpc::GrpcEndpoint>(broker_->broker(), options);
+        if (!grpc_->start(error))
+            grpc_.reset();
+    } else if (grpc_->address().empty()) {
+        grpc_.reset();
+    }
+    if (!grpc_)
+        note = QString::fromStdString(error);
+    emit grpcStarted(grpc_ ? QString::fromStdString(grpc_->address()) : QString(), note);
 }
 
 void BrokerWorker::start(const server::EmbeddedBrokerOptions &options)
@@ -28,12 +59,18 @@ void BrokerWorker::start(const server::EmbeddedBrokerOptions &options)
         emit started(false, QString::fromStdString(error), {}, {}, {}, findPortConflict(options));
         return;
     }
+    if (options.grpcPort >= 0)
+        startGrpc(options.grpcPort);
     emit started(true, {}, QString::fromStdString(broker_->namesrvAddress()),
                  QString::fromStdString(broker_->brokerAddress()), QString::fromStdString(broker_->storeDir()), {});
 }
 
 void BrokerWorker::stop()
 {
+    if (grpc_) {
+        grpc_->shutdown();
+        grpc_.reset();
+    }
     if (broker_) {
         broker_->shutdown();
         broker_.reset();
@@ -52,6 +89,7 @@ BrokerHost::BrokerHost(QObject *parent) : QObject(parent)
     connect(this, &BrokerHost::stopRequested, worker_, &BrokerWorker::stop);
     connect(worker_, &BrokerWorker::started, this, &BrokerHost::onStarted);
     connect(worker_, &BrokerWorker::stopped, this, &BrokerHost::onStopped);
+    connect(worker_, &BrokerWorker::grpcStarted, this, &BrokerHost::onGrpcStarted);
     connect(worker_, &BrokerWorker::recoveryProgress, this, [this](qint64 done, qint64 total, const QString &phase) {
         emit recoveryProgress(done, total, recoveryPhaseText(phase));
     });
@@ -178,12 +216,20 @@ void BrokerHost::onStarted(bool ok, const QString &error, const QString &namesrv
     emit ready(namesrv, broker, store);
 }
 
+void BrokerHost::onGrpcStarted(const QString &address, const QString &note)
+{
+    grpcAddress_ = address;
+    grpcNote_ = note;
+}
+
 void BrokerHost::onStopped()
 {
     if (state_ != State::Stopping)
         return; // the stop that follows a failed start, or the destructor's
     namesrvAddress_.clear();
     brokerAddress_.clear();
+    grpcAddress_.clear();
+    grpcNote_.clear();
     setState(State::Stopped);
     if (restartPending_) {
         restartPending_ = false;

@@ -4,7 +4,9 @@
 // EmbeddedBroker) on a thread of its own. Starting recovers the store, which can take seconds
 // on a large one, and stopping flushes it: neither ever runs on the GUI thread. The GUI asks
 // with start()/stop()/restart() and learns the outcome from the signals, delivered on its own
-// thread.
+// thread. When the options ask for one (grpcPort >= 0) the worker also serves the RocketMQ 5
+// gRPC endpoint (broker/grpc's GrpcEndpoint) over that broker, started after it and stopped
+// before it; a taken port falls back to a free one (grpcNote says so) rather than failing.
 
 #include "broker/server/embedded_broker.h"
 #include "ui/port_choice.h"
@@ -12,6 +14,10 @@
 #include <QObject>
 #include <QString>
 #include <QThread>
+
+namespace mqdesk::grpc {
+class GrpcEndpoint;
+}
 
 namespace mqdesk::ui {
 
@@ -33,6 +39,10 @@ public:
     QString namesrvAddress() const { return namesrvAddress_; }
     QString brokerAddress() const { return brokerAddress_; }
     QString storeDir() const { return storeDir_; }
+    // "127.0.0.1:8081" while running with a gRPC endpoint, else empty.
+    QString grpcAddress() const { return grpcAddress_; }
+    // Why the endpoint is not where it was asked to be ("port 8081 was taken"), else empty.
+    QString grpcNote() const { return grpcNote_; }
     QString lastError() const { return lastError_; }
     // After a failed start: which ports were taken and free ones to use instead.
     PortConflict portConflict() const { return portConflict_; }
@@ -79,6 +89,7 @@ private:
     void setState(State state);
     void onStarted(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store,
                    const mqdesk::ui::PortConflict &conflict);
+    void onGrpcStarted(const QString &address, const QString &note);
     void onStopped();
 
     QThread thread_;
@@ -89,6 +100,8 @@ private:
     QString namesrvAddress_;
     QString brokerAddress_;
     QString storeDir_;
+    QString grpcAddress_;
+    QString grpcNote_;
     QString flushMode_;
     QString lastError_;
     PortConflict portConflict_;
@@ -100,6 +113,7 @@ class BrokerWorker : public QObject
     Q_OBJECT
 
 public:
+    BrokerWorker(); // out of line: GrpcEndpoint is incomplete here
     ~BrokerWorker() override;
     void start(const server::EmbeddedBrokerOptions &options);
     void stop();
@@ -109,11 +123,16 @@ signals:
     void started(bool ok, const QString &error, const QString &namesrv, const QString &broker, const QString &store,
                  const mqdesk::ui::PortConflict &conflict);
     void stopped();
+    // Before started(true, ...): where the gRPC endpoint serves, and why not where asked.
+    void grpcStarted(const QString &address, const QString &note);
     // The engine's phase name ("commit log"), from the worker's thread.
     void recoveryProgress(qint64 done, qint64 total, const QString &phase);
 
 private:
+    void startGrpc(int32_t port);
+
     std::unique_ptr<server::EmbeddedBroker> broker_;
+    std::unique_ptr<grpc::GrpcEndpoint> grpc_; // stopped before broker_
 };
 
 } // namespace mqdesk::ui

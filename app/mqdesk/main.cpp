@@ -60,6 +60,10 @@ int main(int argc, char **argv)
                                                QStringLiteral("9876"));
     const QCommandLineOption brokerPortOption(QStringLiteral("broker-port"), translated(QT_TRANSLATE_NOOP("mqdesk", "Broker port (0: a free one)")),
                                               translated(QT_TRANSLATE_NOOP("mqdesk", "port")), QStringLiteral("10911"));
+    const QCommandLineOption grpcPortOption(QStringLiteral("grpc-port"),
+                                            translated(QT_TRANSLATE_NOOP("mqdesk", "RocketMQ 5 gRPC endpoint port (0: a free one, "
+                                                                                   "-1: none; a taken port falls back to a free one)")),
+                                            translated(QT_TRANSLATE_NOOP("mqdesk", "port")), QStringLiteral("8081"));
     const QCommandLineOption langOption(QStringLiteral("lang"),
                                         translated(QT_TRANSLATE_NOOP("mqdesk", "Interface language: en or zh_CN (default: the saved choice, "
                                            "else the system's)")),
@@ -71,7 +75,7 @@ int main(int argc, char **argv)
         QStringLiteral("allow-unauthenticated"),
         translated(QT_TRANSLATE_NOOP("mqdesk", "Let the embedded broker listen on a non-loopback bindAddress without "
                                                "aclEnable (every host that reaches it can read and write every topic)")));
-    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, langOption, exploreOption,
+    parser.addOptions({configOption, storeOption, namesrvPortOption, brokerPortOption, grpcPortOption, langOption, exploreOption,
                        allowUnauthenticatedOption});
     parser.process(app);
 
@@ -99,7 +103,11 @@ int main(int argc, char **argv)
     const int namesrvPort = parser.value(namesrvPortOption).toInt(&ok);
     if (!ok || namesrvPort < 0 || namesrvPort > 65535)
         return fail("--namesrv-port takes a port number, got '" + parser.value(namesrvPortOption).toStdString() + "'");
+    const int grpcPort = parser.value(grpcPortOption).toInt(&ok);
+    if (!ok || grpcPort < -1 || grpcPort > 65535)
+        return fail("--grpc-port takes a port number or -1, got '" + parser.value(grpcPortOption).toStdString() + "'");
     options.settings.store.listenPort = brokerPort;
+    options.grpcPort = grpcPort;
     options.allowUnauthenticated = parser.isSet(allowUnauthenticatedOption);
     // Refused here, before a window opens, as mqdesk-broker refuses it (bind_policy.h).
     if (const std::string refusal = mqdesk::server::checkBindPolicy(options.settings, options.allowUnauthenticated);

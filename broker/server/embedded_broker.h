@@ -28,6 +28,10 @@ struct EmbeddedBrokerOptions
     // Listening on a non-loopback address without aclEnable is refused unless this is set
     // (bind_policy.h); then start() logs a warning.
     bool allowUnauthenticated = false;
+    // The RocketMQ 5 gRPC endpoint's port, for the hosts that serve one beside the broker
+    // (mqdesk-broker, the desktop app's BrokerHost): 0 a free port, -1 none. This class does not
+    // start it: broker/grpc sits above broker/server.
+    int32_t grpcPort = -1;
     // Told how the store's recovery progresses while start() runs, on start()'s thread
     // (store/recovery_progress.h).
     store::RecoveryProgressCallback recoveryProgress;

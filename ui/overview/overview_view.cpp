@@ -86,11 +86,16 @@ void OverviewView::refresh()
     const auto &options = host_.options();
     const QString flush = host_.flushMode(); // what the status bar shows, switched live too
     if (state == BrokerHost::State::Running) {
-        details_->setText(tr("NameServer: %1\nBroker: %2 (%3, cluster %4)\nStore: %5\nFlush mode: %6")
-                              .arg(host_.namesrvAddress(), host_.brokerAddress(),
-                                   QString::fromStdString(options.settings.broker.brokerName),
-                                   QString::fromStdString(options.settings.broker.brokerClusterName), host_.storeDir(),
-                                   flush));
+        QString text = tr("NameServer: %1\nBroker: %2 (%3, cluster %4)\nStore: %5\nFlush mode: %6")
+                           .arg(host_.namesrvAddress(), host_.brokerAddress(),
+                                QString::fromStdString(options.settings.broker.brokerName),
+                                QString::fromStdString(options.settings.broker.brokerClusterName), host_.storeDir(), flush);
+        // The 5.x SDKs' endpoints (what a RocketMQ Proxy would be).
+        if (!host_.grpcAddress().isEmpty())
+            text += QLatin1Char('\n') + tr("gRPC (RocketMQ 5 SDKs): %1").arg(host_.grpcAddress());
+        if (!host_.grpcNote().isEmpty())
+            text += QLatin1Char('\n') + tr("gRPC endpoint: %1").arg(host_.grpcNote());
+        details_->setText(text);
     } else if (state == BrokerHost::State::Failed) {
         details_->setText(failureText());
     } else {

@@ -7,6 +7,12 @@
 // table and the status bar; GET_BROKER_RUNTIME_INFO's Java-shaped values read into numbers.
 // Screenshots in the build tree (screenshots/).
 
+// grpc++ first: Qt's keyword macros must not reach its headers.
+#include "apache/rocketmq/v2/service.grpc.pb.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
 #include "ui_test_util.h"
 #include "broker/client/broker_runtime.h"
 #include "broker/client/producer.h"
@@ -481,6 +487,52 @@ private slots:
         QVERIFY2(window.statusText().endsWith(QStringLiteral(" SYNC_FLUSH")), qPrintable(window.statusText()));
         QCOMPARE(window.brokerHost().flushMode(), QStringLiteral("SYNC_FLUSH"));
         saveScreenshot(window, QStringLiteral("overview-flush-sync"));
+    }
+
+    // The desktop app serves the RocketMQ 5 SDKs too: a real gRPC QueryRoute on the address the
+    // Overview shows is answered by the embedded broker. A taken gRPC port does not stop the
+    // broker: the endpoint moves to a free port and the Overview says why.
+    void embeddedBrokerServesGrpcWhereTheOverviewSays()
+    {
+        QTcpServer squatter; // the port another program (a RocketMQ Proxy) already has
+        QVERIFY(squatter.listen(QHostAddress::LocalHost, 0));
+        for (const bool taken : {false, true}) {
+            QTemporaryDir dir;
+            server::EmbeddedBrokerOptions options = optionsFor(dir.filePath(QStringLiteral("grpc")));
+            options.grpcPort = taken ? squatter.serverPort() : 0;
+            MainWindow window(options);
+            window.resize(1000, 900);
+            window.show();
+            QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+            auto *details = window.findChild<QLabel *>(QStringLiteral("overviewDetails"));
+            QVERIFY(details);
+            QTRY_VERIFY(details->isVisible());
+            const QString address = window.brokerHost().grpcAddress();
+            QVERIFY(!address.isEmpty());
+            QVERIFY2(details->text().contains(QStringLiteral("gRPC (RocketMQ 5 SDKs): ") + address),
+                     qPrintable(details->text()));
+            const QString note = QStringLiteral("port %1 was taken").arg(squatter.serverPort());
+            QCOMPARE(details->text().contains(note), taken);
+            QCOMPARE(address.endsWith(QLatin1Char(':') + QString::number(squatter.serverPort())), false);
+            saveScreenshot(window, taken ? QStringLiteral("overview-grpc-port-taken") : QStringLiteral("overview-grpc"));
+
+            namespace v2 = apache::rocketmq::v2;
+            auto stub = v2::MessagingService::NewStub(
+                ::grpc::CreateChannel(address.toStdString(), ::grpc::InsecureChannelCredentials()));
+            ::grpc::ClientContext context;
+            context.AddMetadata("x-mq-client-id", "overview-test@1");
+            context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+            v2::QueryRouteRequest request;
+            request.mutable_topic()->set_name("TopicFromA5xClient");
+            v2::QueryRouteResponse response;
+            const ::grpc::Status status = stub->QueryRoute(&context, request, &response);
+            QVERIFY2(status.ok(), status.error_message().c_str());
+            QCOMPARE(response.status().code(), v2::Code::OK);
+            QVERIFY(response.message_queues_size() > 0);
+            const v2::Endpoints &endpoints = response.message_queues(0).broker().endpoints();
+            QVERIFY(endpoints.addresses_size() > 0);
+            QCOMPARE(QString::number(endpoints.addresses(0).port()), address.section(QLatin1Char(':'), -1));
+        }
     }
 
     void portInUseIsFixedInOneClick_data()
