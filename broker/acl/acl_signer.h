@@ -24,7 +24,7 @@ inline constexpr const char *kSecurityTokenField = "SecurityToken";
 // MixAll.UNIQUE_MSG_QUERY_FLAG. Clients up to 4.9.3 added it after signing, so a broker leaves it
 // out of the content for requests of version <= V4_9_3 (as 5.x's PlainAccessResource.parse does).
 inline constexpr const char *kUniqueKeyQueryField = "_UNIQUE_KEY_QUERY";
-inline constexpr int32_t kVersionV4_9_3 = 404; // MQVersion.Version.V4_9_3.ordinal()
+inline constexpr int32_t kVersionV4_9_3 = 399; // MQVersion.Version.V4_9_3.ordinal() (V4_9_8 = 409, two per patch)
 
 struct Credentials
 {

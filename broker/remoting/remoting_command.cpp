@@ -149,4 +149,20 @@ std::string describeCommand(const RemotingCommand &command)
     return text;
 }
 
+std::string mqVersionName(int32_t ordinal)
+{
+    constexpr int32_t kV4_0_0_Snapshot = 212;
+    constexpr int32_t kReleases = 200; // 4.0.0 .. 5.9.9
+    if (ordinal < kV4_0_0_Snapshot)
+        return {};
+    const int32_t release = (ordinal - kV4_0_0_Snapshot) / 2;
+    if (release >= kReleases)
+        return "HIGHER_VERSION";
+    std::string name = "V" + std::to_string(4 + release / 100) + "_" + std::to_string(release / 10 % 10) + "_"
+                       + std::to_string(release % 10);
+    if ((ordinal - kV4_0_0_Snapshot) % 2 == 0)
+        name += "_SNAPSHOT";
+    return name;
+}
+
 } // namespace mqdesk::remoting

@@ -19,6 +19,12 @@ namespace mqdesk::remoting {
 // emulate (§2.3). Clients only compare it against thresholds.
 inline constexpr int32_t kMQDeskRemotingVersion = 409;
 
+// MQVersion.getVersionDesc: a command's version ordinal as Java names it ("V4_9_8", "V5_0_8",
+// "V5_3_3_SNAPSHOT", "HIGHER_VERSION"). From V4_0_0_SNAPSHOT (212) on, MQVersion has two entries
+// per patch release (SNAPSHOT, release); the 3.x entries before it are irregular and get an
+// empty name, as does anything negative.
+std::string mqVersionName(int32_t ordinal);
+
 // Who sent a command (§1.5). JSON carries the name, the binary header the byte. The underlying
 // byte may hold a value without a name (a binary header from an unknown client); such values
 // are kept as they are and written as OTHER in JSON.

@@ -5,6 +5,7 @@
 #include "ui/history/history_recorder.h"
 #include "ui/history/history_store.h"
 #include "ui/groups/lag_chart.h"
+#include "broker/remoting/remoting_command.h" // mqVersionName
 
 #include <QAction>
 #include <QCheckBox>
@@ -445,10 +446,12 @@ void GroupsView::showDetail(GroupDetail detail)
         QStringList lines;
         lines << tr("Clients (%n online):", "", static_cast<int>(detail.connection->connectionSet.size()));
         for (const auto &client : detail.connection->connectionSet) {
+            // As the Dashboard names versions (V4_9_8, V5_0_8); the ordinal where MQVersion has no name.
+            const std::string versionName = remoting::mqVersionName(client.version);
             lines << tr("%1 · %2 · %3 · version %4")
                          .arg(QString::fromStdString(client.clientId), QString::fromStdString(client.clientAddr),
-                              QString::fromStdString(client.language))
-                         .arg(client.version);
+                              QString::fromStdString(client.language),
+                              versionName.empty() ? QString::number(client.version) : QString::fromStdString(versionName));
         }
         clients_->setText(lines.join(QLatin1Char('\n')));
     }

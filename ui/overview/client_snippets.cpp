@@ -33,6 +33,10 @@ QString ClientSnippets::id(Language language)
         return QStringLiteral("spring");
     case Go:
         return QStringLiteral("go");
+    case Java5:
+        return QStringLiteral("java5");
+    case Node5:
+        return QStringLiteral("node5");
     case Node:
     case LanguageCount:
         break;
@@ -40,8 +44,9 @@ QString ClientSnippets::id(Language language)
     return QStringLiteral("node");
 }
 
-QString ClientSnippets::snippet(Language language, const QString &namesrvAddr)
+QString ClientSnippets::snippet(Language language, const QString &address)
 {
+    const QString &namesrvAddr = address;
     switch (language) {
     case Java:
         return QStringLiteral(
@@ -99,6 +104,49 @@ QString ClientSnippets::snippet(Language language, const QString &namesrvAddr)
                    "\t})\n"
                    "_ = c.Start()\n")
             .arg(goAddressList(namesrvAddr));
+    case Java5:
+        return QStringLiteral(
+                   "<!-- pom.xml: the RocketMQ 5 SDK, gRPC to the endpoint (a Proxy's, here MQDesk's) -->\n"
+                   "<dependency>\n"
+                   "  <groupId>org.apache.rocketmq</groupId>\n"
+                   "  <artifactId>rocketmq-client-java</artifactId>\n"
+                   "  <version>5.0.8</version>\n"
+                   "</dependency>\n"
+                   "\n"
+                   "ClientServiceProvider provider = ClientServiceProvider.loadService();\n"
+                   "ClientConfiguration configuration = ClientConfiguration.newBuilder()\n"
+                   "    .setEndpoints(\"%1\")\n"
+                   "    .enableSsl(false) // the endpoint speaks plain HTTP/2\n"
+                   "    .build();\n"
+                   "Producer producer = provider.newProducerBuilder()\n"
+                   "    .setClientConfiguration(configuration)\n"
+                   "    .setTopics(\"TopicTest\")\n"
+                   "    .build();\n"
+                   "SendReceipt receipt = producer.send(provider.newMessageBuilder()\n"
+                   "    .setTopic(\"TopicTest\").setTag(\"TagA\").setKeys(\"k1\")\n"
+                   "    .setBody(\"hello\".getBytes(StandardCharsets.UTF_8)).build());\n"
+                   "\n"
+                   "SimpleConsumer consumer = provider.newSimpleConsumerBuilder()\n"
+                   "    .setClientConfiguration(configuration)\n"
+                   "    .setConsumerGroup(\"MyConsumerGroup\")\n"
+                   "    .setSubscriptionExpressions(Map.of(\"TopicTest\", new FilterExpression(\"TagA\", FilterExpressionType.TAG)))\n"
+                   "    .setAwaitDuration(Duration.ofSeconds(10))\n"
+                   "    .build();\n"
+                   "for (MessageView message : consumer.receive(16, Duration.ofSeconds(30)))\n"
+                   "    consumer.ack(message);\n")
+            .arg(address);
+    case Node5:
+        return QStringLiteral("// npm install rocketmq-client-nodejs (the RocketMQ 5 SDK, gRPC)\n"
+                              "const { Producer, SimpleConsumer } = require('rocketmq-client-nodejs');\n"
+                              "const producer = new Producer({ endpoints: '%1' });\n"
+                              "await producer.startup();\n"
+                              "const receipt = await producer.send({ topic: 'TopicTest', tag: 'TagA', body: Buffer.from('hello') });\n"
+                              "\n"
+                              "const consumer = new SimpleConsumer({ endpoints: '%1', consumerGroup: 'MyConsumerGroup',\n"
+                              "  subscriptions: new Map([ [ 'TopicTest', 'TagA' ] ]), awaitDuration: 10000 });\n"
+                              "await consumer.startup();\n"
+                              "for (const message of await consumer.receive(16)) await consumer.ack(message);\n")
+            .arg(address);
     case Node:
     case LanguageCount:
         break;
@@ -118,8 +166,9 @@ ClientSnippets::ClientSnippets(QWidget *parent) : QWidget(parent)
     layout->addWidget(tabs_);
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     // Names of languages and frameworks: not translated.
-    const std::array<QString, LanguageCount> titles{QStringLiteral("Java"), QStringLiteral("Spring Boot"),
-                                                    QStringLiteral("Go"), QStringLiteral("Node.js")};
+    const std::array<QString, LanguageCount> titles{QStringLiteral("Java"),           QStringLiteral("Spring Boot"),
+                                                    QStringLiteral("Go"),             QStringLiteral("Node.js"),
+                                                    QStringLiteral("Java 5.x (gRPC)"), QStringLiteral("Node.js 5.x (gRPC)")};
     for (int i = 0; i < LanguageCount; ++i) {
         const auto language = static_cast<Language>(i);
         auto *page = new QWidget(tabs_);
@@ -133,21 +182,37 @@ ClientSnippets::ClientSnippets(QWidget *parent) : QWidget(parent)
         auto *copy = new QPushButton(tr("Copy"), page);
         copy->setObjectName(QStringLiteral("copySnippet-") + id(language));
         connect(copy, &QPushButton::clicked, this,
-                [this, language] { QGuiApplication::clipboard()->setText(snippet(language, namesrvAddr_)); });
+                [this, language] { QGuiApplication::clipboard()->setText(snippet(language, addressFor(language))); });
         pageLayout->addWidget(text);
         pageLayout->addWidget(copy, 0, Qt::AlignLeft);
         tabs_->addTab(page, titles[i]);
         texts_[i] = text;
         copyButtons_[i] = copy;
     }
-    setNamesrvAddress(QString());
+    showSnippets();
 }
 
 void ClientSnippets::setNamesrvAddress(const QString &namesrvAddr)
 {
     namesrvAddr_ = namesrvAddr;
-    for (int i = 0; i < LanguageCount; ++i)
-        texts_[i]->setPlainText(namesrvAddr.isEmpty() ? QString() : snippet(static_cast<Language>(i), namesrvAddr));
+    showSnippets();
+}
+
+void ClientSnippets::setGrpcEndpoint(const QString &endpoint)
+{
+    grpcEndpoint_ = endpoint;
+    showSnippets();
+}
+
+void ClientSnippets::showSnippets()
+{
+    for (int i = 0; i < LanguageCount; ++i) {
+        const auto language = static_cast<Language>(i);
+        const QString address = addressFor(language);
+        texts_[i]->setPlainText(address.isEmpty() ? QString() : snippet(language, address));
+        if (isGrpc(language))
+            tabs_->setTabVisible(i, !address.isEmpty());
+    }
 }
 
 } // namespace mqdesk::ui

@@ -102,6 +102,10 @@ void OverviewView::refresh()
         details_->setText(tr("Store: %1").arg(QString::fromStdString(options.settings.store.rootDir())));
     }
     snippets_->setNamesrvAddress(connection_.namesrvAddress());
+    // The 5.x SDKs' endpoint is known for the embedded broker only (a saved connection names
+    // NameServers, not Proxies).
+    const bool embeddedShown = state == BrokerHost::State::Running && connection_.namesrvAddress() == host_.namesrvAddress();
+    snippets_->setGrpcEndpoint(embeddedShown ? host_.grpcAddress() : QString());
     clientPart_->setVisible(connection_.isConnected());
     const PortConflict conflict = host_.portConflict();
     const bool offerPorts = state == BrokerHost::State::Failed && conflict.any();

@@ -183,6 +183,8 @@ private slots:
         };
         QCOMPARE(content(false), std::string("RocketMQtruePGTopicBBODY")); // "_" sorts between "A" and "a"
         QCOMPARE(content(true), std::string("RocketMQPGTopicBBODY"));
+        // "Up to 4.9.3" is MQVersion's V4_9_3 ordinal (it read 404, V4_9_5_SNAPSHOT, before).
+        QCOMPARE(mqdesk::remoting::mqVersionName(acl::kVersionV4_9_3), std::string("V4_9_3"));
 
         RemotingCommand request = sendV2("topicB");
         RemotingCommand byHand = request;

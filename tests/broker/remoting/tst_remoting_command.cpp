@@ -13,6 +13,25 @@ class RemotingCommandTest : public QObject
     Q_OBJECT
 
 private slots:
+    // MQVersion's names, at the ordinals the specs and clients give (remoting spec header:
+    // V4_9_8 = 409, V5_3_3 = 479; the 5.x SDK's 5.0.8 maps to 429 through the gRPC endpoint).
+    void namesVersionOrdinalsAsMQVersionDoes()
+    {
+        QCOMPARE(mqVersionName(kMQDeskRemotingVersion), std::string("V4_9_8"));
+        QCOMPARE(mqVersionName(409), std::string("V4_9_8"));
+        QCOMPARE(mqVersionName(408), std::string("V4_9_8_SNAPSHOT"));
+        QCOMPARE(mqVersionName(399), std::string("V4_9_3"));
+        QCOMPARE(mqVersionName(213), std::string("V4_0_0"));
+        QCOMPARE(mqVersionName(212), std::string("V4_0_0_SNAPSHOT"));
+        QCOMPARE(mqVersionName(413), std::string("V5_0_0"));
+        QCOMPARE(mqVersionName(429), std::string("V5_0_8"));
+        QCOMPARE(mqVersionName(479), std::string("V5_3_3"));
+        QCOMPARE(mqVersionName(611), std::string("V5_9_9"));
+        QCOMPARE(mqVersionName(612), std::string("HIGHER_VERSION"));
+        QCOMPARE(mqVersionName(211), std::string());
+        QCOMPARE(mqVersionName(-1), std::string());
+    }
+
     void createsRequestsWithFreshOpaques()
     {
         const RemotingCommand first = RemotingCommand::createRequest(RequestCode::kHeartBeat);

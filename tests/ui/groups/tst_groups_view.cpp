@@ -1,7 +1,15 @@
 // The Consumer groups view in the real main window, offscreen, over a real embedded broker on a
 // temporary store: a group that consumed part of a topic is listed with its total lag, its
 // detail shows the lag per queue and its online client; reset to latest clears the lag; a group
-// config is created and deleted; 2,500 groups are listed. Screenshots go to screenshots/.
+// config is created and deleted; 2,500 groups are listed; the 5.x SDKs' clients (gRPC) are
+// listed among a group's connections with their language and version. Screenshots go to
+// screenshots/.
+
+// grpc++ first: Qt's keyword macros must not reach its headers.
+#include "apache/rocketmq/v2/service.grpc.pb.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
 
 #include "ui_test_util.h"
 #include "broker/client/admin_client.h"
@@ -114,7 +122,9 @@ private:
 private slots:
     void initTestCase()
     {
-        window_ = std::make_unique<MainWindow>(optionsFor(dir_.filePath(QStringLiteral("store"))));
+        server::EmbeddedBrokerOptions options = optionsFor(dir_.filePath(QStringLiteral("store")));
+        options.grpcPort = 0; // the 5.x SDKs' endpoint, on a free port
+        window_ = std::make_unique<MainWindow>(options);
         window_->show();
         QTRY_COMPARE_WITH_TIMEOUT(window_->brokerHost().state(), BrokerHost::State::Running, kTimeout);
         view_ = window_->pages()->findChild<GroupsView *>();
@@ -355,6 +365,98 @@ private slots:
         QVERIFY(confirmAndWait());
         QVERIFY2(view_->bannerText().contains(QStringLiteral("Sent the reset of 4 queue(s)")),
                  qPrintable(view_->bannerText()));
+    }
+
+    // Two RocketMQ 5 clients (what the Python and Go SDKs send: telemetry Settings naming their
+    // language and version, then a heartbeat) join a group through the gRPC endpoint; a person
+    // clicks the group and reads each client with its address, language and version.
+    void listsGrpcClientsWithLanguageAndVersion()
+    {
+        namespace v2 = apache::rocketmq::v2;
+        const QString endpoint = window_->brokerHost().grpcAddress();
+        QVERIFY(!endpoint.isEmpty());
+        auto stub = v2::MessagingService::NewStub(
+            ::grpc::CreateChannel(endpoint.toStdString(), ::grpc::InsecureChannelCredentials()));
+        const std::string group = "GID_GRPC_SDKS";
+        struct Sdk
+        {
+            std::string clientId;
+            v2::Language language;
+            std::string version;
+            QString shownLanguage;
+            QString shownVersion;
+        };
+        const std::vector<Sdk> sdks{{"python-host@4242@1@x1", v2::Language::PYTHON, "5.0.6", QStringLiteral("PYTHON"),
+                                     QStringLiteral("V5_0_6")},
+                                    {"go-host@4343@1@x2", v2::Language::GOLANG, "5.1.2", QStringLiteral("GO"),
+                                     QStringLiteral("V5_1_2")}};
+        std::vector<std::unique_ptr<::grpc::ClientContext>> contexts;
+        std::vector<std::unique_ptr<::grpc::ClientReaderWriter<v2::TelemetryCommand, v2::TelemetryCommand>>> streams;
+        for (const Sdk &sdk : sdks) {
+            contexts.push_back(std::make_unique<::grpc::ClientContext>());
+            contexts.back()->set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(2));
+            contexts.back()->AddMetadata("x-mq-client-id", sdk.clientId);
+            contexts.back()->AddMetadata("x-mq-language", v2::Language_Name(sdk.language));
+            contexts.back()->AddMetadata("x-mq-protocol", "v2");
+            contexts.back()->AddMetadata("x-mq-client-version", sdk.version);
+            streams.push_back(stub->Telemetry(contexts.back().get()));
+            v2::TelemetryCommand command;
+            v2::Settings &settings = *command.mutable_settings();
+            settings.set_client_type(v2::ClientType::SIMPLE_CONSUMER);
+            settings.mutable_user_agent()->set_language(sdk.language);
+            settings.mutable_user_agent()->set_version(sdk.version);
+            settings.mutable_user_agent()->set_hostname(sdk.clientId.substr(0, sdk.clientId.find('@')));
+            v2::Subscription &subscription = *settings.mutable_subscription();
+            subscription.mutable_group()->set_name(group);
+            v2::SubscriptionEntry &entry = *subscription.add_subscriptions();
+            entry.mutable_topic()->set_name(kTopic);
+            entry.mutable_expression()->set_type(v2::FilterType::TAG);
+            entry.mutable_expression()->set_expression("*");
+            QVERIFY(streams.back()->Write(command));
+            v2::TelemetryCommand answer;
+            QVERIFY(streams.back()->Read(&answer));
+            QCOMPARE(answer.status().code(), v2::Code::OK);
+
+            ::grpc::ClientContext heartbeatContext;
+            heartbeatContext.AddMetadata("x-mq-client-id", sdk.clientId);
+            heartbeatContext.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+            v2::HeartbeatRequest heartbeat;
+            heartbeat.mutable_group()->set_name(group);
+            heartbeat.set_client_type(v2::ClientType::SIMPLE_CONSUMER);
+            v2::HeartbeatResponse beat;
+            const ::grpc::Status status = stub->Heartbeat(&heartbeatContext, heartbeat, &beat);
+            QVERIFY2(status.ok(), status.error_message().c_str());
+            QCOMPARE(beat.status().code(), v2::Code::OK);
+        }
+
+        view_->filterEdit()->clear();
+        QVERIFY(refreshAndWait());
+        QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(view_->groupModel()->rowOf(group)), 2, kTimeout);
+        QTableView *table = view_->groupTable();
+        const QModelIndex row = view_->groupProxy()->mapFromSource(
+            view_->groupModel()->index(view_->groupModel()->rowOf(group), GroupTableModel::NameColumn));
+        QVERIFY(row.isValid());
+        table->scrollTo(row);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QCOMPARE(view_->selectedGroup(), QString::fromStdString(group));
+        QTRY_VERIFY_WITH_TIMEOUT(view_->clientsText().contains(QStringLiteral("(2 online)")), kTimeout);
+        const QStringList lines = view_->clientsText().split(QLatin1Char('\n'));
+        for (const Sdk &sdk : sdks) {
+            const auto line = std::find_if(lines.begin(), lines.end(), [&](const QString &text) {
+                return text.startsWith(QString::fromStdString(sdk.clientId) + QStringLiteral(" · "));
+            });
+            QVERIFY2(line != lines.end(), qPrintable(view_->clientsText()));
+            QVERIFY2(line->contains(QStringLiteral(" · 127.0.0.1:")), qPrintable(*line));
+            QVERIFY2(line->endsWith(QStringLiteral(" · %1 · version %2").arg(sdk.shownLanguage, sdk.shownVersion)),
+                     qPrintable(*line));
+        }
+        saveScreenshot(*window_, QStringLiteral("groups-grpc-clients"));
+
+        for (size_t i = 0; i < streams.size(); ++i) {
+            streams[i]->WritesDone();
+            contexts[i]->TryCancel();
+            streams[i]->Finish();
+        }
     }
 
     void createAndDeleteGroupConfig()

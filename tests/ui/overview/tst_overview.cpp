@@ -176,13 +176,16 @@ private slots:
     }
 
     // "Connect a client": each tab, clicked on the real tab bar, names the NameServer of the
-    // cluster shown; its Copy button puts exactly that snippet on the clipboard; the snippets
-    // follow a restart on another port and another cluster picked in the toolbar combo.
+    // cluster shown (the 5.x SDKs' tabs its gRPC endpoint); its Copy button puts exactly that
+    // snippet on the clipboard; the snippets follow a restart on another port and another
+    // cluster picked in the toolbar combo, whose gRPC endpoint is not known: no 5.x tabs then.
     void clientSnippetsNameTheShownNameServer()
     {
         using Snippets = ui::ClientSnippets;
         QTemporaryDir dir;
-        MainWindow window(optionsFor(dir.filePath(QStringLiteral("snippets"))));
+        server::EmbeddedBrokerOptions options = optionsFor(dir.filePath(QStringLiteral("snippets")));
+        options.grpcPort = 0;
+        MainWindow window(options);
         window.resize(1000, 900);
         window.show();
         BrokerHost &host = window.brokerHost();
@@ -195,9 +198,15 @@ private slots:
         QCOMPARE(tabBar->count(), int(Snippets::LanguageCount));
 
         // What a person sees in each tab: the address as each language writes it.
-        auto expectShows = [&](const QString &address, bool clickCopy, bool screenshots) {
+        // `grpc` empty: the 5.x tabs must not be there to click.
+        auto expectShows = [&](const QString &address, const QString &grpc, bool clickCopy, bool screenshots) {
             for (int i = 0; i < Snippets::LanguageCount; ++i) {
                 const auto language = static_cast<Snippets::Language>(i);
+                if (Snippets::isGrpc(language) && grpc.isEmpty()) {
+                    QVERIFY2(!tabBar->isTabVisible(i), qPrintable(Snippets::id(language)));
+                    continue;
+                }
+                QVERIFY(tabBar->isTabVisible(i));
                 QTest::mouseClick(tabBar, Qt::LeftButton, {}, tabBar->tabRect(i).center());
                 QCOMPARE(snippets->tabs()->currentIndex(), i);
                 QPlainTextEdit *text = snippets->text(language);
@@ -205,7 +214,7 @@ private slots:
                 QVERIFY(text->isReadOnly());
                 QVERIFY(QFontInfo(text->font()).fixedPitch());
                 const QString shown = text->toPlainText();
-                QCOMPARE(shown, Snippets::snippet(language, address));
+                QCOMPARE(shown, Snippets::snippet(language, Snippets::isGrpc(language) ? grpc : address));
                 const QStringList parts = address.split(QLatin1Char(';'));
                 switch (language) {
                 case Snippets::Java:
@@ -231,6 +240,17 @@ private slots:
                     QVERIFY(shown.contains(QStringLiteral("rocketmq.NewPushConsumer(")));
                     break;
                 }
+                case Snippets::Java5:
+                    QVERIFY2(shown.contains(QStringLiteral(".setEndpoints(\"%1\")").arg(grpc)), qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral(".enableSsl(false)")));
+                    QVERIFY(shown.contains(QStringLiteral("<artifactId>rocketmq-client-java</artifactId>")));
+                    QVERIFY(!shown.contains(address));
+                    break;
+                case Snippets::Node5:
+                    QVERIFY2(shown.contains(QStringLiteral("new Producer({ endpoints: '%1' })").arg(grpc)), qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral("new SimpleConsumer({ endpoints: '%1',").arg(grpc)));
+                    QVERIFY(shown.contains(QStringLiteral("require('rocketmq-client-nodejs')")));
+                    break;
                 case Snippets::Node:
                 case Snippets::LanguageCount:
                     QVERIFY2(shown.contains(QStringLiteral("nameSrv: '%1'").arg(address)), qPrintable(shown));
@@ -251,7 +271,8 @@ private slots:
 
         const QString first = host.namesrvAddress();
         QVERIFY(!first.isEmpty());
-        expectShows(first, true, true);
+        QVERIFY(!host.grpcAddress().isEmpty());
+        expectShows(first, host.grpcAddress(), true, true);
         if (QTest::currentTestFailed())
             return;
 
@@ -271,7 +292,8 @@ private slots:
         QVERIFY(second.endsWith(QStringLiteral(":%1").arg(otherPort)));
         QVERIFY(second != first);
         QTRY_VERIFY(snippets->isVisible());
-        expectShows(second, true, false);
+        QVERIFY(!host.grpcAddress().isEmpty());
+        expectShows(second, host.grpcAddress(), true, false);
         if (QTest::currentTestFailed())
             return;
         for (int i = 0; i < Snippets::LanguageCount; ++i)
@@ -296,7 +318,8 @@ private slots:
         QCOMPARE(combo->currentIndex(), comboIndex);
         const QString picked = QStringLiteral("127.0.0.1:1;127.0.0.1:2");
         QTRY_COMPARE(snippets->namesrvAddress(), picked);
-        expectShows(picked, true, false);
+        QCOMPARE(snippets->grpcEndpoint(), QString());
+        expectShows(picked, QString(), true, false);
         if (QTest::currentTestFailed())
             return;
         QTest::mouseClick(overview->findChild<QPushButton *>(QStringLiteral("copyNamesrvAddress")), Qt::LeftButton);
@@ -307,6 +330,7 @@ private slots:
         while (combo->currentIndex() > 0)
             QTest::keyClick(combo, Qt::Key_Up);
         QTRY_COMPARE(snippets->namesrvAddress(), second);
+        QTRY_COMPARE(snippets->grpcEndpoint(), host.grpcAddress());
         for (int i = int(connections.connections().size()) - 1; i >= 0; --i)
             if (connections.connections()[size_t(i)].name == name)
                 connections.removeConnection(i);
