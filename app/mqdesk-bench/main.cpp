@@ -85,6 +85,9 @@ int main(int argc, char **argv)
         return sub;
     };
     auto *produce = addNetCommand("produce", "Send messages through the C++ Producer (sync sends per thread)");
+    produce->add_option("--grpc", net.grpcEndpoint,
+                        "Then the same workload over RocketMQ 5's gRPC protocol to this HOST:PORT (an mqdesk-broker's "
+                        "--grpc-port, a RocketMQ Proxy): both rates and their ratio");
     produce->callback([&net] { net.mode = mqdesk::bench::NetBenchMode::Produce; });
     auto *consume = addNetCommand("consume", "Pull a topic's messages from its first offsets through the PullConsumer");
     consume->callback([&net] { net.mode = mqdesk::bench::NetBenchMode::Consume; });

@@ -1,8 +1,10 @@
 #include "app/mqdesk-bench/net_bench.h"
 
 #include "app/mqdesk-bench/bench_report.h"
-#include "broker/server/echo_broker.h"
+#include "app/mqdesk-bench/grpc_bench.h"
+#include "app/mqdesk-bench/net_run.h"
 #include "app/mqdesk-bench/progress_reporter.h"
+#include "broker/server/echo_broker.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
 
@@ -22,47 +24,6 @@ namespace mqdesk::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// The first failure of a run, kept for the summary so a failing run says why.
-class FirstFailure
-{
-public:
-    void note(const std::string &error)
-    {
-        std::lock_guard lock(mutex_);
-        if (text_.empty())
-            text_ = error;
-    }
-    std::string text()
-    {
-        std::lock_guard lock(mutex_);
-        return text_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::string text_;
-};
-
-struct NetRunResult
-{
-    std::string target;         // the NameServer address measured
-    uint64_t messages = 0;      // sent and acknowledged / consumed
-    uint64_t failed = 0;        // sends or pulls that failed
-    double elapsedSeconds = 0;
-    LatencySummary rt;          // per send / per pull, µs
-    std::string error;          // why the run could not start
-    std::string firstFailure;   // the first failed send or pull, for the summary
-
-    double tps() const { return elapsedSeconds > 0 ? static_cast<double>(messages) / elapsedSeconds : 0; }
-};
-
-uint64_t elapsedNanos(Clock::time_point since)
-{
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
-}
-
 client::ClientConfig clientConfig(const NetBenchOptions &options, const std::string &namesrv, const char *role)
 {
     client::ClientConfig config;
@@ -73,56 +34,22 @@ client::ClientConfig clientConfig(const NetBenchOptions &options, const std::str
     return config;
 }
 
-// Spreads `total` over `threads`: the first ones get one more.
-int64_t shareOf(int64_t total, int threads, int index)
-{
-    return total / threads + (index < total % threads ? 1 : 0);
-}
-
-// Joins the workers and fills `result` from what they recorded.
-void finishRun(std::vector<std::thread> &threads, Clock::time_point start, ProgressReporter &reporter,
-               const PutStats &stats, FirstFailure &failure, NetRunResult &result)
-{
-    for (std::thread &thread : threads)
-        thread.join();
-    result.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-    reporter.stop();
-    const auto latency = stats.latencyNanos.snapshot();
-    result.messages = latency.count();
-    result.failed = stats.sendFailed.load();
-    result.rt = LatencySummary::of(latency, 1000.0);
-    result.firstFailure = failure.text();
-}
-
-// Sends `count` messages with at most `window` asynchronous sends in flight, and returns when
+// Sends `count` messages with at most `windowSize` asynchronous sends in flight, and returns when
 // every one is answered. `record` gets each answer and its send time (on an io thread).
 template<typename Record>
-void sendPipelined(client::Producer &producer, const client::Message &message, int64_t count, int window,
+void sendPipelined(client::Producer &producer, const client::Message &message, int64_t count, int windowSize,
                    const Record &record)
 {
-    struct Window
-    {
-        std::mutex mutex;
-        std::condition_variable changed;
-        int inFlight = 0;
-    };
-    auto state = std::make_shared<Window>(); // callbacks may outlive a failed run's loop
+    auto window = std::make_shared<InFlightWindow>(windowSize);
     for (int64_t i = 0; i < count; ++i) {
-        {
-            std::unique_lock lock(state->mutex);
-            state->changed.wait(lock, [&] { return state->inFlight < window; });
-            ++state->inFlight;
-        }
+        window->acquire();
         const Clock::time_point sent = Clock::now();
-        producer.sendAsync(message, [state, sent, &record](client::Result<client::SendResult> answer) {
+        producer.sendAsync(message, [window, sent, &record](client::Result<client::SendResult> answer) {
             record(answer, sent);
-            std::lock_guard lock(state->mutex);
-            --state->inFlight;
-            state->changed.notify_one();
+            window->release();
         });
     }
-    std::unique_lock lock(state->mutex);
-    state->changed.wait(lock, [&] { return state->inFlight == 0; });
+    window->waitIdle();
 }
 
 NetRunResult runProduce(const NetBenchOptions &options, const std::string &namesrv, std::FILE *progress)
@@ -312,6 +239,18 @@ int runNetBench(const NetBenchOptions &options)
         return 1;
     }
     const double ratio = options.baseline && baseline.tps() > 0 ? measured.tps() / baseline.tps() : 0;
+    NetRunResult overGrpc;
+    const bool grpc = options.mode == NetBenchMode::Produce && !options.grpcEndpoint.empty();
+    if (grpc) {
+        std::fprintf(progress, "== produce over gRPC to %s\n", options.grpcEndpoint.c_str());
+        overGrpc = runGrpcProduce(options, options.grpcEndpoint, progress);
+        if (!overGrpc.error.empty()) {
+            std::fprintf(stderr, "mqdesk-bench: produce over gRPC to %s failed: %s\n", options.grpcEndpoint.c_str(),
+                         overGrpc.error.c_str());
+            return 1;
+        }
+    }
+    const double grpcRatio = grpc && measured.tps() > 0 ? overGrpc.tps() / measured.tps() : 0;
     if (options.json) {
         std::string json = std::string("{\"mode\":\"") + mode + "\",\"topic\":\"" + options.topic
                            + "\",\"threads\":" + std::to_string(options.threads) + ",\"pipeline\":"
@@ -324,6 +263,11 @@ int runNetBench(const NetBenchOptions &options)
             std::snprintf(ratioText, sizeof ratioText, "%.4f", ratio);
             json += ",\"baseline\":" + jsonOf(baseline, options) + ",\"ratioToBaseline\":" + ratioText;
         }
+        if (grpc) {
+            char ratioText[64];
+            std::snprintf(ratioText, sizeof ratioText, "%.4f", grpcRatio);
+            json += ",\"grpc\":" + jsonOf(overGrpc, options) + ",\"grpcToRemoting\":" + ratioText;
+        }
         std::printf("%s}\n", json.c_str());
     } else {
         std::printf("\n%s", describe(mode, measured, options).c_str());
@@ -331,8 +275,12 @@ int runNetBench(const NetBenchOptions &options)
             std::printf("%s", describe("baseline", baseline, options).c_str());
             std::printf("ratio     %.2f of the baseline's msg/s\n", ratio);
         }
+        if (grpc) {
+            std::printf("%s", describe("grpc", overGrpc, options).c_str());
+            std::printf("ratio     %.2f: gRPC msg/s over remoting msg/s\n", grpcRatio);
+        }
     }
-    return measured.failed == 0 ? 0 : 3;
+    return measured.failed == 0 && overGrpc.failed == 0 ? 0 : 3;
 }
 
 } // namespace mqdesk::bench

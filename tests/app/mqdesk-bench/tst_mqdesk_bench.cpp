@@ -236,6 +236,62 @@ private slots:
         QCOMPARE(unreachable.exitCode, 1);
         QVERIFY2(unreachable.err.contains("127.0.0.1:1"), unreachable.err.constData());
     }
+
+    // produce --grpc: the same workload over remoting, then over the broker's gRPC endpoint, in
+    // one run; both rates and their ratio are reported, and every message of both is stored
+    // (a consume afterwards reads them all).
+    void produceOverGrpcAndRemotingInOneRun()
+    {
+        QTemporaryDir dir;
+        QProcess broker;
+        broker.start(QStringLiteral(MQDESK_BROKER_PATH),
+                     {QStringLiteral("--store"), dir.filePath(QStringLiteral("store")), QStringLiteral("--namesrv-port"),
+                      QStringLiteral("0"), QStringLiteral("--broker-port"), QStringLiteral("0"),
+                      QStringLiteral("--grpc-port"), QStringLiteral("0")});
+        QVERIFY(broker.waitForReadyRead(20000));
+        const QString ready = QString::fromUtf8(broker.readLine()).trimmed();
+        const QString namesrv = ready.section(QStringLiteral("namesrv="), 1).section(QLatin1Char(' '), 0, 0);
+        const QString grpc = ready.section(QStringLiteral("grpc="), 1).section(QLatin1Char(' '), 0, 0);
+        QVERIFY2(!namesrv.isEmpty() && !grpc.isEmpty(), qPrintable(ready));
+
+        int64_t stored = 0;
+        for (const QString &pipeline : {QStringLiteral("1"), QStringLiteral("8")}) {
+            const Run run = bench({QStringLiteral("produce"), QStringLiteral("-n"), namesrv, QStringLiteral("--grpc"), grpc,
+                                   QStringLiteral("-t"), QStringLiteral("BenchGrpc"), QStringLiteral("-w"),
+                                   QStringLiteral("4"), QStringLiteral("-s"), QStringLiteral("300"),
+                                   QStringLiteral("--count"), QStringLiteral("1000"), QStringLiteral("--pipeline"),
+                                   pipeline, QStringLiteral("--json")});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+            const QJsonObject remoting = report.value(QStringLiteral("result")).toObject();
+            const QJsonObject overGrpc = report.value(QStringLiteral("grpc")).toObject();
+            QCOMPARE(remoting.value(QStringLiteral("messages")).toInt(), 1000);
+            QCOMPARE(overGrpc.value(QStringLiteral("messages")).toInt(), 1000);
+            QCOMPARE(overGrpc.value(QStringLiteral("failed")).toInt(), 0);
+            QCOMPARE(overGrpc.value(QStringLiteral("target")).toString(), grpc);
+            QVERIFY(overGrpc.value(QStringLiteral("rtMicros")).toObject().contains(QStringLiteral("p99")));
+            QVERIFY(report.value(QStringLiteral("grpcToRemoting")).toDouble() > 0);
+            QVERIFY2(run.err.contains("== produce over gRPC to " + grpc.toUtf8()), run.err.constData());
+            stored += 2 * 1001; // each protocol's timed sends and its untimed warm-up send
+        }
+
+        const Run consume = bench({QStringLiteral("consume"), QStringLiteral("-n"), namesrv, QStringLiteral("-t"),
+                                   QStringLiteral("BenchGrpc"), QStringLiteral("--count"), QStringLiteral("100000"),
+                                   QStringLiteral("--json")});
+        QVERIFY2(consume.exitCode == 0, consume.err.constData());
+        const QJsonObject read = QJsonDocument::fromJson(consume.out).object().value(QStringLiteral("result")).toObject();
+        QCOMPARE(read.value(QStringLiteral("messages")).toInteger(), stored);
+
+        // A gRPC endpoint that is not there: a clear failure naming it, not a hang.
+        const Run unreachable = bench({QStringLiteral("produce"), QStringLiteral("-n"), namesrv, QStringLiteral("--grpc"),
+                                       QStringLiteral("127.0.0.1:1"), QStringLiteral("--count"), QStringLiteral("10")});
+        QCOMPARE(unreachable.exitCode, 1);
+        QVERIFY2(unreachable.err.contains("produce over gRPC to 127.0.0.1:1 failed"), unreachable.err.constData());
+
+        ::kill(static_cast<pid_t>(broker.processId()), SIGTERM);
+        QVERIFY(broker.waitForFinished(20000));
+        QCOMPARE(broker.exitCode(), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(MqdeskBenchTest)
