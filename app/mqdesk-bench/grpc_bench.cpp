@@ -2,9 +2,6 @@
 
 #include "broker/grpc/grpc_producer.h"
 
-#include <memory>
-#include <thread>
-
 namespace mqdesk::bench {
 
 NetRunResult runGrpcProduce(const NetBenchOptions &options, const std::string &endpoint, std::FILE *progress)
@@ -24,43 +21,10 @@ NetRunResult runGrpcProduce(const NetBenchOptions &options, const std::string &e
         return result;
     }
 
-    PutStats stats;
-    FirstFailure failure;
-    const auto record = [&](const std::string &error, Clock::time_point sent) {
-        if (error.empty()) {
-            stats.latencyNanos.record(elapsedNanos(sent));
-        } else {
-            stats.sendFailed.fetch_add(1, std::memory_order_relaxed);
-            failure.note(error);
-        }
-    };
-    ProgressReporter reporter(stats, progress, "Send");
-    reporter.start();
-    const Clock::time_point start = Clock::now();
-    std::vector<std::thread> threads;
-    for (int t = 0; t < options.threads; ++t) {
-        threads.emplace_back([&, t] {
-            const int64_t mine = shareOf(options.count, options.threads, t);
-            if (options.pipeline <= 1) {
-                for (int64_t i = 0; i < mine; ++i) {
-                    const Clock::time_point sent = Clock::now();
-                    record(producer.send(options.topic, tag, body), sent);
-                }
-                return;
-            }
-            auto window = std::make_shared<InFlightWindow>(options.pipeline);
-            for (int64_t i = 0; i < mine; ++i) {
-                window->acquire();
-                const Clock::time_point sent = Clock::now();
-                producer.sendAsync(options.topic, tag, body, [window, sent, &record](const std::string &error) {
-                    record(error, sent);
-                    window->release();
-                });
-            }
-            window->waitIdle();
-        });
-    }
-    finishRun(threads, start, reporter, stats, failure, result);
+    produceOnThreads(
+        options.threads, options.count, options.pipeline, progress,
+        [&] { return producer.send(options.topic, tag, body); },
+        [&](auto done) { producer.sendAsync(options.topic, tag, body, std::move(done)); }, result);
     return result;
 }
 

@@ -34,24 +34,6 @@ client::ClientConfig clientConfig(const NetBenchOptions &options, const std::str
     return config;
 }
 
-// Sends `count` messages with at most `windowSize` asynchronous sends in flight, and returns when
-// every one is answered. `record` gets each answer and its send time (on an io thread).
-template<typename Record>
-void sendPipelined(client::Producer &producer, const client::Message &message, int64_t count, int windowSize,
-                   const Record &record)
-{
-    auto window = std::make_shared<InFlightWindow>(windowSize);
-    for (int64_t i = 0; i < count; ++i) {
-        window->acquire();
-        const Clock::time_point sent = Clock::now();
-        producer.sendAsync(message, [window, sent, &record](client::Result<client::SendResult> answer) {
-            record(answer, sent);
-            window->release();
-        });
-    }
-    window->waitIdle();
-}
-
 NetRunResult runProduce(const NetBenchOptions &options, const std::string &namesrv, std::FILE *progress)
 {
     NetRunResult result;
@@ -73,34 +55,17 @@ NetRunResult runProduce(const NetBenchOptions &options, const std::string &names
         return result;
     }
 
-    PutStats stats;
-    FirstFailure failure;
-    ProgressReporter reporter(stats, progress, "Send");
-    reporter.start();
-    const Clock::time_point start = Clock::now();
-    std::vector<std::thread> threads;
-    const auto record = [&](const client::Result<client::SendResult> &answer, Clock::time_point sent) {
-        if (answer.ok) {
-            stats.latencyNanos.record(elapsedNanos(sent));
-        } else {
-            stats.sendFailed.fetch_add(1, std::memory_order_relaxed);
-            failure.note(answer.error);
-        }
+    const auto errorOf = [](const client::Result<client::SendResult> &answer) {
+        return answer.ok ? std::string() : answer.error;
     };
-    for (int t = 0; t < options.threads; ++t) {
-        threads.emplace_back([&, t] {
-            const int64_t mine = shareOf(options.count, options.threads, t);
-            if (options.pipeline <= 1) {
-                for (int64_t i = 0; i < mine; ++i) {
-                    const Clock::time_point sent = Clock::now();
-                    record(producer.send(message), sent);
-                }
-                return;
-            }
-            sendPipelined(producer, message, mine, options.pipeline, record);
-        });
-    }
-    finishRun(threads, start, reporter, stats, failure, result);
+    produceOnThreads(
+        options.threads, options.count, options.pipeline, progress, [&] { return errorOf(producer.send(message)); },
+        [&](auto done) {
+            producer.sendAsync(message, [done = std::move(done), errorOf](client::Result<client::SendResult> answer) {
+                done(errorOf(answer));
+            });
+        },
+        result);
     producer.shutdown();
     return result;
 }

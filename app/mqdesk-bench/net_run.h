@@ -11,6 +11,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -112,6 +114,53 @@ inline void finishRun(std::vector<std::thread> &threads, Clock::time_point start
     result.failed = stats.sendFailed.load();
     result.rt = LatencySummary::of(latency, 1000.0);
     result.firstFailure = failure.text();
+}
+
+// The timed part of a produce run, whatever the protocol: `threads` senders share `count`
+// messages; with `pipeline` <= 1 each calls `send()` (blocking; returns "" when stored, else why
+// not), otherwise `sendAsync(done)` with at most `pipeline` calls in flight, `done(error)` called
+// once per call from any thread. Progress lines go to `progress`; the result says how it went.
+template<typename Send, typename SendAsync>
+void produceOnThreads(int threads, int64_t count, int pipeline, std::FILE *progress, const Send &send,
+                      const SendAsync &sendAsync, NetRunResult &result)
+{
+    PutStats stats;
+    FirstFailure failure;
+    const auto record = [&](const std::string &error, Clock::time_point sent) {
+        if (error.empty()) {
+            stats.latencyNanos.record(elapsedNanos(sent));
+        } else {
+            stats.sendFailed.fetch_add(1, std::memory_order_relaxed);
+            failure.note(error);
+        }
+    };
+    ProgressReporter reporter(stats, progress, "Send");
+    reporter.start();
+    const Clock::time_point start = Clock::now();
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            const int64_t mine = shareOf(count, threads, t);
+            if (pipeline <= 1) {
+                for (int64_t i = 0; i < mine; ++i) {
+                    const Clock::time_point sent = Clock::now();
+                    record(send(), sent);
+                }
+                return;
+            }
+            auto window = std::make_shared<InFlightWindow>(pipeline); // completions may outlive the loop
+            for (int64_t i = 0; i < mine; ++i) {
+                window->acquire();
+                const Clock::time_point sent = Clock::now();
+                sendAsync([window, sent, &record](const std::string &error) {
+                    record(error, sent);
+                    window->release();
+                });
+            }
+            window->waitIdle();
+        });
+    }
+    finishRun(workers, start, reporter, stats, failure, result);
 }
 
 } // namespace mqdesk::bench

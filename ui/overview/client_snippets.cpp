@@ -46,7 +46,6 @@ QString ClientSnippets::id(Language language)
 
 QString ClientSnippets::snippet(Language language, const QString &address)
 {
-    const QString &namesrvAddr = address;
     switch (language) {
     case Java:
         return QStringLiteral(
@@ -71,7 +70,7 @@ QString ClientSnippets::snippet(Language language, const QString &address)
                    "    return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;\n"
                    "});\n"
                    "consumer.start();\n")
-            .arg(namesrvAddr);
+            .arg(address);
     case SpringBoot:
         return QStringLiteral("<!-- pom.xml: org.apache.rocketmq:rocketmq-spring-boot-starter:2.3.5 -->\n"
                               "<dependency>\n"
@@ -83,7 +82,7 @@ QString ClientSnippets::snippet(Language language, const QString &address)
                               "# application.properties\n"
                               "rocketmq.name-server=%1\n"
                               "rocketmq.producer.group=my-producer-group\n")
-            .arg(namesrvAddr);
+            .arg(address);
     case Go:
         return QStringLiteral(
                    "// go get github.com/apache/rocketmq-client-go/v2\n"
@@ -103,7 +102,7 @@ QString ClientSnippets::snippet(Language language, const QString &address)
                    "\t\treturn consumer.ConsumeSuccess, nil\n"
                    "\t})\n"
                    "_ = c.Start()\n")
-            .arg(goAddressList(namesrvAddr));
+            .arg(goAddressList(address));
     case Java5:
         return QStringLiteral(
                    "<!-- pom.xml: the RocketMQ 5 SDK, gRPC to the endpoint (a Proxy's, here MQDesk's) -->\n"
@@ -154,7 +153,7 @@ QString ClientSnippets::snippet(Language language, const QString &address)
     return QStringLiteral("// npm install ali-ons@4\n"
                           "const { Producer } = require('ali-ons');\n"
                           "const producer = new Producer({ httpclient: {}, nameSrv: '%1', producerGroup: 'PG' });\n")
-        .arg(namesrvAddr);
+        .arg(address);
 }
 
 ClientSnippets::ClientSnippets(QWidget *parent) : QWidget(parent)
