@@ -27,6 +27,8 @@ packages=(
   qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
+  # conformance tests (tests/conformance/python: the RocketMQ 5 Python SDK from PyPI, in a venv)
+  python3 python3-venv
   # interop tests (tests/interop: the RocketMQ Java client, mqadmin and broker from Maven Central)
   openjdk-17-jdk-headless maven
   # interop tests (tests/interop/go: the RocketMQ Go client from the Go module proxy); Debian 12's

@@ -39,6 +39,20 @@ for conformance in tests/conformance tests/conformance/grpc; do
     fi
   fi
 done
+# The Python conformance tests need the RocketMQ 5 Python SDK in a venv, as pinned by
+# tests/conformance/python/requirements.txt (from PyPI); remade when that file changes.
+venv=tests/conformance/python/.venv
+if [[ ! -e $venv/.installed || tests/conformance/python/requirements.txt -nt $venv/.installed ]]; then
+  echo "== pip install into $venv"
+  rm -rf "$venv"
+  if ! { python3 -m venv "$venv" &&
+         "$venv/bin/pip" install --disable-pip-version-check --no-input -q \
+           -r tests/conformance/python/requirements.txt; }; then
+    echo "test.sh: making $venv failed (it needs python3-venv and the PyPI registry; see the errors above)" >&2
+    exit 1
+  fi
+  touch "$venv/.installed"
+fi
 ctest --preset release -j 1 "$@"
 end_phase
 
