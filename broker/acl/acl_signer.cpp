@@ -1,5 +1,7 @@
 #include "broker/acl/acl_signer.h"
 
+#include "broker/common/base64.h"
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -100,11 +102,7 @@ std::string calSignature(std::span<const uint8_t> data, std::string_view secretK
               data.size(), digest, &digestLength)) {
         throw std::runtime_error("HMAC-SHA1 failed"); // only on allocation failure inside OpenSSL
     }
-    std::string encoded(4 * ((digestLength + 2) / 3), '\0');
-    const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char *>(encoded.data()), digest,
-                                        static_cast<int>(digestLength));
-    encoded.resize(static_cast<size_t>(written));
-    return encoded;
+    return common::encodeBase64(std::string_view(reinterpret_cast<const char *>(digest), digestLength));
 }
 
 void signRequest(remoting::RemotingCommand &request, const Credentials &credentials)

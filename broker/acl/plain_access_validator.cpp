@@ -51,6 +51,9 @@ std::optional<std::string> neededResources(const remoting::RemotingCommand &requ
     case RequestCode::kConsumerSendMsgBack:
         needed.needGroup(fields.find("group"), perm::kSub);
         break;
+    case RequestCode::kRecallMessage: // not in the 4.x switch; RocketMQ 5 authorizes it as a PUB
+        needed.needTopic(fields.find("topic"), perm::kPub);
+        break;
     case RequestCode::kPullMessage:
         needed.needTopic(fields.find("topic"), perm::kSub);
         needed.needGroup(fields.find("consumerGroup"), perm::kSub);

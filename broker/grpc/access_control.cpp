@@ -3,12 +3,12 @@
 #include "broker/acl/acl_signer.h"
 #include "broker/acl/plain_access_validator.h"
 #include "broker/acl/plain_acl_config.h"
+#include "broker/common/base64.h"
 #include "broker/common/message_id.h"
 #include "broker/grpc/messaging_service.h"
 
 #include <grpcpp/server_context.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 
 namespace mqdesk::grpc {
 
@@ -23,15 +23,6 @@ std::string_view trimmed(std::string_view text)
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
         text.remove_suffix(1);
     return text;
-}
-
-std::string base64(const std::vector<uint8_t> &bytes)
-{
-    std::string encoded(4 * ((bytes.size() + 2) / 3), '\0');
-    const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char *>(encoded.data()), bytes.data(),
-                                        static_cast<int>(bytes.size()));
-    encoded.resize(static_cast<size_t>(written));
-    return encoded;
 }
 
 void needTopic(acl::AccessRequest &access, const v2::Resource &topic, uint8_t permission)
@@ -163,7 +154,8 @@ v2::Status checkAccess(acl::PlainAccessValidator &validator, const ::grpc::Callb
             return false;
         const std::string expected = acl::calSignature(
             std::span(reinterpret_cast<const uint8_t *>(dateTime.data()), dateTime.size()), secretKey);
-        const std::string given = base64(header->signature);
+        const std::string given = common::encodeBase64(
+            std::string_view(reinterpret_cast<const char *>(header->signature.data()), header->signature.size()));
         return given.size() == expected.size() && CRYPTO_memcmp(given.data(), expected.data(), given.size()) == 0;
     };
     addNeededResources(request, access);

@@ -469,6 +469,7 @@ struct SendState
                            offsetId = offsetId.substr(0, offsetId.find(','));
                            if (transactional)
                                entry.set_transaction_id(offsetId);
+                           entry.set_recall_handle(reader.optString("recallHandle"));
                        }
                        state->finishOne(i, std::move(entry));
                    });
@@ -789,10 +790,38 @@ struct AckState
                                                             const v2::RecallMessageRequest *request,
                                                             v2::RecallMessageResponse *response)
 {
-    if (v2::Status refusal; !admit(context, request, refusal))
+    v2::Status refusal;
+    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
+    if (!client)
         return answer(context, response, std::move(refusal));
-    return answer(context, response,
-                  makeStatus(v2::Code::NOT_IMPLEMENTED, "recalling a delayed message is not supported by this broker"));
+    const std::string &topicName = request->topic().name();
+    if (v2::Status status = checkTopicName(topicName); !isOk(status))
+        return answer(context, response, std::move(status));
+    const std::optional<store::TopicConfig> topic = broker_.topics().find(topicName);
+    if (!topic)
+        return answer(context, response, makeStatus(v2::Code::TOPIC_NOT_FOUND, "topic " + topicName + " not found"));
+    // The Java proxy's topic message type check: only a DELAY (or MIXED) topic has recallable messages.
+    const std::vector<v2::MessageType> accepted = acceptedMessageTypes(*topic);
+    if (std::find(accepted.begin(), accepted.end(), v2::MessageType::DELAY) == accepted.end())
+        return answer(context, response,
+                      makeStatus(v2::Code::MESSAGE_PROPERTY_CONFLICT_WITH_TYPE,
+                                 "topic " + topicName + " is not a DELAY topic: it has no message to recall"));
+    RemotingCommand recall = newRequest(*client, RequestCode::kRecallMessage);
+    remoting::setField(recall.extFields, "topic", topicName);
+    remoting::setField(recall.extFields, "recallHandle", request->recall_handle());
+    remoting::setField(recall.extFields, "brokerName", broker_.brokerConfig().brokerName);
+    if (const std::optional<v2::Settings> settings = client->settings();
+        settings && settings->has_publishing() && settings->publishing().topics_size() > 0)
+        remoting::setField(recall.extFields, "producerGroup", settings->publishing().topics(0).name());
+    ::grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
+    callBroker(*client, std::move(recall), kBrokerCallTimeout, [reactor, response](RemotingCommand answer) {
+        // The Java proxy passes the broker's refusal on as INTERNAL_SERVER_ERROR with its remark.
+        *response->mutable_status() = statusOfResponse(answer, v2::Code::INTERNAL_SERVER_ERROR);
+        if (isOk(response->status()))
+            response->set_message_id(remoting::HeaderReader(answer.extFields).optString("msgId"));
+        reactor->Finish(::grpc::Status::OK);
+    });
+    return reactor;
 }
 
 // ---- Broker-initiated requests -----------------------------------------------------------------

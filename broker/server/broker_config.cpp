@@ -41,6 +41,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"transferMsgByHeap", boolField(&C::transferMsgByHeap)},
         {"traceOn", boolField(&C::traceOn)},
         {"rejectTransactionMessage", boolField(&C::rejectTransactionMessage)},
+        {"recallMessageEnable", boolField(&C::recallMessageEnable)},
         {"storeReplyMessageEnable", boolField(&C::storeReplyMessageEnable)},
         {"transactionTimeOut", intField(&C::transactionTimeOut, 0)},
         {"transactionCheckMax", intField(&C::transactionCheckMax, 1)},

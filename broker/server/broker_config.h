@@ -51,6 +51,9 @@ struct BrokerConfig
     bool transferMsgByHeap = true;
     bool traceOn = true;
     bool rejectTransactionMessage = false;
+    // RECALL_MESSAGE (5.x: cancel a timer message before its time). Java's default is false; a
+    // development broker serves it unless told not to (a deliberate difference; README).
+    bool recallMessageEnable = true;
     bool storeReplyMessageEnable = true; // reply messages are also stored in <cluster>_REPLY_TOPIC
     int transactionTimeOut = 6000;        // ms before an unresolved half message is checked
     int transactionCheckMax = 15;         // checks before it moves to TRANS_CHECK_MAX_TIME_TOPIC

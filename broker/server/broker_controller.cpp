@@ -21,6 +21,7 @@
 #include "broker/server/pop/pop_service.h"
 #include "broker/server/schedule_message_service.h"
 #include "broker/server/reply_message_processor.h"
+#include "broker/server/recall_message_processor.h"
 #include "broker/server/send_message_processor.h"
 #include "broker/server/send_msg_back_processor.h"
 #include "broker/server/sql_filter_cache.h"
@@ -272,6 +273,13 @@ void BrokerController::registerProcessors()
                                    locks->unlockBatch(c, std::move(r), std::move(d));
                                }),
                                *clientExecutor_);
+
+    auto recall = std::make_shared<RecallMessageProcessor>(*this);
+    server_->registerProcessor(RequestCode::kRecallMessage,
+                               guarded([recall](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                   recall->process(c, std::move(r), std::move(d));
+                               }),
+                               *sendExecutor_);
 
     server_->registerProcessor(RequestCode::kEndTransaction,
                                guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {

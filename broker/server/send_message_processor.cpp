@@ -11,6 +11,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/recall_message_processor.h"
 #include "broker/server/send_header.h"
 #include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
@@ -136,9 +137,18 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
             TransactionService::toHalfMessage(message);
     }
 
+    // A single message the store parks in the timer wheel is answered with its recall handle
+    // (Java's attachRecallHandle: not for batches, nor for retries; nor for half messages, whose
+    // parked form names the half topic).
+    std::optional<RecallHandle> recall;
+    if (!header.batch && !halfMessage && !storeTopic.starts_with(kRetryGroupTopicPrefix)) {
+        if (const auto uniqKey = messages.front().properties.get(common::property::kUniqClientMessageId))
+            recall = RecallHandle{storeTopic, config.brokerName, {}, std::string(*uniqKey)};
+    }
     auto storeHost = common::HostAddress::parse(broker_.brokerAddress());
     auto done = [this, request = std::move(request), respond = std::move(respond), queueId = header.queueId,
-                 host = storeHost.value_or(common::HostAddress{})](const store::PutMessageResult &result) {
+                 host = storeHost.value_or(common::HostAddress{}),
+                 recall = std::move(recall)](const store::PutMessageResult &result) mutable {
         RemotingCommand response = RemotingCommand::createResponse(request, responseCodeOf(result.status));
         if (!result.stored()) {
             broker_.stats().addPutFailure();
@@ -160,6 +170,10 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         remoting::setField(response.extFields, "queueOffset", result.queueOffset);
         remoting::setField(response.extFields, "MSG_REGION", broker_.brokerConfig().regionId);
         remoting::setField(response.extFields, "TRACE_ON", broker_.brokerConfig().traceOn);
+        if (recall && result.timerOutMs >= 0) {
+            recall->deliverMs = std::to_string(result.timerOutMs + 1); // Java: "consider of floor"
+            remoting::setField(response.extFields, "recallHandle", encodeRecallHandle(*recall));
+        }
         respond(std::move(response));
     };
     if (messages.size() == 1 && !header.batch)

@@ -277,6 +277,21 @@ std::optional<PutMessageResult> MessageStore::timerForm(const common::BrokerMess
     return transformTimerMessage(config_, *transformed, common::wallMillis(), slotCount);
 }
 
+namespace {
+
+// TIMER_OUT_MS of a message the timer transform sent to the wheel, else −1 (one it delivers at once
+// keeps its own topic).
+int64_t parkedTimerOutMs(const common::BrokerMessage &transformed)
+{
+    if (transformed.topic != kTimerTopic)
+        return -1;
+    const auto outMs = transformed.properties.get(timer_property::kOutMs);
+    const std::optional<int64_t> parsed = outMs ? parseJavaLong(*outMs) : std::nullopt;
+    return parsed.value_or(-1);
+}
+
+} // namespace
+
 PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
 {
     if (auto refused = refusal(message.topic))
@@ -288,6 +303,8 @@ PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
     const auto delayed = delayedForm(put);
     auto result = commitLog_->putMessage(delayed ? *delayed : put);
     reput_->wakeup();
+    if (timed && result.stored())
+        result.timerOutMs = parkedTimerOutMs(*timed);
     return result;
 }
 
@@ -304,6 +321,14 @@ void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCall
     }
     const common::BrokerMessage &put = timed ? *timed : message;
     const auto delayed = delayedForm(put);
+    if (const int64_t outMs = timed ? parkedTimerOutMs(*timed) : -1; outMs >= 0) {
+        done = [done = std::move(done), outMs](const PutMessageResult &result) {
+            PutMessageResult parked = result;
+            if (parked.stored())
+                parked.timerOutMs = outMs;
+            done(parked);
+        };
+    }
     commitLog_->asyncPutMessage(delayed ? *delayed : put, std::move(done));
     reput_->wakeup();
 }

@@ -34,6 +34,9 @@ struct PutMessageResult
     int32_t messageCount = 0;
     int64_t storeTimestamp = 0;
     std::vector<int32_t> recordSizes; // per record, only for batches (offsets follow from them)
+    // A single message the put parked in the timer wheel (rmq_sys_wheel_timer): its TIMER_OUT_MS,
+    // the slot time it is delivered from; −1 otherwise. The broker builds recall handles from it.
+    int64_t timerOutMs = -1;
     std::string error;            // what went wrong, naming the cause, when not PutOk
 
     // FLUSH_DISK_TIMEOUT still means "stored" (RocketMQ counts it as sent).

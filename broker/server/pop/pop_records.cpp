@@ -1,5 +1,6 @@
 #include "broker/server/pop/pop_records.h"
 
+#include "broker/common/base64.h"
 #include "broker/remoting/protocol/header_fields.h"
 
 #include <algorithm>
@@ -114,8 +115,6 @@ std::optional<JsonObject> parseObject(std::string_view json, std::string &error)
     }
     return parsed.value.asObject();
 }
-
-constexpr std::string_view kBase64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 } // namespace
 
@@ -376,28 +375,15 @@ void appendOrderCountInfo(std::string &info, const std::string &topic, int32_t q
 
 std::vector<int32_t> decodeBitSet(std::string_view base64, std::string &error)
 {
-    std::vector<uint8_t> bytes;
-    uint32_t buffer = 0;
-    int bits = 0;
-    for (char c : base64) {
-        if (c == '=')
-            break;
-        const size_t value = kBase64Alphabet.find(c);
-        if (value == std::string_view::npos) {
-            error = "bit set is not Base64";
-            return {};
-        }
-        buffer = (buffer << 6) | static_cast<uint32_t>(value);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            bytes.push_back(static_cast<uint8_t>(buffer >> bits));
-        }
+    const std::optional<std::string> bytes = common::decodeBase64(base64);
+    if (!bytes) {
+        error = "bit set is not Base64";
+        return {};
     }
     std::vector<int32_t> set;
-    for (size_t i = 0; i < bytes.size(); ++i) {
+    for (size_t i = 0; i < bytes->size(); ++i) {
         for (int bit = 0; bit < 8; ++bit) {
-            if (bytes[i] & (1u << bit))
+            if (static_cast<uint8_t>((*bytes)[i]) & (1u << bit))
                 set.push_back(static_cast<int32_t>(i * 8 + bit));
         }
     }
@@ -406,25 +392,16 @@ std::vector<int32_t> decodeBitSet(std::string_view base64, std::string &error)
 
 std::string encodeBitSet(const std::vector<int32_t> &bitsSet)
 {
-    std::vector<uint8_t> bytes;
+    std::string bytes;
     for (int32_t bit : bitsSet) {
         if (bit < 0)
             continue;
         const size_t index = static_cast<size_t>(bit) / 8;
         if (bytes.size() <= index)
             bytes.resize(index + 1);
-        bytes[index] |= static_cast<uint8_t>(1u << (bit % 8));
+        bytes[index] = static_cast<char>(static_cast<uint8_t>(bytes[index]) | (1u << (bit % 8)));
     }
-    std::string out;
-    for (size_t i = 0; i < bytes.size(); i += 3) {
-        const uint32_t chunk = (uint32_t{bytes[i]} << 16) | (i + 1 < bytes.size() ? uint32_t{bytes[i + 1]} << 8 : 0)
-                               | (i + 2 < bytes.size() ? uint32_t{bytes[i + 2]} : 0);
-        out += kBase64Alphabet[(chunk >> 18) & 63];
-        out += kBase64Alphabet[(chunk >> 12) & 63];
-        out += i + 1 < bytes.size() ? kBase64Alphabet[(chunk >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? kBase64Alphabet[chunk & 63] : '=';
-    }
-    return out;
+    return common::encodeBase64(bytes);
 }
 
 } // namespace mqdesk::server::pop

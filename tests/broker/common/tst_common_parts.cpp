@@ -2,6 +2,7 @@
 
 #include "test_support.h"
 
+#include "broker/common/base64.h"
 #include "broker/common/histogram.h"
 #include "broker/common/host_address.h"
 #include "broker/common/message_id.h"
@@ -131,6 +132,33 @@ private slots:
         QVERIFY(bad.error.find("line 2") != std::string::npos);
         const auto missing = loadPropertiesFile("/nonexistent/broker.conf");
         QVERIFY(missing.error.find("/nonexistent/broker.conf") != std::string::npos);
+    }
+
+    // java.util.Base64.getEncoder() / getUrlEncoder() outputs, and what their decoders refuse.
+    void base64AsJavaWritesAndReadsIt()
+    {
+        using mqdesk::common::Base64Alphabet;
+        using mqdesk::common::decodeBase64;
+        using mqdesk::common::encodeBase64;
+        QCOMPARE(q(encodeBase64("")), QString());
+        QCOMPARE(q(encodeBase64("f")), QStringLiteral("Zg=="));
+        QCOMPARE(q(encodeBase64("fo")), QStringLiteral("Zm8="));
+        QCOMPARE(q(encodeBase64("foo")), QStringLiteral("Zm9v"));
+        const std::string highBytes("\xfb\xff\xfe", 3);
+        QCOMPARE(q(encodeBase64(highBytes)), QStringLiteral("+//+"));
+        QCOMPARE(q(encodeBase64(highBytes, Base64Alphabet::UrlSafe)), QStringLiteral("-__-"));
+        QCOMPARE(q(encodeBase64("v1 TopicA broker-a 1795000000001 7F0000010001")),
+                 QStringLiteral("djEgVG9waWNBIGJyb2tlci1hIDE3OTUwMDAwMDAwMDEgN0YwMDAwMDEwMDAx"));
+        for (const std::string &bytes : {std::string(), std::string("a"), std::string("ab"), highBytes,
+                                         std::string("\0\1\2\3\x80", 5)}) {
+            for (Base64Alphabet alphabet : {Base64Alphabet::Basic, Base64Alphabet::UrlSafe})
+                QCOMPARE(decodeBase64(encodeBase64(bytes, alphabet), alphabet), std::optional<std::string>(bytes));
+        }
+        QCOMPARE(decodeBase64("Zm8"), std::optional<std::string>("fo")); // padding optional
+        QCOMPARE(decodeBase64("-__-", Base64Alphabet::UrlSafe), std::optional<std::string>(highBytes));
+        for (const char *bad : {"-__-", "Zm8=x", "Zm===", "Z", "Zm9vY", "Zg=", "Zm 8", "Zm8\n"})
+            QVERIFY2(!decodeBase64(bad), bad);
+        QVERIFY(!decodeBase64("+//+", Base64Alphabet::UrlSafe));
     }
 };
 

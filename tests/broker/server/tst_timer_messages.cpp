@@ -2,18 +2,23 @@
 // as Java does, a SEND_MESSAGE_V2 with TIMER_DELIVER_MS (what a 5.x remoting producer's
 // setDeliverTimeMs sends) is answered SUCCESS and stored in its topic not before its time, across
 // a broker restart; an illegal delay gets Java's MESSAGE_ILLEGAL and remark, a disabled wheel
-// SYSTEM_ERROR and its remark.
+// SYSTEM_ERROR and its remark. RECALL_MESSAGE with the handle a timer send was answered with keeps
+// that message from being delivered, and refuses what Java refuses with Java's remarks.
 
 #include "broker_test_util.h"
 
+#include "broker/common/base64.h"
 #include "broker/common/clock.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/recall_message_processor.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/message_store.h"
 #include "broker/store/timer_message_store.h"
 #include "test_support.h"
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <thread>
 
 using namespace mqdesk;
@@ -44,6 +49,17 @@ std::vector<common::StoredMessage> waitForMessages(TestBroker &broker, const std
             return std::move(result.messages);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+}
+
+RemotingCommand recall(const std::string &topic, const std::string &handle)
+{
+    return RemotingCommand::createRequest(RequestCode::kRecallMessage,
+                                          {{"producerGroup", "PG"}, {"topic", topic}, {"recallHandle", handle}});
+}
+
+std::string timerProperties(const std::string &uniqKey, int64_t deliverMs)
+{
+    return "UNIQ_KEY\001" + uniqKey + "\002TIMER_DELIVER_MS\001" + std::to_string(deliverMs) + "\002";
 }
 
 void fastTimers(server::BrokerSettings &settings)
@@ -129,6 +145,116 @@ private slots:
         const auto parked = waitForMessages(broker, server::kTimerTopic, 1);
         QCOMPARE(parked.size(), size_t{1});
         QCOMPARE(std::string(parked[0].properties.get("REAL_TOPIC").value_or("")), std::string(server::kTransHalfTopic));
+    }
+
+    void recallHandlesAsJavaWritesThem()
+    {
+        // RecallMessageHandle.HandleV1.buildHandle("TopicA", "broker-a", "1795000000001", "7F0000010001")
+        const std::string java = "djEgVG9waWNBIGJyb2tlci1hIDE3OTUwMDAwMDAwMDEgN0YwMDAwMDEwMDAx";
+        const auto handle = server::decodeRecallHandle(java);
+        QVERIFY(handle);
+        QCOMPARE(handle->topic, std::string("TopicA"));
+        QCOMPARE(handle->brokerName, std::string("broker-a"));
+        QCOMPARE(handle->deliverMs, std::string("1795000000001"));
+        QCOMPARE(handle->uniqKey, std::string("7F0000010001"));
+        QCOMPARE(server::encodeRecallHandle(*handle), java);
+        for (const std::string raw : {"v2 T b 1 U", "v1 T b 1", "", "v1 T b 1  ",
+                                 "v1 T b 1 U\002REAL_TOPIC\001%DLQ%x"})
+            QVERIFY2(!server::decodeRecallHandle(common::encodeBase64(raw, common::Base64Alphabet::UrlSafe)), raw.c_str());
+        QVERIFY(!server::decodeRecallHandle("not base64 at all!"));
+        // As String.split(" "): extra fields are ignored, trailing empty ones dropped.
+        for (const std::string raw : {"v1 T b 1 U extra", "v1 T b 1 U "})
+            QVERIFY2(server::decodeRecallHandle(common::encodeBase64(raw, common::Base64Alphabet::UrlSafe)), raw.c_str());
+    }
+
+    void recalledTimerMessagesAreNeverDelivered()
+    {
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const int64_t at = common::wallMillis() + 1500;
+        std::map<std::string, std::string> handles;
+        for (const std::string key : {"KEEP", "RECALL", "LATER"}) {
+            const RemotingCommand sent = broker.call(sendV2("TopicRecall", key, timerProperties(key, key == "LATER" ? at + 400 : at)));
+            QCOMPARE(sent.code, ResponseCode::kSuccess);
+            const std::string *handle = sent.extFields.find("recallHandle");
+            QVERIFY2(handle, key.c_str());
+            handles[key] = *handle;
+            const auto decoded = server::decodeRecallHandle(*handle);
+            QVERIFY(decoded);
+            QCOMPARE(decoded->topic, std::string("TopicRecall"));
+            QCOMPARE(decoded->brokerName, broker.controller().brokerConfig().brokerName);
+            QCOMPARE(decoded->uniqKey, key);
+            // TIMER_OUT_MS + 1: the delivery time rounded down to the precision (100 ms here), plus one.
+            const int64_t deliverMs = std::stoll(decoded->deliverMs);
+            QVERIFY(deliverMs <= (key == "LATER" ? at + 400 : at) + 1 && deliverMs % 100 == 1);
+        }
+        const RemotingCommand plain = broker.call(sendV2("TopicRecall", "plain", "UNIQ_KEY\001P\002"));
+        QCOMPARE(plain.code, ResponseCode::kSuccess);
+        QVERIFY2(!plain.extFields.find("recallHandle"), "a message sent for now has no recall handle");
+
+        // Refusals first, in Java's words.
+        RemotingCommand refused = broker.call(recall("TopicRecall", "@@@"));
+        QCOMPARE(refused.code, ResponseCode::kIllegalOperation);
+        QCOMPARE(refused.remark, std::string("recall handle is invalid"));
+        refused = broker.call(recall("TopicOther", handles["RECALL"]));
+        QCOMPARE(refused.code, ResponseCode::kTopicNotExist);
+        QCOMPARE(refused.remark, std::string("recall failed, the topic[TopicOther] not exist"));
+        QCOMPARE(broker.call(sendV2("TopicOther", "o", "")).code, ResponseCode::kSuccess);
+        refused = broker.call(recall("TopicOther", handles["RECALL"]));
+        QCOMPARE(refused.code, ResponseCode::kIllegalOperation);
+        QCOMPARE(refused.remark, std::string("recall failed, topic not match"));
+        server::RecallHandle otherBroker = *server::decodeRecallHandle(handles["RECALL"]);
+        otherBroker.brokerName = "broker-elsewhere";
+        refused = broker.call(recall("TopicRecall", server::encodeRecallHandle(otherBroker)));
+        QCOMPARE(refused.code, ResponseCode::kIllegalOperation);
+        QCOMPARE(refused.remark, std::string("recall failed, broker service not available"));
+        RemotingCommand missing = recall("TopicRecall", "");
+        missing.extFields.remove("recallHandle");
+        QCOMPARE(broker.call(std::move(missing)).code, ResponseCode::kSystemError);
+
+        const RemotingCommand recalled = broker.call(recall("TopicRecall", handles["RECALL"]));
+        QCOMPARE(recalled.code, ResponseCode::kSuccess);
+        QCOMPARE(std::string(recalled.extFields.find("msgId") ? *recalled.extFields.find("msgId") : ""),
+                 std::string("RECALL"));
+        QCOMPARE(broker.call(recall("TopicRecall", handles["RECALL"])).code, ResponseCode::kSuccess); // twice: harmless
+
+        // LATER is due 400 ms after the others: once it is delivered, their slot has been read.
+        std::vector<common::StoredMessage> delivered;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        for (;;) {
+            delivered = broker.controller().store().getMessage("TopicRecall", 0, 0, 64).messages;
+            const bool laterArrived = std::any_of(delivered.begin(), delivered.end(),
+                                                  [](const auto &m) { return m.bodyText() == "LATER"; });
+            if (laterArrived || std::chrono::steady_clock::now() > deadline)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        std::vector<std::string> bodies;
+        for (const auto &m : delivered)
+            bodies.push_back(m.bodyText());
+        std::sort(bodies.begin(), bodies.end());
+        QCOMPARE(bodies, (std::vector<std::string>{"KEEP", "LATER", "plain"}));
+
+        refused = broker.call(recall("TopicRecall", handles["KEEP"]));
+        QCOMPARE(refused.code, ResponseCode::kIllegalOperation);
+        QCOMPARE(refused.remark, std::string("recall failed, timestamp invalid"));
+    }
+
+    void recallIsRefusedWhenDisabled()
+    {
+        TestBroker broker([](server::BrokerSettings &s) {
+            fastTimers(s);
+            s.broker.recallMessageEnable = false;
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const RemotingCommand sent =
+            broker.call(sendV2("TopicRecall", "x", timerProperties("X", common::wallMillis() + 60000)));
+        QCOMPARE(sent.code, ResponseCode::kSuccess);
+        const RemotingCommand refused = broker.call(recall("TopicRecall", *sent.extFields.find("recallHandle")));
+        QCOMPARE(refused.code, ResponseCode::kNoPermission);
+        QCOMPARE(refused.remark, std::string("recall failed, operation is forbidden"));
     }
 
     void disabledWheelIsRefusedWithJavasRemark()
