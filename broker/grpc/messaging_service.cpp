@@ -27,18 +27,6 @@ using server::pop::ExtraInfo;
 
 namespace {
 
-constexpr std::chrono::milliseconds kBrokerCallTimeout{3000};
-constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000; // the proxy's [0, 12 h] of ChangeInvisibleDuration
-
-template <class Response>
-::grpc::ServerUnaryReactor *answer(::grpc::CallbackServerContext *context, Response *response, v2::Status status)
-{
-    *response->mutable_status() = std::move(status);
-    ::grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
-    reactor->Finish(::grpc::Status::OK);
-    return reactor;
-}
-
 // Guava's Hashing.consistentHash, which the proxy uses to give a message group its queue: the
 // same group lands on the same queue as under the Java proxy.
 int32_t consistentHash(int64_t input, int32_t buckets)
@@ -169,6 +157,7 @@ MessagingService::MessagingService(server::BrokerController &broker, MessagingSe
               });
           },
           [this](GrpcClient &client) {
+              renewals_.forgetClient(client.clientId());
               client.channel()->close("client left");
               broker_.localConnectionClosed(client.channel()->id());
           })
@@ -179,7 +168,9 @@ MessagingService::~MessagingService() = default;
 
 void MessagingService::sweep()
 {
-    clients_.sweep(common::wallMillis());
+    const int64_t now = common::wallMillis();
+    clients_.sweep(now);
+    renewDueReceipts(now);
 }
 
 void MessagingService::shutdown()
@@ -509,199 +500,6 @@ struct SendState
             queue.add_accept_message_types(type);
     }
     return answer(context, response, makeStatus(v2::Code::OK));
-}
-
-// ---- AckMessage --------------------------------------------------------------------------------
-
-namespace {
-
-// A receipt handle the client sends back: parsed, current, and of this broker's topic.
-std::optional<ExtraInfo> readHandle(const std::string &handle, int64_t now, v2::Status &status)
-{
-    std::string error;
-    std::optional<ExtraInfo> info = ExtraInfo::parse(handle, error);
-    if (!info) {
-        status = makeStatus(v2::Code::INVALID_RECEIPT_HANDLE, "receipt handle is malformed: " + error);
-        return std::nullopt;
-    }
-    if (info->popTime + info->invisibleTime <= now) {
-        status = makeStatus(v2::Code::INVALID_RECEIPT_HANDLE, "receipt handle has expired");
-        return std::nullopt;
-    }
-    status = makeStatus(v2::Code::OK);
-    return info;
-}
-
-struct AckState
-{
-    v2::AckMessageResponse *response = nullptr;
-    ::grpc::ServerUnaryReactor *reactor = nullptr;
-    std::mutex mutex;
-    std::vector<v2::AckMessageResultEntry> entries;
-    size_t pending = 0;
-
-    void finishOne(size_t index, v2::Status status)
-    {
-        std::unique_lock lock(mutex);
-        *entries[index].mutable_status() = std::move(status);
-        if (--pending != 0)
-            return;
-        bool allSame = true;
-        for (const auto &e : entries)
-            allSame = allSame && e.status().code() == entries.front().status().code();
-        *response->mutable_status() =
-            allSame ? entries.front().status() : makeStatus(v2::Code::MULTIPLE_RESULTS, "the entries had different results");
-        for (auto &e : entries)
-            *response->add_entries() = std::move(e);
-        lock.unlock();
-        reactor->Finish(::grpc::Status::OK);
-    }
-};
-
-} // namespace
-
-::grpc::ServerUnaryReactor *MessagingService::AckMessage(::grpc::CallbackServerContext *context,
-                                                         const v2::AckMessageRequest *request,
-                                                         v2::AckMessageResponse *response)
-{
-    v2::Status refusal;
-    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
-    if (!client)
-        return answer(context, response, std::move(refusal));
-    const std::string &topic = request->topic().name();
-    const std::string &group = request->group().name();
-    if (v2::Status status = checkTopicName(topic); !isOk(status))
-        return answer(context, response, std::move(status));
-    if (v2::Status status = checkGroupName(group); !isOk(status))
-        return answer(context, response, std::move(status));
-    if (request->entries_size() == 0)
-        return answer(context, response, makeStatus(v2::Code::BAD_REQUEST, "no entry to acknowledge"));
-
-    auto state = std::make_shared<AckState>();
-    state->response = response;
-    state->reactor = context->DefaultReactor();
-    state->entries.resize(static_cast<size_t>(request->entries_size()));
-    state->pending = state->entries.size();
-    const int64_t now = common::wallMillis();
-    for (size_t i = 0; i < state->entries.size(); ++i) {
-        const v2::AckMessageEntry &entry = request->entries(static_cast<int>(i));
-        state->entries[i].set_message_id(entry.message_id());
-        state->entries[i].set_receipt_handle(entry.receipt_handle());
-        v2::Status status;
-        const std::optional<ExtraInfo> info = readHandle(entry.receipt_handle(), now, status);
-        if (!info) {
-            state->finishOne(i, std::move(status));
-            continue;
-        }
-        RemotingCommand ack = handleRequest(*client, RequestCode::kAckMessage, group, topic, *info, entry.receipt_handle());
-        callBroker(*client, std::move(ack), kBrokerCallTimeout, [state, i](RemotingCommand answer) {
-            v2::Status result = statusOfResponse(answer, v2::Code::INTERNAL_SERVER_ERROR);
-            if (!isOk(result) && result.code() == v2::Code::INTERNAL_SERVER_ERROR)
-                result.set_message("ack failed: " + result.message());
-            state->finishOne(i, std::move(result));
-        });
-    }
-    return state->reactor;
-}
-
-// ---- ChangeInvisibleDuration -------------------------------------------------------------------
-
-::grpc::ServerUnaryReactor *MessagingService::ChangeInvisibleDuration(::grpc::CallbackServerContext *context,
-                                                                      const v2::ChangeInvisibleDurationRequest *request,
-                                                                      v2::ChangeInvisibleDurationResponse *response)
-{
-    v2::Status refusal;
-    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
-    if (!client)
-        return answer(context, response, std::move(refusal));
-    const std::string &topic = request->topic().name();
-    const std::string &group = request->group().name();
-    if (v2::Status status = checkTopicName(topic); !isOk(status))
-        return answer(context, response, std::move(status));
-    if (v2::Status status = checkGroupName(group); !isOk(status))
-        return answer(context, response, std::move(status));
-    const int64_t invisible = toMillis(request->invisible_duration());
-    if (invisible < 0 || invisible > kMaxInvisibleMillis)
-        return answer(context, response,
-                      makeStatus(v2::Code::ILLEGAL_INVISIBLE_TIME,
-                                 "invisible duration " + std::to_string(invisible) + " ms is outside [0, 12 h]"));
-    v2::Status status;
-    const std::optional<ExtraInfo> info = readHandle(request->receipt_handle(), common::wallMillis(), status);
-    if (!info)
-        return answer(context, response, std::move(status));
-
-    RemotingCommand change = handleRequest(*client, RequestCode::kChangeMessageInvisibleTime, group, topic, *info, request->receipt_handle());
-    remoting::setField(change.extFields, "invisibleTime", invisible);
-    ::grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
-    callBroker(*client, std::move(change), kBrokerCallTimeout,
-               [reactor, response, info = *info, oldHandle = request->receipt_handle()](RemotingCommand answer) {
-                   *response->mutable_status() = statusOfResponse(answer, v2::Code::INTERNAL_SERVER_ERROR);
-                   if (isOk(response->status())) {
-                       // The new checkpoint starts at this message (spec §5, the consistent form).
-                       remoting::HeaderReader reader(answer.extFields);
-                       ExtraInfo renewed = info;
-                       renewed.ckStartOffset = info.queueOffset;
-                       renewed.popTime = reader.optInt64("popTime", common::wallMillis());
-                       renewed.invisibleTime = reader.optInt64("invisibleTime", 0);
-                       renewed.reviveQid = reader.optInt32("reviveQid", info.reviveQid);
-                       response->set_receipt_handle(renewed.toString());
-                   } else {
-                       response->set_receipt_handle(oldHandle);
-                   }
-                   reactor->Finish(::grpc::Status::OK);
-               });
-    return reactor;
-}
-
-// ---- ForwardMessageToDeadLetterQueue -----------------------------------------------------------
-
-::grpc::ServerUnaryReactor *MessagingService::ForwardMessageToDeadLetterQueue(
-    ::grpc::CallbackServerContext *context, const v2::ForwardMessageToDeadLetterQueueRequest *request,
-    v2::ForwardMessageToDeadLetterQueueResponse *response)
-{
-    v2::Status refusal;
-    std::shared_ptr<GrpcClient> client = admit(context, request, refusal);
-    if (!client)
-        return answer(context, response, std::move(refusal));
-    const std::string &topic = request->topic().name();
-    const std::string &group = request->group().name();
-    if (v2::Status status = checkTopicName(topic); !isOk(status))
-        return answer(context, response, std::move(status));
-    if (v2::Status status = checkGroupName(group); !isOk(status))
-        return answer(context, response, std::move(status));
-    v2::Status status;
-    const std::optional<ExtraInfo> info = readHandle(request->receipt_handle(), common::wallMillis(), status);
-    if (!info)
-        return answer(context, response, std::move(status));
-    if (info->commitLogOffset < 0)
-        return answer(context, response,
-                      makeStatus(v2::Code::INVALID_RECEIPT_HANDLE, "receipt handle lacks the commit-log offset"));
-
-    RemotingCommand sendBack = newRequest(*client, RequestCode::kConsumerSendMsgBack);
-    remoting::setField(sendBack.extFields, "offset", info->commitLogOffset);
-    remoting::setField(sendBack.extFields, "group", group);
-    remoting::setField(sendBack.extFields, "delayLevel", int32_t{-1});
-    remoting::setField(sendBack.extFields, "originMsgId", request->message_id());
-    remoting::setField(sendBack.extFields, "originTopic", topic);
-    remoting::setField(sendBack.extFields, "unitMode", false);
-    remoting::setField(sendBack.extFields, "maxReconsumeTimes", std::max(request->max_delivery_attempts() - 1, 0));
-    ::grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
-    callBroker(*client, std::move(sendBack), kBrokerCallTimeout,
-               [this, client, reactor, response, info = *info, topic, group,
-                handle = request->receipt_handle()](RemotingCommand answer) {
-                   v2::Status result = statusOfResponse(answer, v2::Code::INTERNAL_SERVER_ERROR);
-                   if (!isOk(result)) {
-                       *response->mutable_status() = std::move(result);
-                       reactor->Finish(::grpc::Status::OK);
-                       return;
-                   }
-                   RemotingCommand ack = handleRequest(*client, RequestCode::kAckMessage, group, topic, info, handle);
-                   callBroker(*client, std::move(ack), kBrokerCallTimeout, [reactor, response](RemotingCommand acked) {
-                       *response->mutable_status() = statusOfResponse(acked, v2::Code::INTERNAL_SERVER_ERROR);
-                       reactor->Finish(::grpc::Status::OK);
-                   });
-               });
-    return reactor;
 }
 
 // ---- EndTransaction ----------------------------------------------------------------------------

@@ -8,11 +8,15 @@
 //   Heartbeat, Telemetry Settings    HEART_BEAT (producer group = topic)     messaging_service.cpp, telemetry.cpp
 //   SendMessage                      SEND_MESSAGE, the queue chosen here     messaging_service.cpp
 //   ReceiveMessage                   POP_MESSAGE over every queue (id -1)    receive_message.cpp
-//   AckMessage                       ACK_MESSAGE                             messaging_service.cpp
-//   ChangeInvisibleDuration          CHANGE_MESSAGE_INVISIBLETIME            messaging_service.cpp
-//   ForwardMessageToDeadLetterQueue  CONSUMER_SEND_MSG_BACK (delay -1), ACK  messaging_service.cpp
+//   AckMessage                       ACK_MESSAGE                             settle_message.cpp
+//   ChangeInvisibleDuration          CHANGE_MESSAGE_INVISIBLETIME            settle_message.cpp
+//   ForwardMessageToDeadLetterQueue  CONSUMER_SEND_MSG_BACK (delay -1), ACK  settle_message.cpp
 //   EndTransaction                   END_TRANSACTION                         messaging_service.cpp
 //   NotifyClientTermination          UNREGISTER_CLIENT, the client leaves    messaging_service.cpp
+//   RecallMessage                    RECALL_MESSAGE                          messaging_service.cpp
+//
+// A PushConsumer's deliveries (auto_renew) stay invisible while it consumes them: their receipts
+// are renewed before their time is up (receipt_renewals.h), and the settling RPCs use the latest.
 //
 // Business errors are answered in the response's Status with RocketMQ's codes; a gRPC error only
 // for what the protocol defines so (an unset pub_sub in Settings, unimplemented RPCs).
@@ -22,10 +26,12 @@
 // is the proxy's: the broker's eight POP_CK fields and the commit-log offset (spec §5).
 
 #include "broker/grpc/client_registry.h"
+#include "broker/grpc/receipt_renewals.h"
 
 #include "apache/rocketmq/v2/service.grpc.pb.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -120,7 +126,22 @@ public:
     // The broker's "Broker" of a route or assignment: its name, id 0, our gRPC address.
     void fillBroker(v2::Broker *broker) const;
 
+    // A PushConsumer's delivery (ReceiveMessage with auto_renew), kept invisible while consumed.
+    void keepReceipt(const GrpcClient &client, const std::string &group, const std::string &topic,
+                     const std::string &messageId, const std::string &handle, int64_t visibleAgainMs);
+
 private:
+    // Every renewSchedulePeriodMillis (from sweep()): CHANGE_MESSAGE_INVISIBLETIME for the kept
+    // receipts whose time is nearly up (settle_message.cpp).
+    void renewDueReceipts(int64_t now);
+    // admit(), then the proxy's checks of the topic and group a settling RPC names, in its order.
+    std::shared_ptr<GrpcClient> admitSettling(::grpc::CallbackServerContext *context,
+                                              const google::protobuf::Message *request, const std::string &topic,
+                                              const std::string &group, v2::Status &refusal);
+    void forwardToDeadLetter(std::shared_ptr<GrpcClient> client, ::grpc::ServerUnaryReactor *reactor,
+                             v2::ForwardMessageToDeadLetterQueueResponse *response, const std::string &group,
+                             const std::string &topic, const std::string &messageId, int32_t maxDeliveryAttempts,
+                             const std::string &handle);
     void onBrokerRequest(const std::string &clientId, remoting::RemotingCommand request);
     void recoverOrphanedTransaction(GrpcClient &client, const remoting::RemotingCommand &check);
 
@@ -128,8 +149,23 @@ private:
     const MessagingServiceConfig config_;
     std::atomic<uint16_t> port_{0};
     ClientRegistry clients_;
+    ReceiptRenewals renewals_;
+    int64_t lastRenewScanMs_ = 0; // sweep()'s thread only
     std::atomic<uint32_t> nextQueue_{0};
 };
+
+// How long a LocalChannel call may wait for the broker's answer.
+inline constexpr std::chrono::milliseconds kBrokerCallTimeout{3000};
+
+// A unary RPC answered at once with `status`.
+template <class Response>
+::grpc::ServerUnaryReactor *answer(::grpc::CallbackServerContext *context, Response *response, v2::Status status)
+{
+    *response->mutable_status() = std::move(status);
+    ::grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
+    reactor->Finish(::grpc::Status::OK);
+    return reactor;
+}
 
 // The remoting language of a 5.x SDK's UA language (NODE_JS → NODE_JS, GOLANG → GO, ...).
 remoting::LanguageCode languageOf(v2::Language language);

@@ -34,7 +34,6 @@ constexpr int64_t kMinPollMillis = 5'000;
 constexpr int64_t kMaxPollMillis = 20'000;
 constexpr int64_t kMinInvisibleMillis = 10'000;
 constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000;
-constexpr int64_t kAutoRenewInvisibleMillis = 60'000;
 constexpr int32_t kMaxBatch = 32;
 // What the stream keeps between the end of the poll and the client's deadline.
 constexpr int64_t kDeadlineMarginMillis = 500;
@@ -132,7 +131,8 @@ private:
         if (v2::Status status = checkGroupName(group); !isOk(status))
             return finishWith(std::move(status));
 
-        int64_t invisible = kAutoRenewInvisibleMillis;
+        // A PushConsumer (auto_renew) leaves the time to us: the proxy's defaultInvisibleTimeMills, renewed.
+        int64_t invisible = std::max<int64_t>(service_.broker().brokerConfig().defaultInvisibleTimeMills, 1000);
         if (!request_.auto_renew()) {
             invisible = request_.has_invisible_duration() ? toMillis(request_.invisible_duration()) : 0;
             if (invisible < kMinInvisibleMillis || invisible > kMaxInvisibleMillis)
@@ -224,6 +224,9 @@ private:
             }
             out.push_back(toProtoMessage(message, topic, handle, attempt));
             handles_.push_back(info);
+            if (request_.auto_renew())
+                service_.keepReceipt(*client_, group, topic, out.back().system_properties().message_id(), handle,
+                                     info.popTime + info.invisibleTime);
         }
         if (out.empty())
             return finishWith(makeStatus(v2::Code::MESSAGE_NOT_FOUND, "no new message"));

@@ -54,6 +54,13 @@ struct BrokerConfig
     // RECALL_MESSAGE (5.x: cancel a timer message before its time). Java's default is false; a
     // development broker serves it unless told not to (a deliberate difference; README).
     bool recallMessageEnable = true;
+    // The gRPC endpoint's PushConsumer receipts, under the Java proxy's names: popped for
+    // defaultInvisibleTimeMills, renewed every renewSchedulePeriodMillis when within
+    // renewAheadTimeMillis of their end, for at most renewMaxTimeMillis after the delivery.
+    int defaultInvisibleTimeMills = 60'000;
+    int renewSchedulePeriodMillis = 5'000;
+    int renewAheadTimeMillis = 10'000;
+    int renewMaxTimeMillis = 3 * 3600'000;
     bool storeReplyMessageEnable = true; // reply messages are also stored in <cluster>_REPLY_TOPIC
     int transactionTimeOut = 6000;        // ms before an unresolved half message is checked
     int transactionCheckMax = 15;         // checks before it moves to TRANS_CHECK_MAX_TIME_TOPIC

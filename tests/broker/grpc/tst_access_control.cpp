@@ -152,6 +152,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(GrpcAccessControlTest)
+QObject *createGrpcAccessControlTest() { return new GrpcAccessControlTest; }
 
 #include "tst_access_control.moc"
