@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every MQDesk test through CTest, in four phases, each timed:
 #   1. the Release build's whole suite;
-#   2. the engine suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   2. the engine suites and broker/grpc's (label asan) under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. the engine suites under ThreadSanitizer (MQDESK_TEST_TSAN=0 skips it);
 #   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz";
 #      MQDESK_TEST_FUZZ=0 skips it). scripts/fuzz.sh runs the targets longer.

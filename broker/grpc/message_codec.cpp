@@ -179,6 +179,12 @@ v2::Status toBrokerMessage(const v2::Message &message, const store::TopicConfig 
                               + std::to_string(limits.maxPropertiesBytes));
     if (system.message_id().empty() || isBlank(system.message_id()))
         return makeStatus(v2::Code::ILLEGAL_MESSAGE_ID, "message id is blank");
+    // What the SDK sends into the stored properties must not hold their separators (\001, \002):
+    // stricter than the Java proxy, whose properties string would break the same way.
+    if (hasControlCharacter(system.message_id()))
+        return makeStatus(v2::Code::ILLEGAL_MESSAGE_ID, "message id holds a control character");
+    if (hasControlCharacter(system.trace_context()) || hasControlCharacter(system.born_host()))
+        return makeStatus(v2::Code::BAD_REQUEST, "trace context or born host holds a control character");
     properties.set(property::kUniqClientMessageId, system.message_id());
     if (system.has_message_group()) {
         const std::string &group = system.message_group();

@@ -2,5 +2,6 @@
 
 QObject *createGrpcAccessControlTest();
 QObject *createReceiptRenewalsTest();
+QObject *createGrpcEndpointTest();
 
-MQDESK_TEST_MAIN(createGrpcAccessControlTest(), createReceiptRenewalsTest())
+MQDESK_TEST_MAIN(createGrpcAccessControlTest(), createReceiptRenewalsTest(), createGrpcEndpointTest())
