@@ -34,8 +34,12 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
+namespace mqdesk::store {
+struct SubscriptionGroupConfig;
+}
 namespace mqdesk::server {
 class BrokerController;
 namespace pop {
@@ -166,6 +170,11 @@ template <class Response>
     reactor->Finish(::grpc::Status::OK);
     return reactor;
 }
+
+// A consumer's Settings as the proxy merges them: FIFO, the retries and their backoff from its
+// group's config (telemetry.cpp); a receive that overtakes the client's first Settings uses them too.
+void mergeConsumerSettings(v2::Settings &settings, const std::optional<store::SubscriptionGroupConfig> &group,
+                           int64_t longPollingMillis);
 
 // The remoting language of a 5.x SDK's UA language (NODE_JS → NODE_JS, GOLANG → GO, ...).
 remoting::LanguageCode languageOf(v2::Language language);

@@ -100,9 +100,17 @@ private:
         client_ = service_.admit(context, &request_, refusal);
         if (!client_)
             return finishWith(std::move(refusal));
-        const std::optional<v2::Settings> settings = client_->settings();
-        if (!settings)
-            return finishWith(makeStatus(v2::Code::UNRECOGNIZED_CLIENT_TYPE, "no settings from this client yet (telemetry)"));
+        // A receive may overtake the client's first Settings (they come on the telemetry stream,
+        // another HTTP/2 stream; the Python SDK receives right after its startup). What a
+        // consumer's Settings decide here comes from its group's config anyway, so until they
+        // arrive the group's config decides alone.
+        std::optional<v2::Settings> settings = client_->settings();
+        if (!settings) {
+            settings.emplace();
+            mergeConsumerSettings(*settings,
+                                  service_.broker().subscriptionGroups().findSubscriptionGroupConfig(request_.group().name()),
+                                  service_.config().consumerLongPollingMillis);
+        }
         fifo_ = settings->has_subscription() && settings->subscription().fifo();
         maxAttempts_ = settings->has_backoff_policy() ? settings->backoff_policy().max_attempts() : 17;
 

@@ -33,24 +33,6 @@ void mergeProducerSettings(v2::Settings &settings)
     settings.mutable_metric()->set_on(false);
 }
 
-// A consumer's: from its group's config, with an exponential backoff (a customized one leaves the
-// Node SDK without any retry policy: spec §7.4 #9).
-void mergeConsumerSettings(v2::Settings &settings, const std::optional<store::SubscriptionGroupConfig> &group,
-                           int64_t longPollingMillis)
-{
-    v2::Subscription &subscription = *settings.mutable_subscription();
-    subscription.set_fifo(group && group->consumeMessageOrderly);
-    subscription.set_receive_batch_size(kReceiveBatchSize);
-    setMillis(subscription.mutable_long_polling_timeout(), longPollingMillis);
-    v2::RetryPolicy &policy = *settings.mutable_backoff_policy();
-    policy.set_max_attempts((group ? group->retryMaxTimes : 16) + 1);
-    v2::ExponentialBackoff &backoff = *policy.mutable_exponential_backoff();
-    setMillis(backoff.mutable_initial(), 1000);
-    setMillis(backoff.mutable_max(), 7200 * 1000);
-    backoff.set_multiplier(2);
-    settings.mutable_metric()->set_on(false);
-}
-
 class TelemetryReactor final : public ::grpc::ServerBidiReactor<v2::TelemetryCommand, v2::TelemetryCommand>
 {
 public:
@@ -211,6 +193,24 @@ private:
 };
 
 } // namespace
+
+// A consumer's: from its group's config, with an exponential backoff (a customized one leaves the
+// Node SDK without any retry policy: spec §7.4 #9).
+void mergeConsumerSettings(v2::Settings &settings, const std::optional<store::SubscriptionGroupConfig> &group,
+                           int64_t longPollingMillis)
+{
+    v2::Subscription &subscription = *settings.mutable_subscription();
+    subscription.set_fifo(group && group->consumeMessageOrderly);
+    subscription.set_receive_batch_size(kReceiveBatchSize);
+    setMillis(subscription.mutable_long_polling_timeout(), longPollingMillis);
+    v2::RetryPolicy &policy = *settings.mutable_backoff_policy();
+    policy.set_max_attempts((group ? group->retryMaxTimes : 16) + 1);
+    v2::ExponentialBackoff &backoff = *policy.mutable_exponential_backoff();
+    setMillis(backoff.mutable_initial(), 1000);
+    setMillis(backoff.mutable_max(), 7200 * 1000);
+    backoff.set_multiplier(2);
+    settings.mutable_metric()->set_on(false);
+}
 
 ::grpc::ServerBidiReactor<v2::TelemetryCommand, v2::TelemetryCommand> *MessagingService::Telemetry(
     ::grpc::CallbackServerContext *context)

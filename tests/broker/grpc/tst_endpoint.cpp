@@ -151,6 +151,39 @@ private slots:
         QCOMPARE(recalled.message_id(), std::string("ID-LATER"));
     }
 
+    // A receive that overtakes the client's first Settings (the Python SDK receives right after
+    // its startup, on another HTTP/2 stream) is served with the group's config.
+    void aReceiveBeforeTheClientsSettingsIsServed()
+    {
+        v2::SendMessageRequest send;
+        *send.add_messages() = message("EndpointTopic", "ID-EARLY", "early");
+        v2::SendMessageResponse sent;
+        QVERIFY(stub_->SendMessage(callContext().get(), send, &sent).ok());
+        QCOMPARE(sent.status().code(), v2::Code::OK);
+        v2::ReceiveMessageRequest receive;
+        receive.mutable_group()->set_name("GNoSettingsYet");
+        receive.mutable_message_queue()->mutable_topic()->set_name("EndpointTopic");
+        receive.mutable_message_queue()->set_id(-1);
+        receive.mutable_filter_expression()->set_type(v2::FilterType::TAG);
+        receive.mutable_filter_expression()->set_expression("*");
+        receive.set_batch_size(32);
+        receive.mutable_invisible_duration()->set_seconds(30);
+        receive.mutable_long_polling_timeout()->set_seconds(5);
+        auto context = callContext("no-settings-yet@1@1@x");
+        auto reader = stub_->ReceiveMessage(context.get(), receive);
+        v2::ReceiveMessageResponse item;
+        std::vector<v2::Code> statuses;
+        size_t messages = 0;
+        while (reader->Read(&item)) {
+            if (item.has_status())
+                statuses.push_back(item.status().code());
+            messages += item.has_message() ? 1 : 0;
+        }
+        QVERIFY(reader->Finish().ok());
+        QCOMPARE(statuses, std::vector<v2::Code>{v2::Code::OK});
+        QVERIFY(messages >= 1);
+    }
+
     void hostileSendsAreRefusedAndStoreNothing()
     {
         auto &store = broker_->controller().store();
