@@ -192,14 +192,6 @@
 <context>
     <name>mqdesk::ui::BrokersPanel</name>
     <message>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
         <source>brokers.csv</source>
         <translation>brokers.csv</translation>
     </message>
@@ -232,6 +224,10 @@ Check the address and that it runs, then press F5.</source>
     <message>
         <source>No broker is registered with the NameServer %1 yet. Start one with namesrvAddr=%1.</source>
         <translation>尚无 Broker 注册到 NameServer %1。请以 namesrvAddr=%1 启动一个 Broker。</translation>
+    </message>
+    <message>
+        <source>Read the brokers again (F5)</source>
+        <translation>重新读取 Broker（F5）</translation>
     </message>
 </context>
 <context>
@@ -1407,18 +1403,6 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <translation>取消</translation>
     </message>
     <message>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <source>Filter</source>
-        <translation>过滤</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
         <source>Filter groups and topics (Ctrl+F)</source>
         <translation>过滤消费者组和主题（Ctrl+F）</translation>
     </message>
@@ -1639,6 +1623,10 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
     <message>
         <source>(counted up to the scan limit: at least these)</source>
         <translation>（统计至扫描上限：至少这些）</translation>
+    </message>
+    <message>
+        <source>No group or topic matches the filter. Clear the search field to see every group.</source>
+        <translation>没有与筛选条件匹配的消费者组或主题。清空搜索框即可看到所有消费者组。</translation>
     </message>
 </context>
 <context>
@@ -2663,18 +2651,6 @@ lag: %2 messages</source>
         <translation>读取接下来的 %1 条消息</translation>
     </message>
     <message>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <source>Find</source>
-        <translation>查找</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
         <source>Topic</source>
         <translation>主题</translation>
     </message>
@@ -2863,6 +2839,10 @@ Widen the time range, check the topic, or browse the queues.</source>
     <message>
         <source>messages.csv</source>
         <translation>messages.csv</translation>
+    </message>
+    <message>
+        <source>Read the shown query again (F5)</source>
+        <translation>重新执行当前查询（F5）</translation>
     </message>
 </context>
 <context>
@@ -3182,6 +3162,21 @@ Broker：%2（%3，集群 %4）
     <message>
         <source>Count</source>
         <translation>数量</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TablePage</name>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
@@ -3674,20 +3669,8 @@ Broker：%2（%3，集群 %4）
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
         <source>Fetch the topics again (F5)</source>
         <translation>重新获取主题（F5）</translation>
-    </message>
-    <message>
-        <source>Find</source>
-        <translation>查找</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>复制</translation>
     </message>
     <message>
         <source>Some topics could not be read: %1</source>

@@ -1,4 +1,5 @@
 #include "ui/groups/groups_view.h"
+#include "ui/widgets/banner.h"
 #include "ui/widgets/table_text.h"
 
 #include "ui/groups/group_table_model.h"
@@ -7,10 +8,7 @@
 #include "ui/groups/lag_chart.h"
 #include "broker/remoting/remoting_command.h" // mqVersionName
 
-#include <QAction>
 #include <QCheckBox>
-#include <QClipboard>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,8 +16,6 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
-#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -29,25 +25,14 @@
 
 namespace mqdesk::ui {
 
-namespace {
-
-QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+TablePage::Options GroupsView::pageOptions()
 {
-    auto *table = new QTableView(parent);
-    table->setModel(model);
-    table->setSortingEnabled(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->setWordWrap(false);
-    return table;
+    return {tr("Filter groups and topics (Ctrl+F)"), tr("Fetch the groups again (F5)"), tr("consumer-groups.csv"),
+            QStringLiteral("groups")};
 }
 
-} // namespace
-
-GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent) : QWidget(parent), connection_(connection)
+GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent)
+    : TablePage(pageOptions(), parent), connection_(connection)
 {
     groups_ = new GroupTableModel(this);
     proxy_ = new QSortFilterProxyModel(this);
@@ -60,17 +45,69 @@ GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent) : QWidget
     queueProxy->setSourceModel(queues_);
     queueProxy->setSortRole(GroupQueueModel::SortRole);
 
+    addToolbarButtons();
     status_ = new QLabel(this);
-    banner_ = new QLabel(this);
-    banner_->setWordWrap(true);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->hide();
+    status_->setObjectName(QStringLiteral("groupsStatus"));
+    addBelowBanner(status_);
+    addBelowBanner(buildConfirmBar());
 
+    setModel(proxy_);
+    QTableView *table = this->table();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->sortByColumn(GroupTableModel::LagColumn, Qt::DescendingOrder);
+    table->setColumnWidth(GroupTableModel::NameColumn, 260);
+    table->setColumnWidth(GroupTableModel::TopicsColumn, 260);
+    setDetail(buildDetailPane(), 3, 2);
+    queueTable_->setModel(queueProxy);
+    queueTable_->sortByColumn(GroupQueueModel::TopicColumn, Qt::AscendingOrder);
+    queueTable_->setColumnWidth(GroupQueueModel::TopicColumn, 220);
+
+    connect(this, &TablePage::refreshRequested, this, &GroupsView::refresh);
+    connect(findField(), &QLineEdit::textChanged, this, [this](const QString &text) {
+        proxy_->setFilterFixedString(text);
+        updateEmptyState();
+    });
+    connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &GroupsView::loadDetail);
+    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &GroupsView::refresh);
+    // Live: groups that appear (a consumer connects) or go away elsewhere while the view is shown.
+    connect(this, &TablePage::liveRefreshDue, this, &GroupsView::refreshIfShown);
+    startLiveRefresh(kLiveRefreshMillis);
+    refresh();
+}
+
+void GroupsView::addToolbarButtons()
+{
+    showSystem_ = new QCheckBox(tr("System groups"), this);
+    connect(showSystem_, &QCheckBox::toggled, this, [this] { showGroups(); });
+    auto *createButton = new QPushButton(tr("Create group…"), this);
+    connect(createButton, &QPushButton::clicked, this, &GroupsView::openCreateDialog);
+    resetButton_ = new QPushButton(tr("Reset offsets…"), this);
+    resetButton_->setObjectName(QStringLiteral("resetOffsetsButton"));
+    connect(resetButton_, &QPushButton::clicked, this, &GroupsView::openResetDialog);
+    skipButton_ = new QPushButton(tr("Skip accumulated"), this);
+    skipButton_->setObjectName(QStringLiteral("skipAccumulatedButton"));
+    skipButton_->setToolTip(tr("Move the committed offsets to the latest: the lag becomes 0"));
+    connect(skipButton_, &QPushButton::clicked, this, [this] { requestReset(ResetTarget::Latest); });
+    deleteButton_ = new QPushButton(tr("Delete group"), this);
+    deleteButton_->setObjectName(QStringLiteral("deleteGroupButton"));
+    connect(deleteButton_, &QPushButton::clicked, this, &GroupsView::requestDelete);
+    addToolbarWidget(showSystem_);
+    addToolbarWidget(createButton);
+    addToolbarWidget(resetButton_);
+    addToolbarWidget(skipButton_);
+    addToolbarWidget(deleteButton_);
+}
+
+QWidget *GroupsView::buildConfirmBar()
+{
     confirmBar_ = new QWidget(this);
+    confirmBar_->setObjectName(QStringLiteral("groupsConfirmBar"));
     confirmLabel_ = new QLabel(confirmBar_);
     confirmLabel_->setWordWrap(true);
     auto *confirm = new QPushButton(tr("Confirm"), confirmBar_);
+    confirm->setObjectName(QStringLiteral("confirmButton"));
     auto *cancel = new QPushButton(tr("Cancel"), confirmBar_);
+    cancel->setObjectName(QStringLiteral("cancelButton"));
     auto *confirmLayout = new QHBoxLayout(confirmBar_);
     confirmLayout->setContentsMargins(6, 4, 6, 4);
     confirmLayout->addWidget(confirmLabel_, 1);
@@ -84,96 +121,7 @@ GroupsView::GroupsView(ClusterConnection &connection, QWidget *parent) : QWidget
         pendingAction_ = nullptr;
         confirmBar_->hide();
     });
-
-    groupTable_ = makeTable(proxy_, this);
-    groupTable_->sortByColumn(GroupTableModel::LagColumn, Qt::DescendingOrder);
-    groupTable_->setColumnWidth(GroupTableModel::NameColumn, 260);
-    groupTable_->setColumnWidth(GroupTableModel::TopicsColumn, 260);
-    emptyState_ = new QLabel(this);
-    emptyState_->setAlignment(Qt::AlignCenter);
-    emptyState_->setWordWrap(true);
-    emptyState_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(groupTable_);
-    splitter->addWidget(buildDetailPane());
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    queueTable_->setModel(queueProxy);
-    queueTable_->sortByColumn(GroupQueueModel::TopicColumn, Qt::AscendingOrder);
-    queueTable_->setColumnWidth(GroupQueueModel::TopicColumn, 220);
-    content_ = new QStackedWidget(this);
-    content_->addWidget(emptyState_);
-    content_->addWidget(splitter);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(buildToolbar());
-    layout->addWidget(status_);
-    layout->addWidget(banner_);
-    layout->addWidget(confirmBar_);
-    layout->addWidget(content_, 1);
-
-    // Keys: F5 refreshes, Ctrl+F goes to the filter (while this view is shown), Ctrl+C copies rows.
-    auto *refreshAction = new QAction(tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    connect(refreshAction, &QAction::triggered, this, &GroupsView::refresh);
-    auto *findAction = new QAction(tr("Filter"), this);
-    findAction->setShortcut(QKeySequence::Find);
-    connect(findAction, &QAction::triggered, this, [this] {
-        filter_->setFocus();
-        filter_->selectAll();
-    });
-    addActions({refreshAction, findAction});
-    auto *copyAction = new QAction(tr("Copy"), groupTable_);
-    copyAction->setShortcut(QKeySequence::Copy);
-    copyAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(copyAction, &QAction::triggered, this,
-            [this] { QGuiApplication::clipboard()->setText(copySelectedRows()); });
-    groupTable_->addAction(copyAction);
-    addExportCsvAction(groupTable_, tr("consumer-groups.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
-
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-    connect(groupTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &GroupsView::loadDetail);
-    connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, &GroupsView::refresh);
-    // Live: groups that appear (a consumer connects) or go away elsewhere while the view is shown.
-    auto *liveTimer = new QTimer(this);
-    liveTimer->setInterval(kLiveRefreshMillis);
-    connect(liveTimer, &QTimer::timeout, this, &GroupsView::refreshIfShown);
-    liveTimer->start();
-    refresh();
-}
-
-QWidget *GroupsView::buildToolbar()
-{
-    auto *bar = new QWidget(this);
-    filter_ = new QLineEdit(bar);
-    filter_->setPlaceholderText(tr("Filter groups and topics (Ctrl+F)"));
-    filter_->setClearButtonEnabled(true);
-    showSystem_ = new QCheckBox(tr("System groups"), bar);
-    connect(showSystem_, &QCheckBox::toggled, this, &GroupsView::showGroups);
-    auto *refreshButton = new QPushButton(tr("Refresh"), bar);
-    refreshButton->setToolTip(tr("Fetch the groups again (F5)"));
-    connect(refreshButton, &QPushButton::clicked, this, &GroupsView::refresh);
-    auto *createButton = new QPushButton(tr("Create group…"), bar);
-    connect(createButton, &QPushButton::clicked, this, &GroupsView::openCreateDialog);
-    resetButton_ = new QPushButton(tr("Reset offsets…"), bar);
-    connect(resetButton_, &QPushButton::clicked, this, &GroupsView::openResetDialog);
-    skipButton_ = new QPushButton(tr("Skip accumulated"), bar);
-    skipButton_->setToolTip(tr("Move the committed offsets to the latest: the lag becomes 0"));
-    connect(skipButton_, &QPushButton::clicked, this, [this] { requestReset(ResetTarget::Latest); });
-    deleteButton_ = new QPushButton(tr("Delete group"), bar);
-    connect(deleteButton_, &QPushButton::clicked, this, &GroupsView::requestDelete);
-
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(filter_, 1);
-    layout->addWidget(showSystem_);
-    layout->addWidget(refreshButton);
-    layout->addWidget(createButton);
-    layout->addWidget(resetButton_);
-    layout->addWidget(skipButton_);
-    layout->addWidget(deleteButton_);
-    return bar;
+    return confirmBar_;
 }
 
 QWidget *GroupsView::buildDetailPane()
@@ -184,7 +132,10 @@ QWidget *GroupsView::buildDetailPane()
     bold.setBold(true);
     detailTitle_->setFont(bold);
     detailTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    queueTable_ = makeTable(nullptr, pane);
+    queueTable_ = new QTableView(pane);
+    queueTable_->setObjectName(QStringLiteral("groupQueuesTable"));
+    configureListTable(queueTable_);
+    queueTable_->horizontalHeader()->setStretchLastSection(true);
     addExportCsvAction(queueTable_, tr("consumer-group-queues.csv"),
                        [this](const QString &outcome) { showBanner(outcome, false); });
     clients_ = new QLabel(pane); // one line per client, not wrapped: a wrapped label gets clipped
@@ -242,12 +193,6 @@ void GroupsView::recordReset(const QString &group)
         lagChart_->markReset(now);
 }
 
-void GroupsView::showEvent(QShowEvent *event)
-{
-    QWidget::showEvent(event);
-    refreshIfShown();
-}
-
 void GroupsView::refresh()
 {
     fetchList(false);
@@ -275,6 +220,7 @@ void GroupsView::fetchList(bool live)
     if (!live) {
         loading_ = true;
         status_->setText(tr("Loading consumer groups…"));
+        updateEmptyState();
     }
     // One list fetch at a time: F5 (or an action, or another cluster) while one is under way
     // fetches again once it is answered, and that answer, maybe older than the change, is dropped.
@@ -352,16 +298,10 @@ void GroupsView::showGroups(bool live)
     }
     const int count = static_cast<int>(rows.size());
     groups_->setGroups(std::move(rows));
-    if (connection_.isConnected()) {
+    if (connection_.isConnected())
         status_->setText(tr("%n consumer group(s) on %1 broker(s)", "", count)
                              .arg(QLocale().toString(static_cast<int>(snapshot_.brokers.size()))));
-        emptyState_->setText(tr("No consumer groups yet — start a consumer against %1\n"
-                                "(its group appears here once it connects), or use Create group….")
-                                 .arg(connection_.namesrvAddress()));
-    } else {
-        emptyState_->setText(tr("Not connected. Start the broker to see its consumer groups."));
-    }
-    content_->setCurrentIndex(count == 0 ? 0 : 1);
+    updateEmptyState();
     // Rows were updated in place: a live refresh leaves a group that is still selected (and its
     // detail, and the scroll position) as it was.
     if (live && selected == selectedGroup() && (selected.isEmpty() || groups_->rowOf(selected.toStdString()) >= 0))
@@ -382,16 +322,16 @@ void GroupsView::selectGroup(const QString &name)
         return; // filtered out
     // Selecting the group that is already current reloads its detail: whoever selects it wants it
     // as it is now (and waits for detailLoaded), not as it was when first selected.
-    const bool alreadyCurrent = groupTable_->currentIndex() == index;
-    groupTable_->setCurrentIndex(index);
-    groupTable_->scrollTo(index);
+    const bool alreadyCurrent = table()->currentIndex() == index;
+    table()->setCurrentIndex(index);
+    table()->scrollTo(index);
     if (alreadyCurrent)
         loadDetail();
 }
 
 QString GroupsView::selectedGroup() const
 {
-    const QModelIndex current = groupTable_->currentIndex();
+    const QModelIndex current = table()->currentIndex();
     if (!current.isValid())
         return {};
     const QModelIndex source = proxy_->mapToSource(current);
@@ -484,6 +424,22 @@ void GroupsView::showPopFigures(const std::optional<client::PopStats> &pop)
     pop_->show();
 }
 
+void GroupsView::updateEmptyState()
+{
+    QString text;
+    if (!connection_.isConnected())
+        text = tr("Not connected. Start the broker to see its consumer groups.");
+    else if (groups_->rowCount() == 0 && loading_)
+        text = tr("Loading consumer groups…");
+    else if (groups_->rowCount() == 0)
+        text = tr("No consumer groups yet — start a consumer against %1\n"
+                  "(its group appears here once it connects), or use Create group….")
+                   .arg(connection_.namesrvAddress());
+    else if (proxy_->rowCount() == 0)
+        text = tr("No group or topic matches the filter. Clear the search field to see every group.");
+    setEmptyText(text);
+}
+
 void GroupsView::updateActions()
 {
     const bool selected = connection_.isConnected() && !selectedGroup().isEmpty();
@@ -494,14 +450,12 @@ void GroupsView::updateActions()
 
 void GroupsView::showBanner(const QString &text, bool error)
 {
-    banner_->setText(text);
-    banner_->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
-    banner_->setVisible(!text.isEmpty());
+    banner()->report(text, error ? Banner::Tone::Error : Banner::Tone::Info);
 }
 
 QString GroupsView::bannerText() const
 {
-    return banner_->isVisible() ? banner_->text() : QString();
+    return banner()->shownText();
 }
 
 QString GroupsView::confirmationText() const
@@ -514,14 +468,9 @@ QString GroupsView::clientsText() const
     return clients_->text();
 }
 
-QString GroupsView::emptyStateText() const
-{
-    return content_->currentIndex() == 0 ? emptyState_->text() : QString();
-}
-
 QString GroupsView::copySelectedRows() const
 {
-    return ui::selectedRowsText(*groupTable_, false);
+    return ui::selectedRowsText(*table(), false);
 }
 
 } // namespace mqdesk::ui

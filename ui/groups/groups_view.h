@@ -1,7 +1,7 @@
 #pragma once
 
 // Consumer groups: the groups of the connected cluster (name, online clients, total lag, topics
-// consumed, consume mode) with a filter, live: fetched again every 5 s while the view is shown
+// consumed, consume mode) on a TablePage (ui/widgets/table_page.h) with a filter, live: fetched again every 5 s while the view is shown
 // (and when it is shown; never while hidden, minimised or while a fetch is under way) with the
 // rows updated in place, and for the selected group its queues (offsets, lag,
 // last consume time) and its connected clients. Actions: reset offsets (earliest / latest / by
@@ -12,7 +12,7 @@
 #include "ui/connection/cluster_connection.h"
 #include "ui/groups/group_data.h"
 
-#include <QWidget>
+#include "ui/widgets/table_page.h"
 
 #include <functional>
 
@@ -21,7 +21,6 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
-class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
@@ -33,7 +32,7 @@ class HistoryRecorder;
 class HistoryStore;
 class LagChart;
 
-class GroupsView : public QWidget
+class GroupsView : public TablePage
 {
     Q_OBJECT
 
@@ -68,19 +67,18 @@ public:
     // For tests and screenshots.
     GroupTableModel *groupModel() const { return groups_; }
     QSortFilterProxyModel *groupProxy() const { return proxy_; }
-    QTableView *groupTable() const { return groupTable_; }
+    QTableView *groupTable() const { return table(); }
+    QTableView *queueTable() const { return queueTable_; }
     GroupQueueModel *queueModel() const { return queues_; }
-    QLineEdit *filterEdit() const { return filter_; }
+    QLineEdit *filterEdit() const { return findField(); }
     LagChart *lagChart() const { return lagChart_; }
     QTabWidget *detailTabs() const { return detailTabs_; }
     QString bannerText() const;
     QString confirmationText() const;
     QString clientsText() const;
-    QString emptyStateText() const;
+    QString emptyStateText() const { return emptyText(); }
+    // The selected rows as tab-separated text, without the column titles.
     QString copySelectedRows() const;
-
-protected:
-    void showEvent(QShowEvent *event) override;
 
 signals:
     // A list fetch finished; not emitted by live refreshes.
@@ -89,7 +87,9 @@ signals:
     void actionFinished(bool ok);
 
 private:
-    QWidget *buildToolbar();
+    static Options pageOptions();
+    void addToolbarButtons();
+    QWidget *buildConfirmBar();
     QWidget *buildDetailPane();
     void fetchList(bool live);
     void startFetch(bool live);
@@ -99,6 +99,7 @@ private:
     void showDetail(GroupDetail detail);
     void showPopFigures(const std::optional<client::PopStats> &pop);
     void updateActions();
+    void updateEmptyState();
     void showBanner(const QString &text, bool error);
     void askConfirmation(const QString &text, std::function<void()> action);
     void finishAction(bool ok, const QString &text);
@@ -111,18 +112,13 @@ private:
     GroupTableModel *groups_ = nullptr;
     QSortFilterProxyModel *proxy_ = nullptr;
     GroupQueueModel *queues_ = nullptr;
-    QLineEdit *filter_ = nullptr;
     QCheckBox *showSystem_ = nullptr;
     QPushButton *resetButton_ = nullptr;
     QPushButton *skipButton_ = nullptr;
     QPushButton *deleteButton_ = nullptr;
     QLabel *status_ = nullptr;
-    QLabel *banner_ = nullptr;
     QWidget *confirmBar_ = nullptr;
     QLabel *confirmLabel_ = nullptr;
-    QStackedWidget *content_ = nullptr;
-    QLabel *emptyState_ = nullptr;
-    QTableView *groupTable_ = nullptr;
     QLabel *detailTitle_ = nullptr;
     QTableView *queueTable_ = nullptr;
     QLabel *clients_ = nullptr;

@@ -1,14 +1,11 @@
 #include "ui/messages/messages_view.h"
 
-#include "ui/widgets/table_text.h"
+#include "ui/widgets/banner.h"
 
 #include "ui/connection/cluster_connection.h"
 #include "ui/messages/message_detail_pane.h"
 #include "ui/messages/message_table_model.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QHBoxLayout>
@@ -19,11 +16,8 @@
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QScrollBar>
-#include <QSplitter>
-#include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
-#include <QVBoxLayout>
 
 namespace mqdesk::ui {
 
@@ -33,38 +27,22 @@ constexpr int kPrefetchRows = 8;
 
 } // namespace
 
-MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWidget(parent), connection_(connection)
+MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent)
+    : TablePage({QString(), tr("Read the shown query again (F5)"), tr("messages.csv"), QStringLiteral("messages")},
+                parent),
+      connection_(connection)
 {
     model_ = new MessageTableModel(this);
+    addToolbarWidget(buildBrowseBar(), 1);
+    addToolbarRow(buildLookupBar());
+    setFindTarget(lookupEdit_); // Ctrl+F: the lookup
 
-    banner_ = new QLabel(this);
-    banner_->setObjectName(QStringLiteral("messagesBanner"));
-    banner_->setWordWrap(true);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setMargin(6);
-    banner_->hide();
-
-    table_ = new QTableView(this);
-    table_->setObjectName(QStringLiteral("messagesTable"));
-    table_->setModel(model_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(MessageTableModel::QueueColumn, Qt::AscendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setAlternatingRowColors(true);
-    table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setSectionResizeMode(MessageTableModel::MsgIdColumn, QHeaderView::Stretch);
-    table_->setColumnWidth(MessageTableModel::StoreTimeColumn, table_->fontMetrics().horizontalAdvance(
-                                                                   QStringLiteral("0000-00-00 00:00:00.000WW")));
-    emptyState_ = new QLabel(this);
-    emptyState_->setObjectName(QStringLiteral("messagesEmptyState"));
-    emptyState_->setAlignment(Qt::AlignCenter);
-    emptyState_->setWordWrap(true);
-    emptyState_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tableStack_ = new QStackedWidget(this);
-    tableStack_->addWidget(table_);
-    tableStack_->addWidget(emptyState_);
+    setModel(model_);
+    QTableView *messages = table();
+    messages->sortByColumn(MessageTableModel::QueueColumn, Qt::AscendingOrder);
+    messages->horizontalHeader()->setSectionResizeMode(MessageTableModel::MsgIdColumn, QHeaderView::Stretch);
+    messages->setColumnWidth(MessageTableModel::StoreTimeColumn, messages->fontMetrics().horizontalAdvance(
+                                                                     QStringLiteral("0000-00-00 00:00:00.000WW")));
 
     resultLabel_ = new QLabel(this);
     resultLabel_->setObjectName(QStringLiteral("messagesResult"));
@@ -74,54 +52,20 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent) : QWi
     auto *resultBar = new QHBoxLayout;
     resultBar->addWidget(resultLabel_, 1);
     resultBar->addWidget(loadMoreButton_);
-    auto *tableBox = new QWidget(this);
-    auto *tableLayout = new QVBoxLayout(tableBox);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addWidget(tableStack_, 1);
-    tableLayout->addLayout(resultBar);
-
+    addBelowTable(resultBar);
     detail_ = new MessageDetailPane(this);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(tableBox);
-    splitter->addWidget(detail_);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({300, 360});
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(buildBrowseBar());
-    layout->addWidget(buildLookupBar());
-    layout->addWidget(banner_);
-    layout->addWidget(splitter, 1);
-
-    // Keyboard: F5 while the view is shown, Ctrl+F focuses the lookup, Ctrl+C in the table.
-    auto *refreshAction = new QAction(tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    connect(refreshAction, &QAction::triggered, this, &MessagesView::refresh);
-    addAction(refreshAction);
-    auto *findAction = new QAction(tr("Find"), this);
-    findAction->setShortcut(QKeySequence::Find);
-    connect(findAction, &QAction::triggered, this, [this] {
-        lookupEdit_->setFocus(Qt::ShortcutFocusReason);
-        lookupEdit_->selectAll();
-    });
-    addAction(findAction);
-    auto *copyAction = new QAction(tr("Copy"), table_);
-    copyAction->setShortcut(QKeySequence::Copy);
-    copyAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(copyAction, &QAction::triggered, this, &MessagesView::copySelectedRows);
-    table_->addAction(copyAction);
-    addExportCsvAction(table_, tr("messages.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
+    setDetail(detail_, 1, 1);
+    connect(this, &TablePage::refreshRequested, this, &MessagesView::refresh);
 
     connect(model_, &MessageTableModel::fetchRequested, this, &MessagesView::fetchNextPage);
     connect(loadMoreButton_, &QPushButton::clicked, this, &MessagesView::loadMore);
     // The next page is read a few rows before the end is reached (the view itself asks only at
     // the very end). The table scrolls per row, so the scroll bar counts rows.
-    connect(table_->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
-        if (query_ == Query::Browse && value >= table_->verticalScrollBar()->maximum() - kPrefetchRows)
+    connect(table()->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (query_ == Query::Browse && value >= table()->verticalScrollBar()->maximum() - kPrefetchRows)
             loadMore();
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MessagesView::onCurrentChanged);
+    connect(table()->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MessagesView::onCurrentChanged);
     connect(model_, &QAbstractItemModel::modelReset, this, &MessagesView::onCurrentChanged);
     connect(detail_, &MessageDetailPane::traceRequested, this, &MessagesView::readTrace);
 
@@ -263,35 +207,19 @@ void MessagesView::selectRow(int row)
     const QModelIndex index = model_->index(row, 0);
     if (!index.isValid())
         return;
-    table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    table_->scrollTo(index);
+    table()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table()->scrollTo(index);
 }
 
 void MessagesView::onCurrentChanged()
 {
-    const QModelIndex current = table_->selectionModel()->currentIndex();
+    const QModelIndex current = table()->selectionModel()->currentIndex();
     detail_->showMessage(current.isValid() ? model_->message(current.row()) : nullptr);
-}
-
-QString MessagesView::selectedRowsText() const
-{
-    return ui::selectedRowsText(*table_, true);
-}
-
-void MessagesView::copySelectedRows() const
-{
-    if (table_->selectionModel()->hasSelection())
-        QApplication::clipboard()->setText(selectedRowsText());
 }
 
 QString MessagesView::bannerText() const
 {
-    return banner_->isVisibleTo(this) ? banner_->text() : QString();
-}
-
-QString MessagesView::emptyStateText() const
-{
-    return tableStack_->currentWidget() == emptyState_ ? emptyState_->text() : QString();
+    return banner()->shownText();
 }
 
 QString MessagesView::resultText() const
@@ -301,10 +229,7 @@ QString MessagesView::resultText() const
 
 void MessagesView::showBanner(const QString &text, bool error)
 {
-    banner_->setText(text);
-    banner_->setStyleSheet(error ? QStringLiteral("background: #fde2e1; color: #8a1f11; border-radius: 4px;")
-                                 : QStringLiteral("background: palette(alternate-base); border-radius: 4px;"));
-    banner_->setVisible(!text.isEmpty());
+    banner()->report(text, error ? Banner::Tone::Error : Banner::Tone::Info);
 }
 
 void MessagesView::updateEmptyState()
@@ -322,8 +247,7 @@ void MessagesView::updateEmptyState()
                    .arg(connection_.namesrvAddress());
     else if (model_->rowCount() == 0)
         text = emptyReason_;
-    emptyState_->setText(text);
-    tableStack_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget *>(table_) : emptyState_);
+    setEmptyText(text);
     resultLabel_->setText(busy_ ? tr("Loading…") : resultText_);
     updateControls();
 }

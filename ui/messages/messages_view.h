@@ -7,12 +7,12 @@
 // UNIQ_KEY) or by key within a time range (at most 64 shown, said so). The selected message's
 // fields, properties and body are shown below; a test message can be sent from a dialog.
 // Every call runs off the GUI thread; results and errors go to the view's banner and empty
-// state.
+// state (a TablePage: ui/widgets/table_page.h).
 
 #include "broker/client/message_browse.h"
 
 #include <QDateTime>
-#include <QWidget>
+#include "ui/widgets/table_page.h"
 
 #include <functional>
 
@@ -21,8 +21,6 @@ class QDateTimeEdit;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QStackedWidget;
-class QTableView;
 class QTimer;
 
 namespace mqdesk::ui {
@@ -32,7 +30,7 @@ class MessageDetailPane;
 class MessageTableModel;
 class SendMessageDialog;
 
-class MessagesView : public QWidget
+class MessagesView : public TablePage
 {
     Q_OBJECT
 
@@ -59,15 +57,12 @@ public:
     // Opens the send dialog for the current topic.
     SendMessageDialog *openSendDialog();
     void selectRow(int row);
-    // The selected rows as tab-separated text with a header line (Ctrl+C).
-    QString selectedRowsText() const;
 
     bool isBusy() const { return busy_; }
     QString bannerText() const;
-    QString emptyStateText() const;
+    QString emptyStateText() const { return emptyText(); }
     QString resultText() const;
     MessageTableModel *messageModel() const { return model_; }
-    QTableView *table() const { return table_; }
     MessageDetailPane *detailPane() const { return detail_; }
     QComboBox *topicBox() const { return topicCombo_; }
 
@@ -95,7 +90,6 @@ private:
     // Reads the trace of `msgId` for the detail pane's Trace tab (the shown message's, if it
     // still is when the answer comes).
     void readTrace(const QString &msgId);
-    void copySelectedRows() const;
 
     ClusterConnection &connection_;
     MessageTableModel *model_ = nullptr;
@@ -114,10 +108,6 @@ private:
     QPushButton *sendButton_ = nullptr;
     QPushButton *loadMoreButton_ = nullptr;
     QLabel *resultLabel_ = nullptr;
-    QLabel *banner_ = nullptr;
-    QStackedWidget *tableStack_ = nullptr;
-    QLabel *emptyState_ = nullptr;
-    QTableView *table_ = nullptr;
     MessageDetailPane *detail_ = nullptr;
     QTimer *queueTimer_ = nullptr;
 

@@ -1,16 +1,12 @@
 #include "ui/topics/topics_view.h"
 
-#include "ui/widgets/table_text.h"
+#include "ui/widgets/banner.h"
 
 #include "ui/connection/cluster_connection.h"
 #include "ui/topics/topic_detail_pane.h"
 #include "ui/topics/topic_dialog.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -18,11 +14,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSplitter>
-#include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
-#include <QVBoxLayout>
 
 #include <set>
 
@@ -88,16 +81,19 @@ constexpr int kMaxCountsPerRequest = 64;
 
 } // namespace
 
-TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget(parent), connection_(connection)
+TablePage::Options TopicsView::pageOptions()
+{
+    return {tr("Filter topics (Ctrl+F)"), tr("Fetch the topics again (F5)"), tr("topics.csv"), QStringLiteral("topics")};
+}
+
+TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent)
+    : TablePage(pageOptions(), parent), connection_(connection)
 {
     model_ = new TopicTableModel(this);
     filter_ = new TopicFilterModel(this);
     filter_->setSourceModel(model_);
 
-    search_ = new QLineEdit(this);
-    search_->setObjectName(QStringLiteral("topicSearch"));
-    search_->setPlaceholderText(tr("Filter topics (Ctrl+F)"));
-    search_->setClearButtonEnabled(true);
+    findField()->setObjectName(QStringLiteral("topicSearch"));
     kindCombo_ = new QComboBox(this);
     kindCombo_->setObjectName(QStringLiteral("topicKindFilter"));
     kindCombo_->addItem(tr("All kinds"), -1);
@@ -114,93 +110,36 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     deleteButton_ = new QPushButton(tr("&Delete…"), this);
     createButton_->setObjectName(QStringLiteral("newTopicButton"));
     editButton_->setObjectName(QStringLiteral("editTopicButton"));
-    auto *refreshButton = new QPushButton(tr("Refresh"), this);
-    refreshButton->setToolTip(tr("Fetch the topics again (F5)"));
     countLabel_ = new QLabel(this);
+    addToolbarWidget(kindCombo_);
+    addToolbarWidget(typeCombo_);
+    addToolbarWidget(countLabel_, 1);
+    addToolbarWidget(createButton_);
+    addToolbarWidget(editButton_);
+    addToolbarWidget(deleteButton_);
 
-    auto *toolbar = new QHBoxLayout;
-    toolbar->addWidget(search_, 2);
-    toolbar->addWidget(kindCombo_);
-    toolbar->addWidget(typeCombo_);
-    toolbar->addWidget(countLabel_, 1);
-    toolbar->addWidget(createButton_);
-    toolbar->addWidget(editButton_);
-    toolbar->addWidget(deleteButton_);
-    toolbar->addWidget(refreshButton);
-
-    banner_ = new QLabel(this);
-    banner_->setObjectName(QStringLiteral("topicsBanner"));
-    banner_->setWordWrap(true);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setMargin(6);
-    banner_->hide();
-
-    table_ = new QTableView(this);
-    table_->setModel(filter_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(TopicTableModel::NameColumn, Qt::AscendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setAlternatingRowColors(true);
-    table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setSectionResizeMode(TopicTableModel::NameColumn, QHeaderView::Stretch);
-    emptyState_ = new QLabel(this);
-    emptyState_->setObjectName(QStringLiteral("topicsEmptyState"));
-    emptyState_->setAlignment(Qt::AlignCenter);
-    emptyState_->setWordWrap(true);
-    emptyState_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tableStack_ = new QStackedWidget(this);
-    tableStack_->addWidget(table_);
-    tableStack_->addWidget(emptyState_);
-
+    setModel(filter_);
+    QTableView *table = this->table();
+    table->sortByColumn(TopicTableModel::NameColumn, Qt::AscendingOrder);
+    table->horizontalHeader()->setSectionResizeMode(TopicTableModel::NameColumn, QHeaderView::Stretch);
     detail_ = new TopicDetailPane(connection_, this);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(tableStack_);
-    splitter->addWidget(detail_);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    splitter->setSizes({420, 260});
+    setDetail(detail_, 3, 2);
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(toolbar);
-    layout->addWidget(banner_);
-    layout->addWidget(splitter, 1);
-
-    // Keyboard: F5 and Ctrl+F while the view is shown, Ctrl+C in the table.
-    auto *refreshAction = new QAction(tr("Refresh"), this);
-    refreshAction->setShortcut(QKeySequence::Refresh);
-    connect(refreshAction, &QAction::triggered, this, &TopicsView::refreshOnScreen);
-    addAction(refreshAction);
-    auto *findAction = new QAction(tr("Find"), this);
-    findAction->setShortcut(QKeySequence::Find);
-    connect(findAction, &QAction::triggered, this, [this] {
-        search_->setFocus(Qt::ShortcutFocusReason);
-        search_->selectAll();
-    });
-    addAction(findAction);
-    auto *copyAction = new QAction(tr("Copy"), table_);
-    copyAction->setShortcut(QKeySequence::Copy);
-    copyAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(copyAction, &QAction::triggered, this, &TopicsView::copySelectedRows);
-    table_->addAction(copyAction);
-    addExportCsvAction(table_, tr("topics.csv"), [this](const QString &outcome) { showBanner(outcome, false); });
-
-    connect(refreshButton, &QPushButton::clicked, this, &TopicsView::refreshOnScreen);
+    connect(this, &TablePage::refreshRequested, this, &TopicsView::refreshOnScreen);
     connect(createButton_, &QPushButton::clicked, this, &TopicsView::createTopic);
     connect(editButton_, &QPushButton::clicked, this, &TopicsView::editSelectedTopic);
     connect(deleteButton_, &QPushButton::clicked, this, &TopicsView::deleteSelectedTopic);
-    connect(table_, &QTableView::activated, this, &TopicsView::editSelectedTopic);
-    connect(search_, &QLineEdit::textChanged, filter_, &TopicFilterModel::setNameFilter);
+    connect(table, &QTableView::activated, this, &TopicsView::editSelectedTopic);
+    connect(findField(), &QLineEdit::textChanged, filter_, &TopicFilterModel::setNameFilter);
     connect(kindCombo_, &QComboBox::currentIndexChanged, this,
             [this] { filter_->setKindFilter(kindCombo_->currentData().toInt()); });
     connect(typeCombo_, &QComboBox::currentIndexChanged, this,
             [this] { filter_->setMessageTypeFilter(typeCombo_->currentData().toString()); });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TopicsView::onCurrentChanged);
+    connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TopicsView::onCurrentChanged);
     // selectedTopic() needs the current row selected too, and a mouse click moves the current
     // row before it selects it (QAbstractItemView::mousePressEvent): only the selection change
     // that follows names the clicked topic.
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TopicsView::onCurrentChanged);
+    connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TopicsView::onCurrentChanged);
     connect(detail_, &TopicDetailPane::messageCountKnown, model_, &TopicTableModel::setMessageCount);
 
     // The rows on screen get their message counts shortly after they appear.
@@ -208,7 +147,7 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
     countTimer_->setSingleShot(true);
     countTimer_->setInterval(100);
     connect(countTimer_, &QTimer::timeout, this, &TopicsView::fetchVisibleCounts);
-    connect(table_->verticalScrollBar(), &QScrollBar::valueChanged, this, &TopicsView::scheduleVisibleCounts);
+    connect(table->verticalScrollBar(), &QScrollBar::valueChanged, this, &TopicsView::scheduleVisibleCounts);
     const auto onRowsChanged = [this] {
         scheduleVisibleCounts();
         updateEmptyState();
@@ -224,17 +163,9 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent) : QWidget
         refresh();
     });
     // Live: the list follows topics created or deleted elsewhere while the view is shown.
-    liveTimer_ = new QTimer(this);
-    liveTimer_->setInterval(kLiveRefreshMillis);
-    connect(liveTimer_, &QTimer::timeout, this, &TopicsView::refreshIfShown);
-    liveTimer_->start();
+    connect(this, &TablePage::liveRefreshDue, this, &TopicsView::refreshIfShown);
+    startLiveRefresh(kLiveRefreshMillis);
     refresh();
-}
-
-void TopicsView::showEvent(QShowEvent *event)
-{
-    QWidget::showEvent(event);
-    refreshIfShown();
 }
 
 void TopicsView::refresh()
@@ -417,46 +348,28 @@ bool TopicsView::selectTopic(const QString &topic)
     const QModelIndex index = filter_->mapFromSource(model_->index(sourceRow, TopicTableModel::NameColumn));
     if (sourceRow < 0 || !index.isValid())
         return false;
-    table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    table_->scrollTo(index);
+    table()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table()->scrollTo(index);
     return true;
 }
 
 QString TopicsView::selectedTopic() const
 {
-    const QModelIndex current = table_->selectionModel()->currentIndex();
-    if (!current.isValid() || !table_->selectionModel()->isRowSelected(current.row(), {}))
+    const QItemSelectionModel *selection = table()->selectionModel();
+    const QModelIndex current = selection->currentIndex();
+    if (!current.isValid() || !selection->isRowSelected(current.row(), {}))
         return {};
     return filter_->index(current.row(), TopicTableModel::NameColumn).data().toString();
 }
 
-QString TopicsView::selectedRowsText() const
-{
-    return ui::selectedRowsText(*table_, true);
-}
-
-void TopicsView::copySelectedRows() const
-{
-    if (table_->selectionModel()->hasSelection())
-        QApplication::clipboard()->setText(selectedRowsText());
-}
-
 QString TopicsView::bannerText() const
 {
-    return banner_->isVisibleTo(this) ? banner_->text() : QString();
-}
-
-QString TopicsView::emptyStateText() const
-{
-    return tableStack_->currentWidget() == emptyState_ ? emptyState_->text() : QString();
+    return banner()->shownText();
 }
 
 void TopicsView::showBanner(const QString &text, bool error)
 {
-    banner_->setText(text);
-    banner_->setStyleSheet(error ? QStringLiteral("background: #fde2e1; color: #8a1f11; border-radius: 4px;")
-                                 : QStringLiteral("background: palette(alternate-base); border-radius: 4px;"));
-    banner_->setVisible(!text.isEmpty());
+    banner()->report(text, error ? Banner::Tone::Error : Banner::Tone::Info);
 }
 
 void TopicsView::updateEmptyState()
@@ -474,8 +387,7 @@ void TopicsView::updateEmptyState()
                    .arg(connection_.namesrvAddress());
     else if (filter_->rowCount() == 0)
         text = tr("No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.");
-    emptyState_->setText(text);
-    tableStack_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget *>(table_) : emptyState_);
+    setEmptyText(text);
     if (loading_)
         countLabel_->setText(tr("Loading…"));
     else if (filter_->rowCount() == model_->rowCount())
@@ -514,8 +426,8 @@ void TopicsView::fetchVisibleCounts()
 {
     if (!connection_.isConnected() || filter_->rowCount() == 0)
         return;
-    const int first = std::max(0, table_->rowAt(0));
-    int last = table_->rowAt(table_->viewport()->height() - 1);
+    const int first = std::max(0, table()->rowAt(0));
+    int last = table()->rowAt(table()->viewport()->height() - 1);
     if (last < 0)
         last = filter_->rowCount() - 1;
     std::vector<TopicRow> wanted;

@@ -1,24 +1,21 @@
 #pragma once
 
 // Topics: every topic of the connected cluster in a sortable table (name, kind, 5.x message
-// type, queues, perm, stored messages), filtered as you type (Ctrl+F), by kind and by type, refreshed with F5, whenever
-// the connection changes and live: every 5 s while the view is shown (and when it is shown),
-// never while hidden, minimised or while a fetch is still under way, rows updated in place; create, edit and delete topics; the selected topic's queues, route
-// and consumer groups below. The list takes one GET_ALL_TOPIC_CONFIG per master; message
-// counts are fetched only for the rows on screen. Results and errors appear in the view's
-// banner, never in an error box.
+// type, queues, perm, stored messages) on a TablePage (ui/widgets/table_page.h: find, F5, copy,
+// CSV, empty state, banner), filtered as you type, by kind and by type; refreshed with F5,
+// whenever the connection changes and live (every 5 s while shown, never while a fetch is still
+// under way, rows updated in place); create, edit and delete topics; the selected topic's
+// queues, route and consumer groups below. The list takes one GET_ALL_TOPIC_CONFIG per master;
+// message counts are fetched only for the rows on screen.
 
 #include "ui/topics/topic_table_model.h"
+#include "ui/widgets/table_page.h"
 
 #include <QSet>
-#include <QWidget>
 
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
-class QStackedWidget;
-class QTableView;
 class QTimer;
 
 namespace mqdesk::ui {
@@ -26,7 +23,7 @@ namespace mqdesk::ui {
 class ClusterConnection;
 class TopicDetailPane;
 
-class TopicsView : public QWidget
+class TopicsView : public TablePage
 {
     Q_OBJECT
 
@@ -48,22 +45,16 @@ public:
     // Selects `topic` in the table when it is shown; false otherwise.
     bool selectTopic(const QString &topic);
     QString selectedTopic() const;
-    // The selected rows as tab-separated text with a header line (Ctrl+C).
-    QString selectedRowsText() const;
 
     bool isLoading() const { return loading_; }
     QString bannerText() const;
-    QString emptyStateText() const;
+    QString emptyStateText() const { return emptyText(); }
     TopicTableModel *topicModel() const { return model_; }
     TopicFilterModel *filterModel() const { return filter_; }
-    QTableView *table() const { return table_; }
-    QLineEdit *searchField() const { return search_; }
+    QLineEdit *searchField() const { return findField(); }
     QComboBox *kindFilter() const { return kindCombo_; }
     QComboBox *messageTypeFilter() const { return typeCombo_; }
     TopicDetailPane *detailPane() const { return detail_; }
-
-protected:
-    void showEvent(QShowEvent *event) override;
 
 signals:
     // A list fetch finished (ok or not); not emitted by live refreshes.
@@ -72,6 +63,7 @@ signals:
     void changeFinished(bool ok);
 
 private:
+    static Options pageOptions();
     void fetchList(bool live);
     void startFetch(bool live);
     // `attributes`: the 5.x modifications to send ("+message.type=FIFO"), may be empty.
@@ -82,25 +74,18 @@ private:
     void onCurrentChanged();
     void scheduleVisibleCounts();
     void fetchVisibleCounts();
-    void copySelectedRows() const;
 
     ClusterConnection &connection_;
     TopicTableModel *model_ = nullptr;
     TopicFilterModel *filter_ = nullptr;
-    QLineEdit *search_ = nullptr;
     QComboBox *kindCombo_ = nullptr;
     QComboBox *typeCombo_ = nullptr;
     QPushButton *createButton_ = nullptr;
     QPushButton *editButton_ = nullptr;
     QPushButton *deleteButton_ = nullptr;
-    QLabel *banner_ = nullptr;
     QLabel *countLabel_ = nullptr;
-    QStackedWidget *tableStack_ = nullptr;
-    QLabel *emptyState_ = nullptr;
-    QTableView *table_ = nullptr;
     TopicDetailPane *detail_ = nullptr;
     QTimer *countTimer_ = nullptr;
-    QTimer *liveTimer_ = nullptr;
 
     bool loading_ = false;     // a fetch asked for (F5, a change, a new connection)
     bool listInFlight_ = false; // any list fetch, live ones too: never two at once
