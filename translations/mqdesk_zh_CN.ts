@@ -1152,24 +1152,8 @@ The raw text shows where.</source>
         <translation>15 分钟</translation>
     </message>
     <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Export PNG…</source>
-        <translation>导出 PNG…</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
         <source>Flush mode:</source>
         <translation>刷盘方式：</translation>
-    </message>
-    <message>
-        <source>Window:</source>
-        <translation>时间窗口：</translation>
     </message>
     <message>
         <source>Latency (µs)</source>
@@ -1228,44 +1212,12 @@ The raw text shows where.</source>
         <translation>重启（%1）</translation>
     </message>
     <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>Export graph</source>
-        <translation>导出图表</translation>
-    </message>
-    <message>
         <source>flush.png</source>
         <translation>flush.png</translation>
     </message>
     <message>
-        <source>PNG images (*.png)</source>
-        <translation>PNG 图片 (*.png)</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>已保存 %1。</translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation>导出失败：%1</translation>
-    </message>
-    <message>
-        <source>Export samples</source>
-        <translation>导出采样数据</translation>
-    </message>
-    <message>
         <source>flush.csv</source>
         <translation>flush.csv</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <source>%1  %2
@@ -2077,22 +2029,6 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <translation>7 天（按分钟）</translation>
     </message>
     <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Export PNG…</source>
-        <translation>导出 PNG…</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Window:</source>
-        <translation>时间窗口：</translation>
-    </message>
-    <message>
         <source>lag</source>
         <translation>堆积</translation>
     </message>
@@ -2133,10 +2069,6 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <translation>应用已启动</translation>
     </message>
     <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
         <source>%1
 lag: average %2, maximum %3 messages</source>
         <translation>%1
@@ -2149,40 +2081,12 @@ lag: %2 messages</source>
 堆积：%2 条</translation>
     </message>
     <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>Export chart</source>
-        <translation>导出图表</translation>
-    </message>
-    <message>
         <source>%1-lag.png</source>
         <translation>%1-lag.png</translation>
     </message>
     <message>
-        <source>PNG images (*.png)</source>
-        <translation>PNG 图片 (*.png)</translation>
-    </message>
-    <message>
-        <source>Export lag samples</source>
-        <translation>导出堆积采样数据</translation>
-    </message>
-    <message>
         <source>%1-lag.csv</source>
         <translation>%1-lag.csv</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV 文件 (*.csv)</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>已保存 %1。</translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation>导出失败：%1</translation>
     </message>
 </context>
 <context>
@@ -3188,6 +3092,57 @@ Broker：%2（%3，集群 %4）
     <message>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TimeChart</name>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Export graph</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export samples</source>
+        <translation>导出采样数据</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>

@@ -1,18 +1,16 @@
 #include "ui/flush/flush_monitor_view.h"
 
 #include "ui/flush/write_path_panel.h"
+#include "ui/widgets/time_chart.h"
 
 #include <qcustomplot.h>
 
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDateTime>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QPushButton>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -59,51 +57,34 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     // A long report ("… after a restart") is clipped rather than widening the window.
     modeLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
-    windowBox_ = new QComboBox(this);
-    windowBox_->setObjectName(QStringLiteral("flushWindowBox"));
-    windowBox_->addItem(tr("1 min"), 60);
-    windowBox_->addItem(tr("5 min"), 300);
-    windowBox_->addItem(tr("15 min"), 900);
-    windowBox_->setCurrentIndex(1);
-    connect(windowBox_, &QComboBox::activated, this,
-            [this](int index) { setWindowSeconds(windowBox_->itemData(index).toInt()); });
+    chart_ = new TimeChart(QStringLiteral("flush"), this);
+    chart_->setWindowChoices({{tr("1 min"), 60}, {tr("5 min"), 300}, {tr("15 min"), 900}}, 300);
+    chart_->toolbar()->insertStretch(0, 1);
+    chart_->plot()->setMinimumHeight(300);
+    chart_->setExports(tr("flush.png"), tr("flush.csv"),
+                       [this](const QString &path, QString *error) { return exportCsv(path, error); });
+    chart_->setHoverText([this](QCPAxisRect *, double seconds) { return hoverText(seconds); });
+    connect(chart_, &TimeChart::windowChanged, this, [this] { followLatest(); });
+    connect(chart_, &TimeChart::pausedChanged, this, &FlushMonitorView::onPausedChanged);
+    connect(chart_, &TimeChart::visibleRangeChanged, this, &FlushMonitorView::rescaleValues);
+    connect(chart_, &TimeChart::exportFinished, this, &FlushMonitorView::showBanner);
 
-    pauseButton_ = new QPushButton(tr("Pause"), this);
-    pauseButton_->setObjectName(QStringLiteral("flushPauseButton"));
-    pauseButton_->setCheckable(true);
-    connect(pauseButton_, &QPushButton::toggled, this, &FlushMonitorView::setPaused);
-    auto *pngButton = new QPushButton(tr("Export PNG…"), this);
-    connect(pngButton, &QPushButton::clicked, this, &FlushMonitorView::chooseExportPng);
-    auto *csvButton = new QPushButton(tr("Export CSV…"), this);
-    connect(csvButton, &QPushButton::clicked, this, &FlushMonitorView::chooseExportCsv);
-
-    // Two rows: which broker and its mode, then how the graph is shown.
+    // Two rows: which broker and its mode, then how the graph is shown (the chart's toolbar).
     auto *brokerBar = new QHBoxLayout;
     brokerBar->addWidget(new QLabel(tr("Broker:"), this));
     brokerBar->addWidget(brokerBox_);
     brokerBar->addWidget(new QLabel(tr("Flush mode:"), this));
     brokerBar->addWidget(modeBox_);
     brokerBar->addWidget(modeLabel_, 1);
-    auto *bar = new QHBoxLayout;
-    bar->addStretch(1);
-    bar->addWidget(new QLabel(tr("Window:"), this));
-    bar->addWidget(windowBox_);
-    bar->addWidget(pauseButton_);
-    bar->addWidget(pngButton);
-    bar->addWidget(csvButton);
 
     banner_ = new QLabel(this);
     banner_->setWordWrap(true);
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     banner_->hide();
 
-    plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(300);
-    plot_->setNoAntialiasingOnDrag(true);
-    plot_->plotLayout()->clear();
-    latencyRect_ = addRect(tr("Latency (µs)"));
-    rateRect_ = addRect(tr("Put TPS (msg/s)"));
-    riskRect_ = addRect(tr("Data at risk (KiB)"));
+    latencyRect_ = chart_->addRect(tr("Latency (µs)"));
+    rateRect_ = chart_->addRect(tr("Put TPS (msg/s)"));
+    riskRect_ = chart_->addRect(tr("Data at risk (KiB)"));
 
     QCPAxis *latency = latencyRect_->axis(QCPAxis::atLeft);
     latency->setScaleType(QCPAxis::stLogarithmic);
@@ -117,12 +98,7 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
 
     auto graph = [this](QCPAxisRect *rect, QCPAxis *valueAxis, const QString &name, const QColor &color,
                         Qt::PenStyle style = Qt::SolidLine) {
-        QCPGraph *g = plot_->addGraph(rect->axis(QCPAxis::atBottom), valueAxis);
-        g->setName(name);
-        g->setPen(QPen(color, 1.5, style));
-        g->removeFromLegend();
-        g->addToLegend(qobject_cast<QCPLegend *>(rect->insetLayout()->elementAt(0)));
-        return g;
+        return chart_->addGraph(rect, valueAxis, name, QPen(color, 1.5, style));
     };
     flushP50_ = graph(latencyRect_, latency, tr("flush p50"), QColor(41, 128, 185));
     flushP99_ = graph(latencyRect_, latency, tr("flush p99"), QColor(142, 68, 173));
@@ -134,9 +110,6 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
     bytesFlushed_ = graph(rateRect_, bytesAxis, tr("bytes flushed"), QColor(211, 84, 0));
     dataAtRisk_ = graph(riskRect_, riskRect_->axis(QCPAxis::atLeft), tr("data at risk"), QColor(192, 57, 43));
     dataAtRisk_->setBrush(QColor(192, 57, 43, 50));
-
-    plot_->setInteractions(QCP::iRangeZoom | QCP::iRangeDrag);
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) { showHover(event->pos()); });
     followLatest();
 
     writePath_ = new WritePathPanel(this);
@@ -144,9 +117,8 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(brokerBar);
-    layout->addLayout(bar);
     layout->addWidget(banner_);
-    layout->addWidget(plot_, 1);
+    layout->addWidget(chart_, 1);
     layout->addWidget(writePath_);
 
     connect(source_, &FlushMonitorSource::brokersListed, this, &FlushMonitorView::fillBrokerBox);
@@ -171,49 +143,6 @@ FlushMonitorView::FlushMonitorView(BrokerHost &host, ClusterConnection &connecti
 }
 
 FlushMonitorView::~FlushMonitorView() = default;
-
-QCPAxisRect *FlushMonitorView::addRect(const QString &leftLabel)
-{
-    auto *rect = new QCPAxisRect(plot_);
-    const int row = plot_->plotLayout()->rowCount();
-    plot_->plotLayout()->addElement(row, 0, rect);
-    auto *group = plot_->findChild<QCPMarginGroup *>();
-    if (!group)
-        group = new QCPMarginGroup(plot_);
-    rect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    rect->axis(QCPAxis::atLeft)->setLabel(leftLabel);
-    QSharedPointer<QCPAxisTickerDateTime> ticker(new QCPAxisTickerDateTime);
-    ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
-    QCPAxis *time = rect->axis(QCPAxis::atBottom);
-    time->setTicker(ticker);
-    rect->setRangeZoom(Qt::Horizontal);
-    rect->setRangeDrag(Qt::Horizontal);
-    connect(time, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &FlushMonitorView::syncRanges);
-
-    auto *legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->setFont(QFont(font().family(), 8));
-    legend->setBrush(QColor(255, 255, 255, 200));
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(3); // three a row: six latency series must not widen the window
-    return rect;
-}
-
-void FlushMonitorView::syncRanges(const QCPRange &range)
-{
-    if (updatingRange_)
-        return;
-    // A wheel zoom or a drag on one graph moves all three; the zoomed width becomes the window.
-    updatingRange_ = true;
-    for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_})
-        if (rect)
-            rect->axis(QCPAxis::atBottom)->setRange(range);
-    updatingRange_ = false;
-    windowSeconds_ = std::max(5.0, range.size());
-    rescaleValues();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-}
 
 void FlushMonitorView::requestMode(Mode mode)
 {
@@ -258,13 +187,10 @@ void FlushMonitorView::resetGraph()
 {
     pending_.clear();
     pendingMarkers_.clear();
-    for (int i = 0; i < plot_->graphCount(); ++i)
-        plot_->graph(i)->data()->clear();
-    plot_->clearItems(); // markers and the reference line
+    chart_->clear(); // the data, the markers and the reference line
     referenceLine_ = nullptr;
     referenceText_ = nullptr;
     referenceMicros_ = 0;
-    markers_ = 0;
     modeLabel_->clear();
     writePath_->showCosts({});
     followLatest();
@@ -274,7 +200,7 @@ void FlushMonitorView::onSamples(const std::vector<client::FlushSample> &samples
                                  const std::vector<FlushSeries::Marker> &markers)
 {
     writePath_->showCosts(series().writePathCosts());
-    if (paused_) {
+    if (chart_->isPaused()) {
         pending_.insert(pending_.end(), samples.begin(), samples.end());
         pendingMarkers_.insert(pendingMarkers_.end(), markers.begin(), markers.end());
         return;
@@ -300,25 +226,17 @@ void FlushMonitorView::draw(const std::vector<client::FlushSample> &samples)
     }
     if (!samples.empty()) {
         const double oldest = static_cast<double>(samples.back().timestamp) / 1000.0 - kKeepSeconds;
-        for (int i = 0; i < plot_->graphCount(); ++i)
-            plot_->graph(i)->data()->removeBefore(oldest);
+        for (int i = 0; i < chart_->plot()->graphCount(); ++i)
+            chart_->plot()->graph(i)->data()->removeBefore(oldest);
     }
     followLatest();
 }
 
 void FlushMonitorView::followLatest()
 {
-    if (paused_)
-        return;
     bool found = false;
     const QCPRange keys = putTps_->getKeyRange(found);
-    const double now = found ? keys.upper : static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-    updatingRange_ = true;
-    for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_})
-        rect->axis(QCPAxis::atBottom)->setRange(now - windowSeconds_, now + windowSeconds_ / 50);
-    updatingRange_ = false;
-    rescaleValues();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    chart_->followLatest(found ? keys.upper : static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
 }
 
 void FlushMonitorView::rescaleValues()
@@ -358,43 +276,22 @@ void FlushMonitorView::addMarker(const FlushSeries::Marker &marker)
     const bool restart = marker.kind == FlushSeries::Marker::Kind::Restart
                          || marker.kind == FlushSeries::Marker::Kind::AppStart;
     const bool appStart = marker.kind == FlushSeries::Marker::Kind::AppStart;
-    QPen pen(appStart ? kAppStartColor : restart ? kRestartColor : kModeColor, 1.5,
-             restart ? Qt::SolidLine : Qt::DashLine);
-    for (QCPAxisRect *rect : {latencyRect_, rateRect_, riskRect_}) {
-        auto *line = new QCPItemStraightLine(plot_);
-        line->setClipAxisRect(rect);
-        line->setPen(pen);
-        for (QCPItemPosition *point : {line->point1, line->point2})
-            point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-        line->point1->setCoords(marker.time, 1);
-        line->point2->setCoords(marker.time, 10);
-    }
-    auto *text = new QCPItemText(plot_);
-    text->setClipAxisRect(latencyRect_);
-    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    text->position->setAxes(latencyRect_->axis(QCPAxis::atBottom), latencyRect_->axis(QCPAxis::atLeft));
-    text->position->setAxisRect(latencyRect_);
-    // Three label rows, so markers a second or two apart stay readable.
-    text->position->setCoords(marker.time, 0.02 + 0.13 * (markers_ % 3));
-    // Left of the line, so the newest marker's label stays inside the graph.
-    text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    text->setPadding(QMargins(3, 1, 3, 1));
-    text->setColor(pen.color());
-    text->setText(appStart ? tr("app started") : restart ? tr("restart (%1)").arg(marker.mode) : marker.mode);
-    ++markers_;
+    const QPen pen(appStart ? kAppStartColor : restart ? kRestartColor : kModeColor, 1.5,
+                   restart ? Qt::SolidLine : Qt::DashLine);
+    chart_->addMarker(marker.time,
+                      appStart ? tr("app started") : restart ? tr("restart (%1)").arg(marker.mode) : marker.mode, pen);
 }
 
 void FlushMonitorView::setReference(double micros, const QString &label)
 {
     referenceMicros_ = micros;
     if (!referenceLine_) {
-        referenceLine_ = new QCPItemStraightLine(plot_);
+        referenceLine_ = new QCPItemStraightLine(chart_->plot());
         referenceLine_->setClipAxisRect(latencyRect_);
         referenceLine_->setPen(QPen(QColor(127, 140, 141), 1, Qt::DashDotLine));
         for (QCPItemPosition *point : {referenceLine_->point1, referenceLine_->point2})
             point->setAxes(latencyRect_->axis(QCPAxis::atBottom), latencyRect_->axis(QCPAxis::atLeft));
-        referenceText_ = new QCPItemText(plot_);
+        referenceText_ = new QCPItemText(chart_->plot());
         referenceText_->setClipAxisRect(latencyRect_);
         referenceText_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         referenceText_->position->setTypeY(QCPItemPosition::ptPlotCoords);
@@ -408,73 +305,44 @@ void FlushMonitorView::setReference(double micros, const QString &label)
     referenceText_->position->setCoords(0.99, micros);
     referenceText_->setText(label);
     rescaleValues();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    chart_->replot();
 }
 
 void FlushMonitorView::setPaused(bool paused)
 {
-    if (paused == paused_)
+    chart_->setPaused(paused);
+}
+
+bool FlushMonitorView::isPaused() const
+{
+    return chart_->isPaused();
+}
+
+void FlushMonitorView::onPausedChanged(bool paused)
+{
+    if (paused)
         return;
-    paused_ = paused;
-    {
-        const QSignalBlocker block(pauseButton_);
-        pauseButton_->setChecked(paused);
-    }
-    pauseButton_->setText(paused ? tr("Resume") : tr("Pause"));
-    if (!paused) {
-        for (const FlushSeries::Marker &marker : pendingMarkers_)
-            addMarker(marker);
-        pendingMarkers_.clear();
-        std::vector<client::FlushSample> samples;
-        samples.swap(pending_);
-        draw(samples);
-    }
+    for (const FlushSeries::Marker &marker : pendingMarkers_)
+        addMarker(marker);
+    pendingMarkers_.clear();
+    std::vector<client::FlushSample> samples;
+    samples.swap(pending_);
+    draw(samples);
 }
 
 void FlushMonitorView::setWindowSeconds(int seconds)
 {
-    windowSeconds_ = seconds;
-    const int index = windowBox_->findData(seconds);
-    if (index >= 0)
-        windowBox_->setCurrentIndex(index);
-    if (paused_) {
-        const double upper = latencyRect_->axis(QCPAxis::atBottom)->range().upper;
-        syncRanges(QCPRange(upper - seconds, upper));
-    } else {
-        followLatest();
-    }
+    chart_->setWindowSeconds(seconds);
 }
 
 bool FlushMonitorView::exportPng(const QString &path, QString *error)
 {
-    if (plot_->savePng(path, plot_->width(), plot_->height()))
-        return true;
-    if (error)
-        *error = tr("cannot write %1").arg(path);
-    return false;
+    return chart_->exportPng(path, error);
 }
 
 bool FlushMonitorView::exportCsv(const QString &path, QString *error) const
 {
     return series().writeCsv(path, error);
-}
-
-void FlushMonitorView::chooseExportPng()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), tr("flush.png"), tr("PNG images (*.png)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    showBanner(exportPng(path, &error) ? tr("Saved %1.").arg(path) : tr("Export failed: %1").arg(error));
-}
-
-void FlushMonitorView::chooseExportCsv()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export samples"), tr("flush.csv"), tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    showBanner(exportCsv(path, &error) ? tr("Saved %1.").arg(path) : tr("Export failed: %1").arg(error));
 }
 
 int FlushMonitorView::pointCount() const
@@ -484,7 +352,12 @@ int FlushMonitorView::pointCount() const
 
 int FlushMonitorView::markerCount() const
 {
-    return markers_;
+    return chart_->markerCount();
+}
+
+QCustomPlot *FlushMonitorView::plot() const
+{
+    return chart_->plot();
 }
 
 QString FlushMonitorView::reportedModeText() const
@@ -504,16 +377,12 @@ void FlushMonitorView::showBanner(const QString &text)
     banner_->setVisible(!text.isEmpty());
 }
 
-void FlushMonitorView::showHover(const QPoint &pos)
+QString FlushMonitorView::hoverText(double seconds) const
 {
-    QCPAxisRect *rect = plot_->axisRectAt(pos);
     const auto &samples = series().samples();
-    if (!rect || samples.empty()) {
-        QToolTip::hideText();
-        return;
-    }
-    const double key = rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
-    const auto millis = static_cast<int64_t>(key * 1000.0);
+    if (samples.empty())
+        return {};
+    const auto millis = static_cast<int64_t>(seconds * 1000.0);
     auto it = std::lower_bound(samples.begin(), samples.end(), millis,
                                [](const client::FlushSample &s, int64_t t) { return s.timestamp < t; });
     if (it == samples.end())
@@ -522,17 +391,14 @@ void FlushMonitorView::showHover(const QPoint &pos)
         --it;
     const client::FlushSample &s = *it;
     const QLocale locale;
-    const QString text =
-        tr("%1  %2\nflush p50 / p99 / max: %3 / %4 / %5 µs\nput-to-ack p50 / p99 / max: %6 / %7 / %8 µs\n"
-           "put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11")
-            .arg(QDateTime::fromMSecsSinceEpoch(s.timestamp).toString(QStringLiteral("HH:mm:ss")),
-                 FlushSeries::modeName(s.flushDiskType, s.transientStorePoolEnable),
-                 locale.toString(s.flushP50Micros), locale.toString(s.flushP99Micros),
-                 locale.toString(s.flushMaxMicros), locale.toString(s.putToAckP50Micros),
-                 locale.toString(s.putToAckP99Micros), locale.toString(s.putToAckMaxMicros),
-                 locale.toString(s.putTps))
-            .arg(locale.formattedDataSize(s.bytesFlushed), locale.formattedDataSize(s.dataAtRiskBytes));
-    QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
+    return tr("%1  %2\nflush p50 / p99 / max: %3 / %4 / %5 µs\nput-to-ack p50 / p99 / max: %6 / %7 / %8 µs\n"
+              "put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11")
+        .arg(QDateTime::fromMSecsSinceEpoch(s.timestamp).toString(QStringLiteral("HH:mm:ss")),
+             FlushSeries::modeName(s.flushDiskType, s.transientStorePoolEnable), locale.toString(s.flushP50Micros),
+             locale.toString(s.flushP99Micros), locale.toString(s.flushMaxMicros),
+             locale.toString(s.putToAckP50Micros), locale.toString(s.putToAckP99Micros),
+             locale.toString(s.putToAckMaxMicros), locale.toString(s.putTps))
+        .arg(locale.formattedDataSize(s.bytesFlushed), locale.formattedDataSize(s.dataAtRiskBytes));
 }
 
 } // namespace mqdesk::ui

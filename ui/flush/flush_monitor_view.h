@@ -7,25 +7,25 @@
 // throughput (put TPS, bytes flushed) and data at risk (written, not yet flushed), with markers
 // where the flush mode changed, where writeWithoutMmap was switched and where the broker
 // restarted; below them the write-path panel (ui/flush/write_path_panel.h). A broker drawn from
-// GET_BROKER_RUNTIME_INFO (a Java broker) gets fewer series, named in the banner. Pausing freezes
-// the graph; samples keep arriving and are drawn on resume. GUI thread only.
+// GET_BROKER_RUNTIME_INFO (a Java broker) gets fewer series, named in the banner. The graphs
+// are a TimeChart (ui/widgets/time_chart.h: window, zoom, markers, pause, export); pausing
+// freezes them, samples keep arriving and are drawn on resume. GUI thread only.
 
 #include "ui/flush/flush_monitor_source.h"
 
 #include <QWidget>
 
 class QCPAxisRect;
-class QCPRange;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QPushButton;
 
 namespace mqdesk::ui {
 
+class TimeChart;
 class WritePathPanel;
 
 class FlushMonitorView : public QWidget
@@ -57,7 +57,7 @@ public:
     // The broker does not answer GET_FLUSH_SAMPLES: GET_BROKER_RUNTIME_INFO is drawn instead.
     bool isRuntimeInfoFallback() const { return source_->isRuntimeInfoFallback(); }
     void setPaused(bool paused);
-    bool isPaused() const { return paused_; }
+    bool isPaused() const;
     // The visible time window in seconds (60, 300, 900; the selector's choices).
     void setWindowSeconds(int seconds);
     // Exports the graph as PNG / every held sample as CSV; false with `error` set.
@@ -70,7 +70,7 @@ public:
     int pointCount() const;      // points drawn per graph
     int markerCount() const;     // mode-change and restart markers drawn
     double fdatasyncReferenceMicros() const { return referenceMicros_; }
-    QCustomPlot *plot() const { return plot_; }
+    QCustomPlot *plot() const;
     WritePathPanel *writePathPanel() const { return writePath_; }
     QString bannerText() const;
     QString reportedModeText() const; // "Broker reports: ASYNC_FLUSH (SYNC_FLUSH after a restart)"
@@ -93,22 +93,17 @@ private:
     void setReference(double micros, const QString &label);
     void followLatest();
     void rescaleValues();
-    void syncRanges(const QCPRange &range);
+    void onPausedChanged(bool paused);
     void showBanner(const QString &text);
-    void showHover(const QPoint &pos);
-    void chooseExportPng();
-    void chooseExportCsv();
-    QCPAxisRect *addRect(const QString &leftLabel);
+    QString hoverText(double seconds) const;
 
     FlushMonitorSource *source_ = nullptr;
     std::vector<client::FlushSample> pending_; // taken while paused, drawn on resume
     std::vector<FlushSeries::Marker> pendingMarkers_;
 
-    QCustomPlot *plot_ = nullptr;
+    TimeChart *chart_ = nullptr;
     QComboBox *brokerBox_ = nullptr;
     QComboBox *modeBox_ = nullptr;
-    QComboBox *windowBox_ = nullptr;
-    QPushButton *pauseButton_ = nullptr;
     QLabel *modeLabel_ = nullptr;
     QLabel *banner_ = nullptr;
     WritePathPanel *writePath_ = nullptr;
@@ -127,11 +122,6 @@ private:
     QCPGraph *dataAtRisk_ = nullptr;
     QCPItemStraightLine *referenceLine_ = nullptr;
     QCPItemText *referenceText_ = nullptr;
-    int markers_ = 0;
-
-    bool paused_ = false;
-    bool updatingRange_ = false;
-    double windowSeconds_ = 300;
     double referenceMicros_ = 0;
 };
 

@@ -2,18 +2,15 @@
 
 #include "ui/history/history_recorder.h"
 #include "ui/history/history_store.h"
+#include "ui/widgets/time_chart.h"
 
 #include <qcustomplot.h>
 
-#include <QComboBox>
 #include <QDateTime>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QPushButton>
 #include <QSaveFile>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -31,63 +28,61 @@ double seconds(int64_t millis)
     return static_cast<double>(millis) / 1000.0;
 }
 
+
+int windowSecondsOf(LagChart::Window window)
+{
+    switch (window) {
+    case LagChart::Window::Minutes15: return 15 * 60;
+    case LagChart::Window::Hour1: return 3600;
+    case LagChart::Window::Hours24: return 24 * 3600;
+    case LagChart::Window::Days7: return 7 * 24 * 3600;
+    }
+    return 0;
+}
+
 } // namespace
 
 LagChart::LagChart(HistoryStore &history, HistoryRecorder &recorder, QWidget *parent)
     : QWidget(parent), history_(history)
 {
-    windowBox_ = new QComboBox(this);
-    windowBox_->addItem(tr("15 min"), static_cast<int>(Window::Minutes15));
-    windowBox_->addItem(tr("1 h"), static_cast<int>(Window::Hour1));
-    windowBox_->addItem(tr("24 h (per minute)"), static_cast<int>(Window::Hours24));
-    windowBox_->addItem(tr("7 days (per minute)"), static_cast<int>(Window::Days7));
-    connect(windowBox_, &QComboBox::activated, this,
-            [this](int index) { setWindow(static_cast<Window>(windowBox_->itemData(index).toInt())); });
-    pauseButton_ = new QPushButton(tr("Pause"), this);
-    pauseButton_->setCheckable(true);
-    connect(pauseButton_, &QPushButton::toggled, this, &LagChart::setPaused);
-    auto *pngButton = new QPushButton(tr("Export PNG…"), this);
-    connect(pngButton, &QPushButton::clicked, this, [this] { chooseExport(true); });
-    auto *csvButton = new QPushButton(tr("Export CSV…"), this);
-    connect(csvButton, &QPushButton::clicked, this, [this] { chooseExport(false); });
+    chart_ = new TimeChart(QStringLiteral("lag"), this);
+    chart_->setWindowChoices({{tr("15 min"), windowSecondsOf(Window::Minutes15)},
+                              {tr("1 h"), windowSecondsOf(Window::Hour1)},
+                              {tr("24 h (per minute)"), windowSecondsOf(Window::Hours24)},
+                              {tr("7 days (per minute)"), windowSecondsOf(Window::Days7)}},
+                             windowSecondsOf(Window::Minutes15));
     status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("lagStatus"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    chart_->toolbar()->insertWidget(0, status_, 1);
+    chart_->plot()->setMinimumHeight(160);
+    chart_->setExports(tr("%1-lag.png").arg(group_), tr("%1-lag.csv").arg(group_),
+                       [this](const QString &path, QString *error) { return exportCsv(path, error); });
+    chart_->setHoverText([this](QCPAxisRect *, double seconds) { return hoverText(seconds); });
+    connect(chart_, &TimeChart::windowChanged, this, [this](int seconds) {
+        if (seconds == windowSecondsOf(window_))
+            return; // setWindow's own, or the same window chosen again (which only undoes a zoom)
+        for (Window window : {Window::Minutes15, Window::Hour1, Window::Hours24, Window::Days7})
+            if (windowSecondsOf(window) == seconds)
+                setWindow(window);
+    });
+    connect(chart_, &TimeChart::pausedChanged, this, &LagChart::onPausedChanged);
+    connect(chart_, &TimeChart::visibleRangeChanged, this, &LagChart::rescaleValues);
+    connect(chart_, &TimeChart::exportFinished, status_, &QLabel::setText);
 
-    auto *bar = new QHBoxLayout;
-    bar->addWidget(status_, 1);
-    bar->addWidget(new QLabel(tr("Window:"), this));
-    bar->addWidget(windowBox_);
-    bar->addWidget(pauseButton_);
-    bar->addWidget(pngButton);
-    bar->addWidget(csvButton);
-
-    plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(160);
-    plot_->setNoAntialiasingOnDrag(true);
-    lag_ = plot_->addGraph();
-    lag_->setName(tr("lag"));
-    lag_->setPen(QPen(kLagColor, 1.5));
+    QCPAxisRect *rect = chart_->addRect(tr("Lag (messages)"));
+    QCPAxis *values = chart_->valueAxis(rect);
+    values->setNumberFormat(QStringLiteral("gb"));
+    chart_->timeAxis(rect)->setLabel(tr("Time (local)"));
+    lag_ = chart_->addGraph(rect, values, tr("lag"), QPen(kLagColor, 1.5));
     lag_->setBrush(QColor(41, 128, 185, 40));
     lag_->setLineStyle(QCPGraph::lsStepLeft); // a value holds until the next sample changes it
-    maxLag_ = plot_->addGraph();
-    maxLag_->setName(tr("minute maximum"));
-    maxLag_->setPen(QPen(kLagColor.darker(140), 1, Qt::DotLine));
+    maxLag_ = chart_->addGraph(rect, values, tr("minute maximum"), QPen(kLagColor.darker(140), 1, Qt::DotLine));
     maxLag_->setLineStyle(QCPGraph::lsStepLeft);
-    plot_->xAxis->setLabel(tr("Time (local)"));
-    plot_->yAxis->setLabel(tr("Lag (messages)"));
-    plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
-    plot_->legend->setVisible(true);
-    plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
-    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
-    plot_->setInteractions(QCP::iRangeZoom | QCP::iRangeDrag);
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) { showHover(event->pos()); });
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(plot_, 1);
+    layout->addWidget(chart_, 1);
 
     connect(&recorder, &HistoryRecorder::groupLagSampled, this, &LagChart::onSample);
     setWindow(Window::Minutes15);
@@ -101,13 +96,7 @@ HistoryResolution LagChart::resolution() const
 
 int64_t LagChart::windowMillis() const
 {
-    switch (window_) {
-    case Window::Minutes15: return 15LL * 60 * 1000;
-    case Window::Hour1: return 3600LL * 1000;
-    case Window::Hours24: return 24LL * 3600 * 1000;
-    case Window::Days7: return 7LL * 24 * 3600 * 1000;
-    }
-    return 0;
+    return windowSecondsOf(window_) * 1000LL;
 }
 
 void LagChart::setGroup(const QString &cluster, const QString &group)
@@ -116,23 +105,24 @@ void LagChart::setGroup(const QString &cluster, const QString &group)
         return;
     cluster_ = cluster;
     group_ = group;
+    chart_->setExports(tr("%1-lag.png").arg(group_), tr("%1-lag.csv").arg(group_),
+                       [this](const QString &path, QString *error) { return exportCsv(path, error); });
     reload();
 }
 
 void LagChart::setWindow(Window window)
 {
     window_ = window;
-    windowBox_->setCurrentIndex(windowBox_->findData(static_cast<int>(window)));
-    QSharedPointer<QCPAxisTickerDateTime> ticker(new QCPAxisTickerDateTime);
-    ticker->setDateTimeFormat(resolution() == HistoryResolution::Second ? QStringLiteral("HH:mm:ss")
-                                                                        : QStringLiteral("dd MMM HH:mm"));
-    plot_->xAxis->setTicker(ticker);
+    chart_->setWindowSeconds(windowSecondsOf(window));
+    chart_->setTimeFormat(resolution() == HistoryResolution::Second ? QStringLiteral("HH:mm:ss")
+                                                                    : QStringLiteral("dd MMM HH:mm"));
     const bool minutes = resolution() == HistoryResolution::Minute;
     maxLag_->setVisible(minutes);
+    auto *legend = qobject_cast<QCPLegend *>(chart_->rects().first()->insetLayout()->elementAt(0));
     if (minutes)
-        maxLag_->addToLegend();
+        maxLag_->addToLegend(legend);
     else
-        maxLag_->removeFromLegend();
+        maxLag_->removeFromLegend(legend);
     reload();
 }
 
@@ -193,7 +183,7 @@ void LagChart::onSample(const QString &cluster, qint64 time, const NamedCounts &
         return;
     const double value = static_cast<double>(it->second);
     const HistoryPoint point{time, value, value};
-    if (paused_ || loading_) {
+    if (chart_->isPaused() || loading_) {
         pending_.push_back(point);
         return;
     }
@@ -219,9 +209,9 @@ void LagChart::redraw()
         values << point.value;
         maxima << point.max;
     }
+    chart_->clear();
     lag_->setData(keys, values, true);
     maxLag_->setData(keys, maxima, true);
-    plot_->clearItems();
     for (const HistoryEvent &event : markers_)
         addMarkerItem(event);
     followLatest();
@@ -229,33 +219,23 @@ void LagChart::redraw()
 
 void LagChart::followLatest()
 {
-    if (!paused_) {
-        const double now = seconds(history_.now());
-        const double width = seconds(windowMillis());
-        plot_->xAxis->setRange(now - width, now + width / 60);
-    }
+    chart_->followLatest(seconds(history_.now()));
+}
+
+void LagChart::rescaleValues()
+{
     bool found = false;
-    const QCPRange values = (maxLag_->visible() ? maxLag_ : lag_)->getValueRange(found, QCP::sdBoth, plot_->xAxis->range());
-    plot_->yAxis->setRange(0, found && values.upper > 0 ? values.upper * 1.15 : 10);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    QCPAxisRect *rect = chart_->rects().first();
+    const QCPRange values = (maxLag_->visible() ? maxLag_ : lag_)->getValueRange(found, QCP::sdBoth,
+                                                                               chart_->timeAxis(rect)->range());
+    chart_->valueAxis(rect)->setRange(0, found && values.upper > 0 ? values.upper * 1.15 : 10);
 }
 
 void LagChart::addMarkerItem(const HistoryEvent &event)
 {
     const bool reset = event.kind == HistoryEvent::Kind::OffsetReset;
-    const QPen pen(reset ? kResetColor : kStartColor, 1.5, reset ? Qt::DashLine : Qt::SolidLine);
-    auto *line = new QCPItemStraightLine(plot_);
-    line->setPen(pen);
-    line->point1->setCoords(seconds(event.time), 0);
-    line->point2->setCoords(seconds(event.time), 1);
-    auto *text = new QCPItemText(plot_);
-    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(seconds(event.time), reset ? 0.12 : 0.02);
-    text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    text->setPadding(QMargins(3, 1, 3, 1));
-    text->setColor(pen.color());
-    text->setText(reset ? tr("offsets reset") : tr("app started"));
+    chart_->addMarker(seconds(event.time), reset ? tr("offsets reset") : tr("app started"),
+                      QPen(reset ? kResetColor : kStartColor, 1.5, reset ? Qt::DashLine : Qt::SolidLine));
 }
 
 void LagChart::markReset(int64_t time)
@@ -263,19 +243,26 @@ void LagChart::markReset(int64_t time)
     const HistoryEvent event{HistoryEvent::Kind::OffsetReset, time, cluster_, group_};
     markers_.push_back(event);
     addMarkerItem(event);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    chart_->replot();
 }
 
 void LagChart::setPaused(bool paused)
 {
-    if (paused == paused_)
-        return;
-    paused_ = paused;
-    {
-        const QSignalBlocker block(pauseButton_);
-        pauseButton_->setChecked(paused);
-    }
-    pauseButton_->setText(paused ? tr("Resume") : tr("Pause"));
+    chart_->setPaused(paused);
+}
+
+bool LagChart::isPaused() const
+{
+    return chart_->isPaused();
+}
+
+QCustomPlot *LagChart::plot() const
+{
+    return chart_->plot();
+}
+
+void LagChart::onPausedChanged(bool paused)
+{
     if (!paused && !loading_) {
         std::vector<HistoryPoint> held;
         held.swap(pending_);
@@ -289,13 +276,11 @@ QString LagChart::statusText() const
     return status_->text();
 }
 
-void LagChart::showHover(const QPoint &pos)
+QString LagChart::hoverText(double at) const
 {
-    if (points_.empty() || !plot_->axisRect()->rect().contains(pos)) {
-        QToolTip::hideText();
-        return;
-    }
-    const auto millis = static_cast<int64_t>(plot_->xAxis->pixelToCoord(pos.x()) * 1000.0);
+    if (points_.empty())
+        return {};
+    const auto millis = static_cast<int64_t>(at * 1000.0);
     // The value shown at a time is the last sample at or before it (the step line).
     auto it = std::upper_bound(points_.begin(), points_.end(), millis,
                                [](int64_t t, const HistoryPoint &p) { return t < p.time; });
@@ -303,20 +288,15 @@ void LagChart::showHover(const QPoint &pos)
         --it;
     const QLocale locale;
     const QString time = locale.toString(QDateTime::fromMSecsSinceEpoch(it->time), QLocale::ShortFormat);
-    const QString text = resolution() == HistoryResolution::Minute
-                             ? tr("%1\nlag: average %2, maximum %3 messages")
-                                   .arg(time, locale.toString(it->value, 'f', 0), locale.toString(it->max, 'f', 0))
-                             : tr("%1\nlag: %2 messages").arg(time, locale.toString(it->value, 'f', 0));
-    QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
+    return resolution() == HistoryResolution::Minute
+               ? tr("%1\nlag: average %2, maximum %3 messages")
+                     .arg(time, locale.toString(it->value, 'f', 0), locale.toString(it->max, 'f', 0))
+               : tr("%1\nlag: %2 messages").arg(time, locale.toString(it->value, 'f', 0));
 }
 
 bool LagChart::exportPng(const QString &path, QString *error)
 {
-    if (plot_->savePng(path, plot_->width(), plot_->height()))
-        return true;
-    if (error)
-        *error = tr("cannot write %1").arg(path);
-    return false;
+    return chart_->exportPng(path, error);
 }
 
 bool LagChart::exportCsv(const QString &path, QString *error) const
@@ -340,19 +320,6 @@ bool LagChart::exportCsv(const QString &path, QString *error) const
         return false;
     }
     return true;
-}
-
-void LagChart::chooseExport(bool png)
-{
-    const QString path = png ? QFileDialog::getSaveFileName(this, tr("Export chart"), tr("%1-lag.png").arg(group_),
-                                                            tr("PNG images (*.png)"))
-                             : QFileDialog::getSaveFileName(this, tr("Export lag samples"),
-                                                            tr("%1-lag.csv").arg(group_), tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    const bool ok = png ? exportPng(path, &error) : exportCsv(path, &error);
-    status_->setText(ok ? tr("Saved %1.").arg(path) : tr("Export failed: %1").arg(error));
 }
 
 } // namespace mqdesk::ui

@@ -4,23 +4,23 @@
 // the window chosen (15 min and 1 h from the per-second history, 24 h and 7 d from the
 // per-minute rollups, which also draw the minute's maximum) from the HistoryStore off the GUI
 // thread, then follows the HistoryRecorder's live samples. Markers show where the app started
-// and where offsets were reset from the console. Wheel zoom and drag on the time axis, values on
-// hover, pause (live samples are kept and drawn on resume), PNG and CSV export.
+// and where offsets were reset from the console. A TimeChart (ui/widgets/time_chart.h): wheel zoom
+// and drag on the time axis, values on hover, pause (live samples are kept and drawn on resume),
+// PNG and CSV export.
 
 #include "ui/history/history_types.h"
 
 #include <QWidget>
 
 class QCPGraph;
-class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QPushButton;
 
 namespace mqdesk::ui {
 
 class HistoryRecorder;
 class HistoryStore;
+class TimeChart;
 
 class LagChart : public QWidget
 {
@@ -36,7 +36,7 @@ public:
     void setGroup(const QString &cluster, const QString &group);
     void setWindow(Window window);
     void setPaused(bool paused);
-    bool isPaused() const { return paused_; }
+    bool isPaused() const;
     // Marks an offset reset of the shown group made just now (it is also stored as an event).
     void markReset(int64_t time);
     bool exportPng(const QString &path, QString *error = nullptr);
@@ -46,7 +46,7 @@ public:
     const std::vector<HistoryPoint> &points() const { return points_; }
     int markerCount() const { return static_cast<int>(markers_.size()); }
     bool isLoading() const { return loading_; }
-    QCustomPlot *plot() const { return plot_; }
+    QCustomPlot *plot() const;
     QString statusText() const;
 
 signals:
@@ -57,9 +57,10 @@ private:
     void onSample(const QString &cluster, qint64 time, const NamedCounts &lag);
     void redraw();
     void followLatest();
+    void rescaleValues();
+    void onPausedChanged(bool paused);
     void addMarkerItem(const HistoryEvent &event);
-    void showHover(const QPoint &pos);
-    void chooseExport(bool png);
+    QString hoverText(double seconds) const;
     HistoryResolution resolution() const;
     int64_t windowMillis() const;
 
@@ -70,15 +71,12 @@ private:
     std::vector<HistoryPoint> points_;
     std::vector<HistoryPoint> pending_; // live samples taken while paused or loading
     std::vector<HistoryEvent> markers_;
-    bool paused_ = false;
     bool loading_ = false;
     int generation_ = 0;
 
-    QCustomPlot *plot_ = nullptr;
+    TimeChart *chart_ = nullptr;
     QCPGraph *lag_ = nullptr;
     QCPGraph *maxLag_ = nullptr;
-    QComboBox *windowBox_ = nullptr;
-    QPushButton *pauseButton_ = nullptr;
     QLabel *status_ = nullptr;
 };
 
