@@ -4,8 +4,6 @@
 #include "app/mqdesk-admin/admin_output.h"
 #include "app/mqdesk-admin/admin_session.h"
 #include "broker/client/route_util.h"
-#include "broker/remoting/protocol/header_fields.h"
-#include "broker/remoting/remoting_codes.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,7 +14,6 @@ namespace mqdesk::admin {
 
 namespace {
 
-using remoting::ResponseCode;
 
 int runConsumerProgress(AdminSession &s)
 {
@@ -247,7 +244,7 @@ int runResetOffsetByTime(AdminSession &s)
     std::map<client::MessageQueue, int64_t> offsets;
     for (const std::string &addr : client::masterAddresses(route.value)) {
         client::Status status = invokeReset(s, addr, *timestamp, offsets);
-        if (status.code == ResponseCode::kConsumerNotOnline) {
+        if (status.isConsumerNotOnline()) {
             // A Java broker leaves offline groups to the tool (mqadmin's resetOffsetByTimestampOld).
             client::Result<std::map<client::MessageQueue, int64_t>> written =
                 s.admin().resetOffsetByTime(o.group, o.topic, *timestamp);

@@ -1,6 +1,29 @@
 #include "broker/client/client_types.h"
 
+#include "broker/remoting/remoting_codes.h"
+#include "broker/remoting/remoting_command.h"
+
 namespace mqdesk::client {
+
+bool Status::isNotSupported() const
+{
+    return !ok && code == remoting::ResponseCode::kRequestCodeNotSupported;
+}
+
+bool Status::isConsumerNotOnline() const
+{
+    return !ok && code == remoting::ResponseCode::kConsumerNotOnline;
+}
+
+bool Status::isNotFound() const
+{
+    return !ok && code == remoting::ResponseCode::kQueryNotFound;
+}
+
+std::string versionName(int32_t ordinal)
+{
+    return remoting::mqVersionName(ordinal);
+}
 
 std::string_view sendStatusName(SendStatus status)
 {

@@ -38,7 +38,17 @@ struct Status
 
     static Status success() { return {}; }
     static Status failure(int32_t code, std::string error) { return {false, code, std::move(error)}; }
+
+    // The failures callers branch on, so that they need not know the wire's codes
+    // (broker/remoting/remoting_codes.h).
+    bool isNotSupported() const;     // REQUEST_CODE_NOT_SUPPORTED: an older or a foreign broker
+    bool isConsumerNotOnline() const; // CONSUMER_NOT_ONLINE: no client of the group is connected
+    bool isNotFound() const;          // QUERY_NOT_FOUND: a lookup that found nothing
 };
+
+// The RocketMQ version a client or broker reports, as the Dashboard names it ("V4_9_8",
+// "V5_0_8"); empty when MQVersion has no name for the ordinal.
+std::string versionName(int32_t ordinal);
 
 template<typename T>
 struct Result : Status

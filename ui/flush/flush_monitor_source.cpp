@@ -1,7 +1,6 @@
 #include "ui/flush/flush_monitor_source.h"
 
 #include "broker/client/admin_client.h"
-#include "broker/remoting/remoting_codes.h"
 #include "ui/broker_host.h"
 #include "ui/connection/cluster_connection.h"
 #include "ui/flush/fdatasync_probe.h"
@@ -204,7 +203,7 @@ void FlushMonitorSource::onAnswer(int64_t requestedSince, const client::Result<c
 {
     inFlight_ = false;
     if (!answer.ok) {
-        if (answer.code == remoting::ResponseCode::kRequestCodeNotSupported) {
+        if (answer.isNotSupported()) {
             // A Java broker (or MQDesk posing as one): what every RocketMQ broker answers instead.
             fallback_ = true;
             showBanner(fallbackBanner());

@@ -2,9 +2,6 @@
 
 #include "broker/client/admin_bodies.h"
 #include "broker/client/route_util.h"
-#include "broker/remoting/protocol/header_fields.h"
-#include "broker/remoting/remoting_command.h"
-#include "broker/remoting/remoting_codes.h"
 
 #include <algorithm>
 #include <set>
@@ -150,7 +147,7 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
     if (const auto connection = admin.consumerConnections(group); connection.ok) {
         if (!connection.value.connectionSet.empty())
             detail.connection = connection.value;
-    } else if (connection.code != remoting::ResponseCode::kConsumerNotOnline) {
+    } else if (!connection.isConsumerNotOnline()) {
         detail.connectionError = connection.error;
     }
     if (auto pop = admin.popStats(group); pop.ok)
@@ -168,7 +165,7 @@ InvokeResult invokeResetOffset(client::AdminClient &admin, const std::string &ad
                                const std::string &topic, int64_t timestamp, ResetOutcome &outcome)
 {
     auto offsets = admin.invokeBrokerToResetOffset(addr, topic, group, timestamp, true);
-    if (!offsets.ok && offsets.code == remoting::ResponseCode::kConsumerNotOnline)
+    if (offsets.isConsumerNotOnline())
         return InvokeResult::NoClientOnline;
     if (!offsets.ok) {
         outcome.error = offsets.error;

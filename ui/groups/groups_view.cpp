@@ -6,7 +6,6 @@
 #include "ui/history/history_recorder.h"
 #include "ui/history/history_store.h"
 #include "ui/groups/lag_chart.h"
-#include "broker/remoting/remoting_command.h" // mqVersionName
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -387,7 +386,7 @@ void GroupsView::showDetail(GroupDetail detail)
         lines << tr("Clients (%n online):", "", static_cast<int>(detail.connection->connectionSet.size()));
         for (const auto &client : detail.connection->connectionSet) {
             // As the Dashboard names versions (V4_9_8, V5_0_8); the ordinal where MQVersion has no name.
-            const std::string versionName = remoting::mqVersionName(client.version);
+            const std::string versionName = client::versionName(client.version);
             lines << tr("%1 · %2 · %3 · version %4")
                          .arg(QString::fromStdString(client.clientId), QString::fromStdString(client.clientAddr),
                               QString::fromStdString(client.language),

@@ -1,7 +1,6 @@
 #include "ui/history/history_recorder.h"
 
 #include "broker/client/admin_client.h"
-#include "broker/remoting/remoting_codes.h"
 #include "ui/connection/cluster_connection.h"
 #include "ui/history/history_store.h"
 
@@ -99,7 +98,7 @@ void HistoryRecorder::onRound(const QString &cluster, int64_t time, Round round)
     }
     const bool unsupported = !round.answers.empty()
                              && std::all_of(round.answers.begin(), round.answers.end(), [](const BrokerAnswer &a) {
-                                    return !a.totals.ok && a.totals.code == remoting::ResponseCode::kRequestCodeNotSupported;
+                                    return a.totals.isNotSupported();
                                 });
     if (unsupported) {
         fallback_ = true;

@@ -10,7 +10,6 @@
 #include "ui/messages/message_table_model.h"
 #include "ui/messages/send_message_dialog.h"
 
-#include "broker/remoting/remoting_codes.h"
 
 #include <QComboBox>
 #include <QDateTimeEdit>
@@ -273,7 +272,7 @@ void MessagesView::lookupById(const QString &topic, const QString &msgId)
                               "Check the topic, or look the message up by key.")
                                .arg(msgId, topic);
             std::vector<common::StoredMessage> rows;
-            const bool notFound = !found.ok && found.code == remoting::ResponseCode::kQueryNotFound;
+            const bool notFound = found.isNotFound();
             if (found.ok)
                 rows.push_back(std::move(found.value));
             resultText_ = found.ok ? tr("The message with ID %1").arg(msgId) : tr("No message with ID %1").arg(msgId);

@@ -3,7 +3,6 @@
 #include "ui/connection/cluster_connection.h"
 #include "ui/topics/timer_timeline_view.h"
 
-#include "broker/remoting/remoting_codes.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -199,7 +198,7 @@ void TopicDetailPane::refresh()
                 problems << tr("Consumer groups: %1").arg(QString::fromStdString(details.consumersError));
             if (details.timeline.ok)
                 timeline_->setTimeline(details.timeline.value);
-            else if (details.timeline.code == remoting::ResponseCode::kRequestCodeNotSupported)
+            else if (details.timeline.isNotSupported())
                 timeline_->setUnavailable(tr("This broker does not report its scheduled timer messages "
                                              "(an MQDesk broker does)."));
             else
