@@ -1,9 +1,11 @@
 // The Consumer groups view in the real main window, offscreen, over a real embedded broker on a
-// temporary store: a group that consumed part of a topic is listed with its total lag, its
-// detail shows the lag per queue and its online client; reset to latest clears the lag; a group
-// config is created and deleted; 2,500 groups are listed; the 5.x SDKs' clients (gRPC) are
-// listed among a group's connections with their language and version. Screenshots go to
-// screenshots/.
+// temporary store, driven as a person does (F5, Ctrl+F and typing, clicks on rows, headers,
+// buttons, the dialogs' fields and the confirmation bar; Ctrl+C): a group that consumed part of a
+// topic is listed with its total lag, its detail shows the lag per queue and its online client;
+// Skip accumulated clears the lag; Reset offsets… goes through an online push group's client; a
+// group config is created in its dialog and deleted; 2,500 groups are listed; the 5.x SDKs'
+// clients (gRPC) are listed among a group's connections with their language and version.
+// Screenshots go to screenshots/.
 
 // grpc++ first: Qt's keyword macros must not reach its headers.
 #include "apache/rocketmq/v2/service.grpc.pb.h"
@@ -22,7 +24,10 @@
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QDialogButtonBox>
 #include <QDateTime>
 #include <QLabel>
 #include <QDateTimeEdit>
@@ -38,6 +43,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTest>
 
 #include <memory>
@@ -74,25 +80,91 @@ private:
         return config;
     }
 
-    // Refreshes and waits for the list (the same as F5).
+    // The window has the keyboard again, as the window manager gives it back when a dialog
+    // closes (the offscreen platform leaves no window active then): the page's shortcuts need it.
+    void activateWindow()
+    {
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+    }
+
+    // Presses F5, as a person wanting the list now, and waits for it.
     bool refreshAndWait()
     {
+        activateWindow();
         QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
-        view_->refresh();
+        QTest::keyClick(view_->groupTable(), Qt::Key_F5);
         return loaded.wait(kTimeout);
+    }
+
+    // Clicks `group`'s row (scrolled into view first, as a person would).
+    bool clickGroup(const std::string &group)
+    {
+        QTableView *table = view_->groupTable();
+        const QModelIndex row = view_->groupProxy()->mapFromSource(
+            view_->groupModel()->index(view_->groupModel()->rowOf(group), GroupTableModel::NameColumn));
+        if (!row.isValid())
+            return false;
+        table->scrollTo(row);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        return view_->selectedGroup() == QString::fromStdString(group);
+    }
+
+    bool clickGroupAndWaitForDetail(const std::string &group)
+    {
+        QSignalSpy detail(view_, &GroupsView::detailLoaded);
+        return clickGroup(group) && (detail.count() > 0 || detail.wait(kTimeout));
+    }
+
+    QPushButton *button(const char *objectName) const
+    {
+        return view_->findChild<QPushButton *>(QString::fromLatin1(objectName));
+    }
+
+    // Types into the filter as a person does: Ctrl+F, then the keys.
+    void typeFilter(const QString &text)
+    {
+        activateWindow();
+        QTest::keyClick(view_->groupTable(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(view_->filterEdit()->hasFocus());
+        QTest::keyClick(view_->filterEdit(), Qt::Key_A, Qt::ControlModifier);
+        if (text.isEmpty())
+            QTest::keyClick(view_->filterEdit(), Qt::Key_Delete);
+        else
+            QTest::keyClicks(view_->filterEdit(), text);
+        QCOMPARE(view_->filterEdit()->text(), text);
+    }
+
+    // Runs `act` on the modal dialog of type Dialog that the next click opens (exec() runs its
+    // own event loop); a dialog still open after the timeout is rejected so the test cannot hang.
+    template <typename Dialog, typename Act>
+    void whenDialogOpens(Act act)
+    {
+        QTimer::singleShot(0, this, [act] {
+            Dialog *dialog = nullptr;
+            QTRY_VERIFY_WITH_TIMEOUT((dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget())), kTimeout);
+            QTRY_VERIFY(dialog->isVisible());
+            act(dialog);
+        });
+        QTimer::singleShot(kTimeout * 2, this, [] {
+            if (auto *open = qobject_cast<QDialog *>(QApplication::activeModalWidget()))
+                open->reject();
+        });
+    }
+
+    static void clickDialogButton(QDialog *dialog, QDialogButtonBox::StandardButton which)
+    {
+        auto *box = dialog->findChild<QDialogButtonBox *>();
+        QVERIFY(box);
+        QPushButton *pushed = box->button(which);
+        QVERIFY(pushed && pushed->isEnabled());
+        QTest::mouseClick(pushed, Qt::LeftButton);
     }
 
     int64_t listedLag(const std::string &group) const
     {
         const int row = view_->groupModel()->rowOf(group);
         return row < 0 ? -1 : view_->groupModel()->group(row).totalLag;
-    }
-
-    bool selectAndLoadDetail(const std::string &group)
-    {
-        QSignalSpy detail(view_, &GroupsView::detailLoaded);
-        view_->selectGroup(QString::fromStdString(group));
-        return detail.wait(kTimeout);
     }
 
     bool confirmAndWait()
@@ -190,18 +262,26 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(row), 1, kTimeout); // the pull consumer
         QVERIFY(view_->emptyStateText().isEmpty());
 
-        // Filter as you type; copy rows.
-        view_->filterEdit()->setText(QStringLiteral("laggy"));
+        // Filter as you type; a filter nothing matches says so; click a row and copy it with Ctrl+C.
+        typeFilter(QStringLiteral("laggy"));
         QCOMPARE(view_->groupProxy()->rowCount(), 1);
-        view_->selectGroup(QString::fromStdString(kLaggyGroup));
-        QVERIFY(view_->copySelectedRows().startsWith(QStringLiteral("GID_LAGGY\t1\t")));
-        view_->filterEdit()->clear();
+        QVERIFY(clickGroup(kLaggyGroup));
+        QApplication::clipboard()->clear();
+        QTest::keyClick(view_->groupTable(), Qt::Key_C, Qt::ControlModifier);
+        const QStringList copied = QApplication::clipboard()->text().split(QLatin1Char('\n'));
+        QVERIFY2(copied.size() >= 2 && copied[0].startsWith(QStringLiteral("Group\tOnline clients\t"))
+                     && copied[1].startsWith(QStringLiteral("GID_LAGGY\t1\t")),
+                 qPrintable(QApplication::clipboard()->text()));
+        typeFilter(QStringLiteral("no-such-group"));
+        QVERIFY2(view_->emptyStateText().contains(QStringLiteral("matches the filter")), qPrintable(view_->emptyStateText()));
+        typeFilter(QString());
+        QVERIFY(view_->emptyStateText().isEmpty());
         saveScreenshot(*window_, QStringLiteral("groups-list"));
     }
 
     void detailShowsLagPerQueue()
     {
-        QVERIFY(selectAndLoadDetail(kLaggyGroup));
+        QVERIFY(clickGroupAndWaitForDetail(kLaggyGroup));
         GroupQueueModel *queues = view_->queueModel();
         QCOMPARE(queues->rowCount(), static_cast<int>(expectedLagByQueue_.size()));
         for (int row = 0; row < queues->rowCount(); ++row) {
@@ -219,7 +299,7 @@ private slots:
     // Refresh, and the clicked group, its detail and the sort stay.
     void followsGroupsCreatedElsewhere()
     {
-        view_->filterEdit()->clear();
+        typeFilter(QString());
         QTableView *table = view_->groupTable();
         QHeaderView *header = table->horizontalHeader();
         const int lagX = header->sectionViewportPosition(GroupTableModel::LagColumn)
@@ -302,7 +382,7 @@ private slots:
         raw.shutdown();
 
         QVERIFY(refreshAndWait());
-        view_->filterEdit()->clear();
+        typeFilter(QString());
         QTableView *table = view_->groupTable();
         const QModelIndex row = view_->groupProxy()->mapFromSource(
             view_->groupModel()->index(view_->groupModel()->rowOf(group), GroupTableModel::NameColumn));
@@ -322,8 +402,10 @@ private slots:
 
     void resetToLatestClearsTheLag()
     {
-        view_->selectGroup(QString::fromStdString(kLaggyGroup));
-        view_->requestReset(ui::ResetTarget::Latest); // what Skip accumulated does
+        QVERIFY(clickGroupAndWaitForDetail(kLaggyGroup));
+        QVERIFY(button("skipAccumulatedButton")->isEnabled());
+        QTest::mouseClick(button("skipAccumulatedButton"), Qt::LeftButton);
+        QTRY_VERIFY(view_->findChild<QWidget *>(QStringLiteral("groupsConfirmBar"))->isVisible());
         const QString confirmation = view_->confirmationText();
         QVERIFY2(confirmation.contains(QString::fromStdString(kTopic)), qPrintable(confirmation));
         QVERIFY(confirmation.contains(QString::number(expectedLag_)));
@@ -358,8 +440,16 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(row), 1, kTimeout);
         QCOMPARE(view_->groupModel()->index(row, GroupTableModel::ModeColumn).data().toString(),
                  QStringLiteral("push, clustering"));
-        view_->selectGroup(QString::fromStdString(group));
-        view_->requestReset(ui::ResetTarget::Latest);
+        QVERIFY(clickGroupAndWaitForDetail(group));
+        // Reset offsets…: the dialog, "Latest" clicked, Continue…; then the inline confirmation.
+        whenDialogOpens<ui::ResetOffsetDialog>([](ui::ResetOffsetDialog *dialog) {
+            for (auto *radio : dialog->findChildren<QRadioButton *>())
+                if (radio->text().startsWith(QStringLiteral("&Latest")))
+                    QTest::mouseClick(radio, Qt::LeftButton);
+            QCOMPARE(dialog->target(), ui::ResetTarget::Latest);
+            clickDialogButton(dialog, QDialogButtonBox::Ok);
+        });
+        QTest::mouseClick(button("resetOffsetsButton"), Qt::LeftButton);
         QVERIFY2(view_->confirmationText().contains(QStringLiteral("tells the 1 online client")),
                  qPrintable(view_->confirmationText()));
         QVERIFY(confirmAndWait());
@@ -429,7 +519,7 @@ private slots:
             QCOMPARE(beat.status().code(), v2::Code::OK);
         }
 
-        view_->filterEdit()->clear();
+        typeFilter(QString());
         QVERIFY(refreshAndWait());
         QTRY_COMPARE_WITH_TIMEOUT(view_->groupModel()->clients(view_->groupModel()->rowOf(group)), 2, kTimeout);
         QTableView *table = view_->groupTable();
@@ -459,17 +549,36 @@ private slots:
         }
     }
 
+    // Create group…: the name typed, the spin boxes typed over, "Consumers may consume" clicked
+    // off, Create; then Delete group and Confirm.
     void createAndDeleteGroupConfig()
     {
         client::SubscriptionGroupConfig config;
         config.groupName = "GID_CREATED_IN_VIEW";
-        config.retryQueueNums = 2;
-        config.retryMaxTimes = 5;
-        config.consumeEnable = false;
         QSignalSpy finished(view_, &GroupsView::actionFinished);
         QSignalSpy loaded(view_, &GroupsView::groupsLoaded);
-        view_->createGroup(config);
-        QVERIFY(finished.wait(kTimeout));
+        whenDialogOpens<ui::CreateGroupDialog>([](ui::CreateGroupDialog *dialog) {
+            QTest::keyClicks(dialog->findChild<QLineEdit *>(), QStringLiteral("GID_CREATED_IN_VIEW"));
+            const auto spins = dialog->findChildren<QSpinBox *>();
+            QCOMPARE(spins.size(), 2);
+            for (const auto &[spin, typed] : {std::pair{spins[0], "2"}, std::pair{spins[1], "5"}}) {
+                spin->setFocus(Qt::TabFocusReason);
+                QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
+                QTest::keyClicks(spin, QString::fromLatin1(typed));
+            }
+            auto *consume = dialog->findChild<QCheckBox *>();
+            QVERIFY(consume->isChecked());
+            QTest::mouseClick(consume, Qt::LeftButton);
+            QVERIFY(!consume->isChecked());
+            clickDialogButton(dialog, QDialogButtonBox::Ok);
+        });
+        QPushButton *create = nullptr;
+        for (auto *candidate : view_->findChildren<QPushButton *>())
+            if (candidate->text() == QStringLiteral("Create group…"))
+                create = candidate;
+        QVERIFY(create);
+        QTest::mouseClick(create, Qt::LeftButton);
+        QVERIFY(finished.count() > 0 || finished.wait(kTimeout));
         QVERIFY2(finished.first().first().toBool(), qPrintable(view_->bannerText()));
         QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
         const int row = view_->groupModel()->rowOf(config.groupName);
@@ -477,9 +586,10 @@ private slots:
         QVERIFY(view_->groupModel()->group(row).config.has_value());
         QCOMPARE(view_->groupModel()->group(row).config->retryQueueNums, 2);
         QCOMPARE(view_->groupModel()->group(row).config->consumeEnable, false);
+        QCOMPARE(view_->groupModel()->group(row).config->retryMaxTimes, 5);
         QCOMPARE(view_->selectedGroup(), QString::fromStdString(config.groupName));
 
-        view_->requestDelete();
+        QTest::mouseClick(button("deleteGroupButton"), Qt::LeftButton);
         QVERIFY(view_->confirmationText().contains(QString::fromStdString(config.groupName)));
         QVERIFY(confirmAndWait());
         QCOMPARE(view_->groupModel()->rowOf(config.groupName), -1);
@@ -531,9 +641,9 @@ private slots:
         qInfo().noquote() << QStringLiteral("scale: %1 groups shown %2 ms after refresh; longest GUI-thread stall %3 ms "
                                             "(loading and scrolling through all rows)")
                                  .arg(view_->groupModel()->rowCount()).arg(shownMs).arg(meter.longestStallMs());
-        view_->filterEdit()->setText(QStringLiteral("GID_SCALE_24"));
+        typeFilter(QStringLiteral("GID_SCALE_24"));
         QCOMPARE(view_->groupProxy()->rowCount(), 111); // 24, 240..249, 2400..2499
-        view_->filterEdit()->clear();
+        typeFilter(QString());
         QCOMPARE(listedLag(kLaggyGroup), int64_t(0));
     }
 
