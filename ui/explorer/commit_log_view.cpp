@@ -156,6 +156,13 @@ void CommitLogView::jumpToOffset(qint64 offset)
     model_->restart(offset, filterFromEdits());
 }
 
+void CommitLogView::showRecordAt(qint64 offset)
+{
+    for (QLineEdit *edit : {topicEdit_, tagEdit_, keyEdit_})
+        edit->clear();
+    jumpToOffset(offset);
+}
+
 void CommitLogView::jumpToEnd()
 {
     started_ = true;

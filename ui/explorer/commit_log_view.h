@@ -30,8 +30,12 @@ public:
 
     // Reads from the first record on (the first time the page is shown).
     void showFromStart();
-    // Shows the records from `offset` on and selects the record starting there.
+    // Shows the records from `offset` on (those matching the filter, when one is set) and selects
+    // the record starting there.
     void jumpToOffset(qint64 offset);
+    // Shows the record at `offset`, which another page pointed at (a consume-queue, index or
+    // timer entry): the filter is cleared, as the record may not match it.
+    void showRecordAt(qint64 offset);
     // Finds the first record stored at or after `time` (off the GUI thread) and jumps to it.
     void jumpToTime(const QDateTime &time);
     // Shows the last page of messages and selects the newest.

@@ -376,7 +376,7 @@ void ExplorerWindow::showRecord(qint64 offset)
     selectTreeItem(fileModel_->indexOfPath(QStringLiteral("commitlog")));
     selectingProgrammatically_ = false;
     pages_->setCurrentWidget(commitLog_);
-    commitLog_->jumpToOffset(offset);
+    commitLog_->showRecordAt(offset);
 }
 
 void ExplorerWindow::showLocation(const StoreLocation &location)

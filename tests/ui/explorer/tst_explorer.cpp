@@ -3,7 +3,8 @@
 // records over many files): paging by scrolling, jumps to an offset, a msgId and a time, filters
 // with their progress, Cancel and Continue, consume-queue entries opening their records,
 // locations and the per-kind pages; field ↔ hex selection both ways; every file's bytes and
-// times unchanged by opening and browsing. Damaged, live and bad stores: tst_explorer_stores.cpp.
+// times unchanged by opening and browsing; and all of it once more as a person does it, with
+// clicks, typing and the menu only. Damaged, live and bad stores: tst_explorer_stores.cpp.
 
 #include "explorer_test_util.h"
 #include "ui_test_util.h"
@@ -433,6 +434,94 @@ private slots:
         QTest::keySequence(window.get(), QKeySequence::Refresh);
         QCOMPARE(reset.count(), 1);
         QCOMPARE(model.filter().topic, QStringLiteral("no-such-topic"));
+    }
+
+    // A person finds messages with the mouse and the keys only: the jump buttons, a click on a
+    // row and on a field, the filter fields typed and "Filter" clicked or Enter pressed, a consume
+    // queue clicked in the file tree and an entry double-clicked, View ▸ Find Records….
+    void aPersonFindsMessagesWithMouseAndKeys()
+    {
+        auto window = openWindow(written_.root);
+        CommitLogView &log = *window->commitLogView();
+        RecordTableModel &model = *log.model();
+        QVERIFY(waitForFirstPage(*window));
+        const auto button = [&log](const QString &text) {
+            for (auto *candidate : log.findChildren<QPushButton *>())
+                if (candidate->text() == text)
+                    return candidate;
+            return static_cast<QPushButton *>(nullptr);
+        };
+        const auto edit = [&log](const QString &placeholder) {
+            for (auto *candidate : log.findChildren<QLineEdit *>())
+                if (candidate->placeholderText() == placeholder)
+                    return candidate;
+            return static_cast<QLineEdit *>(nullptr);
+        };
+
+        QTest::mouseClick(button(QStringLiteral("To the end")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), written_.records.back().offset, kWait);
+        QTest::mouseClick(button(QStringLiteral("From the start")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(model.startOffset() == 0 && !model.isLoading() && model.rowCount() > 3, kWait);
+
+        // A click on the third row shows its record; a click on its TOPIC field marks its bytes.
+        QTableView *table = log.table();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(model.index(2, 0)).center());
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), model.record(2)->offset, kWait);
+        RecordView &record = *log.recordView();
+        QVERIFY(waitForRecordView(record));
+        const auto topicItems = record.fieldTree()->findItems(QStringLiteral("TOPIC"), Qt::MatchExactly);
+        QCOMPARE(topicItems.size(), 1);
+        QTreeWidget *fields = record.fieldTree();
+        fields->scrollToItem(topicItems.first());
+        QTest::mouseClick(fields->viewport(), Qt::LeftButton, {}, fields->visualItemRect(topicItems.first()).center());
+        const std::string &topic = model.record(2)->message.topic;
+        QCOMPARE(record.hexView()->highlightLength(), static_cast<int>(topic.size()));
+        QCOMPARE(record.hexView()->bytes().mid(record.hexView()->highlightPosition(), record.hexView()->highlightLength()),
+                 QByteArray::fromStdString(topic));
+
+        // Typed filters: topic and tag, then "Filter"; a key, then Enter.
+        QTest::keyClicks(edit(QStringLiteral("topic")), QStringLiteral("U"));
+        QTest::keyClicks(edit(QStringLiteral("tag (A || B)")), QStringLiteral("TagB"));
+        QTest::mouseClick(button(QStringLiteral("Filter")), Qt::LeftButton);
+        QVERIFY(fetchAll(model));
+        QCOMPARE(model.rowCount(), 200); // i % 15 == 0: 200 of 3000
+        for (QLineEdit *typed : {edit(QStringLiteral("topic")), edit(QStringLiteral("tag (A || B)"))}) {
+            typed->setFocus(Qt::MouseFocusReason);
+            QTest::keyClick(typed, Qt::Key_A, Qt::ControlModifier);
+            QTest::keyClick(typed, Qt::Key_Delete);
+        }
+        QLineEdit *key = edit(QStringLiteral("key or UNIQ_KEY"));
+        QTest::keyClicks(key, QStringLiteral("k1234"));
+        QTest::keyClick(key, Qt::Key_Return);
+        QVERIFY(fetchAll(model));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.record(0)->offset, written_.records[1234].offset);
+
+        // The consume queue T/1 clicked in the file tree; its entry 7 double-clicked opens the record
+        // it points at: queue T/1's eighth message.
+        QTreeView *tree = window->fileTree();
+        const QModelIndex queueIndex = window->fileModel()->indexOfQueue(QStringLiteral("T"), 1);
+        tree->scrollTo(queueIndex);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(queueIndex).center());
+        ConsumeQueueView &queue = *window->consumeQueueView();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+        QTRY_VERIFY_WITH_TIMEOUT(queue.model()->rowCount() > 7, kWait);
+        const QRect entry = queue.table()->visualRect(queue.model()->index(7, 0));
+        // A double click is a press and release, then the second press (the double-click event).
+        QTest::mouseClick(queue.table()->viewport(), Qt::LeftButton, {}, entry.center());
+        QTest::mouseDClick(queue.table()->viewport(), Qt::LeftButton, {}, entry.center());
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&log));
+        const qint64 pointed = queue.model()->entry(7)->entry.commitLogOffset;
+        QTRY_COMPARE_WITH_TIMEOUT(log.recordView()->recordOffset(), pointed, kWait);
+        const store::CommitLogRecord *shown = model.record(table->currentIndex().row());
+        QCOMPARE(shown->message.topic, std::string("T"));
+        QCOMPARE(shown->message.queueId, 1);
+        QCOMPARE(shown->message.queueOffset, qint64(7));
+
+        // View ▸ Find Records… puts the keyboard in a filter field.
+        QVERIFY(test::chooseMenuItem(*window, QStringLiteral("&View"), QStringLiteral("&Find Records…")));
+        QTRY_VERIFY(QApplication::focusWidget() && QApplication::focusWidget()->inherits("QLineEdit"));
+        test::saveScreenshot(*window, QStringLiteral("explorer-person"));
     }
 
     // A scan whose work throws (a damaged store can make an allocation huge) ends in finished(true)
