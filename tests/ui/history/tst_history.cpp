@@ -20,6 +20,8 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -28,7 +30,10 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStackedWidget>
+#include <QPushButton>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include <netinet/in.h>
@@ -480,38 +485,56 @@ private slots:
             consumer.shutdown();
         }
 
+        // A person opens Consumer groups, presses F5 until the group is there, clicks it, then the
+        // "Lag over time" tab.
         auto *groups = viewOf<ui::GroupsView>(*window);
-        window->showView(window->pages()->indexOf(groups));
+        QVERIFY(test::clickNavigation(*window, QStringLiteral("Consumer groups")));
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(groups));
         for (int attempt = 0; attempt < 20 && groups->groupModel()->rowOf("GID_HISTORY") < 0; ++attempt) {
             QSignalSpy listed(groups, &ui::GroupsView::groupsLoaded);
-            groups->refresh();
+            QTest::keyClick(groups->groupTable(), Qt::Key_F5);
             QVERIFY(listed.wait(kTimeout));
         }
         QVERIFY(groups->groupModel()->rowOf("GID_HISTORY") >= 0);
-        groups->selectGroup(QStringLiteral("GID_HISTORY"));
+        QTableView *table = groups->groupTable();
+        const QModelIndex row = groups->groupProxy()->mapFromSource(
+            groups->groupModel()->index(groups->groupModel()->rowOf("GID_HISTORY"), 0));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+        QCOMPARE(groups->selectedGroup(), QStringLiteral("GID_HISTORY"));
         ui::LagChart *chart = groups->lagChart();
         QVERIFY(chart);
-        groups->detailTabs()->setCurrentWidget(chart);
+        QTabBar *tabs = groups->detailTabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(groups->detailTabs()->indexOf(chart)).center());
+        QCOMPARE(groups->detailTabs()->currentWidget(), static_cast<QWidget *>(chart));
         auto lastLag = [chart] { return chart->points().empty() ? -1.0 : chart->points().back().value; };
         QTRY_COMPARE_WITH_TIMEOUT(lastLag(), 20.0, kTimeout);
         QVERIFY(send(15));
         QTRY_COMPARE_WITH_TIMEOUT(lastLag(), 35.0, kTimeout);
         QVERIFY(!window->historyRecorder()->usesFallback()); // one GET_ACTIVITY_TOTALS a second
 
-        groups->requestReset(ui::ResetTarget::Latest);
+        // Skip accumulated, then Confirm in the bar that says what it will do.
         QSignalSpy finished(groups, &ui::GroupsView::actionFinished);
-        groups->confirmPending();
+        QTest::mouseClick(groups->findChild<QPushButton *>(QStringLiteral("skipAccumulatedButton")), Qt::LeftButton);
+        QTest::mouseClick(groups->findChild<QPushButton *>(QStringLiteral("confirmButton")), Qt::LeftButton);
         QVERIFY(finished.wait(kTimeout));
         QVERIFY(finished.first().first().toBool());
         QTRY_COMPARE_WITH_TIMEOUT(lastLag(), 0.0, kTimeout);
         QVERIFY(chart->markerCount() >= 2); // the app start and the reset
-        // Zoomed in on the samples, as a wheel zoom would (paused, so the view stays put).
-        chart->setPaused(true);
-        chart->plot()->xAxis->setRange(static_cast<double>(chart->points().front().time) / 1000.0 - 10,
-                                       static_cast<double>(chart->points().back().time) / 1000.0 + 5);
-        chart->plot()->replot();
+        // Paused (so the view stays put), then zoomed in with the wheel over the graph.
+        auto *pause = chart->findChild<QPushButton *>(QStringLiteral("lagPauseButton"));
+        QTest::mouseClick(pause, Qt::LeftButton);
+        QVERIFY(chart->isPaused());
+        QCustomPlot *plot = chart->plot();
+        const double widthBefore = plot->xAxis->range().size();
+        const QPoint inside = plot->axisRect()->rect().topRight() + QPoint(-5, 20);
+        QWheelEvent wheel(inside, plot->mapToGlobal(inside), QPoint(), QPoint(0, 18 * 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(plot, &wheel);
+        QVERIFY2(plot->xAxis->range().size() < widthBefore / 2, qPrintable(QString::number(plot->xAxis->range().size())));
+        plot->replot();
         saveScreenshot(*window, QStringLiteral("groups-lag-chart"));
-        chart->setPaused(false);
+        QTest::mouseClick(pause, Qt::LeftButton);
+        QVERIFY(!chart->isPaused());
 
         // Stored as well: a new chart load finds the rise, the fall and the reset marker.
         const QString cluster = window->connection().namesrvAddress();
@@ -527,7 +550,7 @@ private slots:
         QCOMPARE(highest, 35.0);
         QCOMPARE(stored.back().value, 0.0);
         QSignalSpy loaded(chart, &ui::LagChart::loaded);
-        chart->setWindow(ui::LagChart::Window::Hour1);
+        test::chooseWithMouse(chart->findChild<QComboBox *>(QStringLiteral("lagWindowBox")), 3600); // "1 h"
         QVERIFY(loaded.wait(kTimeout));
         QVERIFY(chart->markerCount() >= 2);
         QCOMPARE(chart->points().back().value, 0.0);
@@ -543,12 +566,13 @@ private slots:
         QVERIFY2(chart->exportPng(data_->filePath(QStringLiteral("lag.png")), &error), qPrintable(error));
         QVERIFY(QImage(data_->filePath(QStringLiteral("lag.png"))).width() > 100);
 
-        chart->setPaused(true);
+        QTest::mouseClick(pause, Qt::LeftButton);
         const size_t held = chart->points().size();
         QVERIFY(send(5));
         QTest::qWait(2500);
         QCOMPARE(chart->points().size(), held); // paused: samples wait
-        chart->setPaused(false);
+        QCOMPARE(pause->text(), QStringLiteral("Resume"));
+        QTest::mouseClick(pause, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(lastLag(), 5.0, kTimeout);
         producer.shutdown();
         window->close();
