@@ -238,22 +238,11 @@ Result<std::map<MessageQueue, int64_t>> AdminClient::invokeBrokerToResetOffset(c
     if (response.value.code != ResponseCode::kSuccess)
         return MQClientAPI::responseFailure(what, response.value);
     const auto &body = response.value.body;
-    std::map<MessageQueue, int64_t> offsets;
+    remoting::ResetOffsetBody offsets;
     std::string error;
-    const bool parsed = parseMessageQueueMap(
-        {reinterpret_cast<const char *>(body.data()), body.size()}, "offsetTable",
-        [&](const MessageQueue &queue, const common::JsonValue &value, const std::string &path) {
-            if (!value.isInteger()) {
-                error = path + ": expected an integer offset";
-                return false;
-            }
-            offsets[queue] = value.asInteger();
-            return true;
-        },
-        {}, error);
-    if (!parsed)
+    if (!remoting::ResetOffsetBody::fromJson({reinterpret_cast<const char *>(body.data()), body.size()}, offsets, error))
         return Status::failure(clientCode::kBadResponse, what + ": bad ResetOffsetBody: " + error);
-    return offsets;
+    return std::move(offsets.offsetTable);
 }
 
 Result<remoting::KVTable> AdminClient::brokerRuntimeInfo(const std::string &brokerAddr)

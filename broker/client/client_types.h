@@ -4,6 +4,7 @@
 // queues, messages to send and what sending and pulling return.
 
 #include "broker/common/message.h"
+#include "broker/remoting/protocol/message_queue.h"
 
 #include <compare>
 #include <cstdint>
@@ -62,19 +63,8 @@ struct Result : Status
     const Status &status() const { return *this; }
 };
 
-// One queue of a topic on one broker (Java MessageQueue). Ordered by brokerName, queueId,
-// topic, like fastjson writes its members.
-struct MessageQueue
-{
-    std::string topic;
-    std::string brokerName;
-    int32_t queueId = 0;
-
-    auto operator<=>(const MessageQueue &) const = default;
-    bool operator==(const MessageQueue &) const = default;
-    // "T@broker-a:0"
-    std::string toString() const { return topic + "@" + brokerName + ":" + std::to_string(queueId); }
-};
+// One queue of a topic on one broker (Java MessageQueue): the protocol's type, shared with the broker.
+using MessageQueue = remoting::MessageQueue;
 
 // A message to send. The producer turns tags, keys and delayLevel into the TAGS, KEYS and
 // DELAY properties and adds UNIQ_KEY; `properties` are user properties sent as given.

@@ -8,7 +8,6 @@
 namespace mqdesk::client {
 
 using remoting::LockBatchRequestBody;
-using remoting::MessageQueueData;
 using remoting::RemotingCommand;
 using remoting::RequestCode;
 
@@ -39,16 +38,13 @@ Result<std::set<MessageQueue>> MQClientAPI::lockBatchMQ(const std::string &addr,
     Result<RemotingCommand> response = call(addr, std::move(command));
     if (!response.ok)
         return response.status();
-    std::vector<MessageQueueData> locked;
+    std::vector<MessageQueue> locked;
     std::string error;
     const std::string_view text(reinterpret_cast<const char *>(response.value.body.data()),
                                 response.value.body.size());
     if (!remoting::decodeLockBatchResponse(text, locked, error))
         return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
-    std::set<MessageQueue> out;
-    for (MessageQueueData &queue : locked)
-        out.insert(MessageQueue{std::move(queue.topic), std::move(queue.brokerName), queue.queueId});
-    return out;
+    return std::set<MessageQueue>(std::make_move_iterator(locked.begin()), std::make_move_iterator(locked.end()));
 }
 
 Status MQClientAPI::unlockBatchMQ(const std::string &addr, const std::string &group, const std::string &clientId,

@@ -5,6 +5,7 @@
 
 #include "broker/common/json.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/queue_tables.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
@@ -82,7 +83,7 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
 
     store::MessageStore &store = broker_.store();
     store::ConsumerOffsetManager &offsets = broker_.offsets();
-    std::vector<std::pair<admin::MessageQueueKey, int64_t>> table;
+    remoting::ResetOffsetBody table;
     for (int32_t queueId = 0; queueId < config->writeQueueNums; ++queueId) {
         const int64_t committed = offsets.queryOffset(group, topic, queueId);
         if (committed == -1)
@@ -90,10 +91,10 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
         int64_t target = timestamp == -1 ? store.maxOffsetInQueue(topic, queueId)
                                          : store.offsetInQueueByTime(topic, queueId, timestamp);
         target = std::max<int64_t>(0, target);
-        table.emplace_back(admin::MessageQueueKey{topic, broker_.brokerConfig().brokerName, queueId},
-                           isForce || target < committed ? target : committed);
+        table.offsetTable[{topic, broker_.brokerConfig().brokerName, queueId}] =
+            isForce || target < committed ? target : committed;
     }
-    const std::string body = admin::encodeResetOffsetBody(table);
+    const std::string body = table.toJson();
 
     // The group's pulls now start elsewhere (Java clearPullOffset).
     broker_.pullOffsets().clear(group, topic);
@@ -112,7 +113,7 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
         spdlog::info("admin: reset offset of {} on {} to {} sent to {} consumer(s)", group, topic, timestamp,
                      online->channels.size());
     } else {
-        for (const auto &[queue, offset] : table)
+        for (const auto &[queue, offset] : table.offsetTable)
             offsets.commitOffset("admin", group, topic, queue.queueId, offset);
         std::string error;
         if (!offsets.persist(error))

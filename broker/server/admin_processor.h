@@ -24,11 +24,12 @@ namespace mqdesk::store {
 struct TopicConfig;
 }
 
+namespace mqdesk::remoting {
+struct ConsumeStats;
+}
+
 namespace mqdesk::server {
 
-namespace admin {
-struct ConsumeOffsetEntry;
-}
 class BrokerController;
 struct ConsumerGroupSnapshot;
 
@@ -70,7 +71,7 @@ private:
     static bool subscribesTo(const std::optional<ConsumerGroupSnapshot> &online, const std::string &topic);
     // One entry per write queue of `config`: broker, consumer and pull offsets, last time.
     void appendConsumeOffsets(const std::string &group, const store::TopicConfig &config,
-                              std::vector<admin::ConsumeOffsetEntry> &entries) const;
+                              remoting::ConsumeStats &stats) const;
     // Store time of the message at `offset` of a queue; 0 when it is not readable.
     int64_t storeTimeAt(const std::string &topic, int32_t queueId, int64_t offset) const;
 

@@ -9,6 +9,7 @@
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_codes.h"
+#include "broker/remoting/protocol/queue_tables.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
@@ -169,17 +170,15 @@ RemotingCommand AdminProcessor::getTopicStats(const RemotingCommand &request)
         return failure(request, ResponseCode::kTopicNotExist, "topic[" + topic + "] not exist");
 
     store::MessageStore &store = broker_.store();
-    std::vector<admin::TopicOffsetEntry> entries;
+    remoting::TopicStatsTable table;
     for (int32_t queueId = 0; queueId < config->writeQueueNums; ++queueId) {
-        admin::TopicOffsetEntry entry;
-        entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
+        remoting::TopicOffset &entry = table.offsetTable[{topic, broker_.brokerConfig().brokerName, queueId}];
         entry.minOffset = std::max<int64_t>(0, store.minOffsetInQueue(topic, queueId));
         entry.maxOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
         if (entry.maxOffset > 0)
             entry.lastUpdateTimestamp = storeTimeAt(topic, queueId, entry.maxOffset - 1);
-        entries.push_back(std::move(entry));
     }
-    return successWithBody(request, admin::encodeTopicStatsTable(entries));
+    return successWithBody(request, table.toJson());
 }
 
 // A group that subscribes to something, but not to this topic, has only stale offsets there
@@ -192,13 +191,12 @@ bool AdminProcessor::subscribesTo(const std::optional<ConsumerGroupSnapshot> &on
 }
 
 void AdminProcessor::appendConsumeOffsets(const std::string &group, const store::TopicConfig &config,
-                                          std::vector<admin::ConsumeOffsetEntry> &entries) const
+                                          remoting::ConsumeStats &stats) const
 {
     store::MessageStore &store = broker_.store();
     const std::string &topic = config.topicName;
     for (int32_t queueId = 0; queueId < config.writeQueueNums; ++queueId) {
-        admin::ConsumeOffsetEntry entry;
-        entry.queue = {topic, broker_.brokerConfig().brokerName, queueId};
+        remoting::OffsetWrapper &entry = stats.offsetTable[{topic, broker_.brokerConfig().brokerName, queueId}];
         entry.brokerOffset = std::max<int64_t>(0, store.maxOffsetInQueue(topic, queueId));
         entry.consumerOffset = std::max<int64_t>(0, broker_.offsets().queryOffset(group, topic, queueId));
         // As Java: never behind the committed offset (a group that has not pulled since a
@@ -206,7 +204,6 @@ void AdminProcessor::appendConsumeOffsets(const std::string &group, const store:
         entry.pullOffset = std::max(entry.consumerOffset, broker_.pullOffsets().query(group, topic, queueId));
         if (entry.consumerOffset > 0)
             entry.lastTimestamp = storeTimeAt(topic, queueId, entry.consumerOffset - 1);
-        entries.push_back(std::move(entry));
     }
 }
 
@@ -225,15 +222,15 @@ RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
         topics.insert(onlyTopic);
     const auto online = broker_.consumers().group(group);
 
-    std::vector<admin::ConsumeOffsetEntry> entries;
+    remoting::ConsumeStats stats;
     for (const std::string &topic : topics) {
         const auto config = broker_.topics().find(topic);
         if (!config || !subscribesTo(online, topic))
             continue;
-        appendConsumeOffsets(group, *config, entries);
+        appendConsumeOffsets(group, *config, stats);
     }
     // MQDesk does not count gets per group, so the group's consume TPS is reported as 0.
-    return successWithBody(request, admin::encodeConsumeStats(0.0, entries));
+    return successWithBody(request, stats.toJson());
 }
 
 // GET_BROKER_CONSUME_STATS (317, mqadmin brokerConsumeStats): every subscription group's
@@ -259,13 +256,13 @@ RemotingCommand AdminProcessor::getBrokerConsumeStats(const RemotingCommand &req
             const auto config = broker_.topics().find(topic);
             if (!config || (orderOnly && !config->order) || !subscribesTo(online, topic))
                 continue;
-            std::vector<admin::ConsumeOffsetEntry> entries;
-            appendConsumeOffsets(group, *config, entries);
-            for (const admin::ConsumeOffsetEntry &entry : entries) {
+            remoting::ConsumeStats topicStats;
+            appendConsumeOffsets(group, *config, topicStats);
+            for (const auto &[queue, entry] : topicStats.offsetTable) {
                 totalDiff += entry.brokerOffset - entry.consumerOffset;
                 totalInflightDiff += entry.pullOffset - entry.consumerOffset;
             }
-            stats += (stats.empty() ? "" : ",") + admin::encodeConsumeStats(0.0, entries);
+            stats += (stats.empty() ? "" : ",") + topicStats.toJson();
         }
         list += (list.empty() ? "{" : ",{") + common::toJsonCompact(common::JsonValue(group)) + ":[" + stats + "]}";
     }

@@ -13,7 +13,7 @@
 namespace mqdesk::server {
 
 using remoting::LockBatchRequestBody;
-using remoting::MessageQueueData;
+using remoting::MessageQueue;
 using remoting::RemotingCommand;
 using remoting::ResponseCode;
 
@@ -53,17 +53,17 @@ bool parseBody(const RemotingCommand &request, LockBatchRequestBody &body, std::
 
 } // namespace
 
-std::vector<MessageQueueData> RebalanceLockManager::tryLockBatch(const std::string &group,
-                                                                 const std::vector<MessageQueueData> &queues,
+std::vector<MessageQueue> RebalanceLockManager::tryLockBatch(const std::string &group,
+                                                                 const std::vector<MessageQueue> &queues,
                                                                  const std::string &clientId, int64_t nowMillis)
 {
-    std::vector<MessageQueueData> granted;
-    std::set<MessageQueueData> seen; // a queue named twice is granted once
+    std::vector<MessageQueue> granted;
+    std::set<MessageQueue> seen; // a queue named twice is granted once
     size_t refused = 0;
     bool swept = false;
     std::lock_guard lock(mutex_);
     auto &table = groups_[group];
-    for (const MessageQueueData &queue : queues) {
+    for (const MessageQueue &queue : queues) {
         if (!seen.insert(queue).second)
             continue;
         auto it = table.find(queue);
@@ -120,14 +120,14 @@ size_t RebalanceLockManager::size() const
     return entries_;
 }
 
-void RebalanceLockManager::unlockBatch(const std::string &group, const std::vector<MessageQueueData> &queues,
+void RebalanceLockManager::unlockBatch(const std::string &group, const std::vector<MessageQueue> &queues,
                                        const std::string &clientId)
 {
     std::lock_guard lock(mutex_);
     const auto table = groups_.find(group);
     if (table == groups_.end())
         return;
-    for (const MessageQueueData &queue : queues) {
+    for (const MessageQueue &queue : queues) {
         const auto it = table->second.find(queue);
         if (it != table->second.end() && it->second.clientId == clientId) {
             table->second.erase(it);
@@ -138,7 +138,7 @@ void RebalanceLockManager::unlockBatch(const std::string &group, const std::vect
         groups_.erase(table);
 }
 
-bool RebalanceLockManager::isLockedBy(const std::string &group, const MessageQueueData &queue,
+bool RebalanceLockManager::isLockedBy(const std::string &group, const MessageQueue &queue,
                                       const std::string &clientId, int64_t nowMillis) const
 {
     std::lock_guard lock(mutex_);
@@ -158,7 +158,7 @@ void LockBatchProcessor::lockBatch(const remoting::RequestContext &, RemotingCom
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, "bad LOCK_BATCH_MQ body: " + error));
         return;
     }
-    const std::vector<MessageQueueData> granted =
+    const std::vector<MessageQueue> granted =
         locks_.tryLockBatch(body.consumerGroup, body.mqSet, body.clientId, steadyMillis());
     RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
     const std::string json = remoting::encodeLockBatchResponse(granted);

@@ -41,15 +41,15 @@ public:
     // Returns the granted queues, in the order asked (duplicates once). When the table holds
     // maxEntries locks, expired ones are dropped; if it is still full, queues not yet in it are not
     // granted (the client asks again at its next renewal) and a rate-limited warning says so.
-    std::vector<remoting::MessageQueueData> tryLockBatch(const std::string &group,
-                                                         const std::vector<remoting::MessageQueueData> &queues,
+    std::vector<remoting::MessageQueue> tryLockBatch(const std::string &group,
+                                                         const std::vector<remoting::MessageQueue> &queues,
                                                          const std::string &clientId, int64_t nowMillis);
     // Releases those of `queues` that `clientId` holds; a queue held by another client (or by
     // nobody) is left as it is.
-    void unlockBatch(const std::string &group, const std::vector<remoting::MessageQueueData> &queues,
+    void unlockBatch(const std::string &group, const std::vector<remoting::MessageQueue> &queues,
                      const std::string &clientId);
     // Whether `clientId` holds an unexpired lock on `queue` (no renewal).
-    bool isLockedBy(const std::string &group, const remoting::MessageQueueData &queue, const std::string &clientId,
+    bool isLockedBy(const std::string &group, const remoting::MessageQueue &queue, const std::string &clientId,
                     int64_t nowMillis) const;
 
     int64_t maxLiveMillis() const { return maxLiveMillis_; }
@@ -75,7 +75,7 @@ private:
     mutable std::mutex mutex_;
     // group → queue → holder; guarded by mutex_. Released entries are erased, expired ones
     // stay until taken over or until the table is full.
-    std::map<std::string, std::map<remoting::MessageQueueData, LockEntry>, std::less<>> groups_;
+    std::map<std::string, std::map<remoting::MessageQueue, LockEntry>, std::less<>> groups_;
     size_t entries_ = 0; // locks in groups_; guarded by mutex_
 };
 

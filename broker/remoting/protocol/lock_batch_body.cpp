@@ -11,10 +11,10 @@ using common::JsonValue;
 
 namespace {
 
-JsonArray queuesToJson(const std::vector<MessageQueueData> &queues)
+JsonArray queuesToJson(const std::vector<MessageQueue> &queues)
 {
     JsonArray array;
-    for (const MessageQueueData &queue : queues) {
+    for (const MessageQueue &queue : queues) {
         JsonObject object;
         object.set("brokerName", queue.brokerName);
         object.set("queueId", queue.queueId);
@@ -25,7 +25,7 @@ JsonArray queuesToJson(const std::vector<MessageQueueData> &queues)
 }
 
 // A missing array is an empty set (fastjson leaves the bean's set empty).
-bool queuesFromJson(JsonFieldReader &reader, std::string_view key, std::vector<MessageQueueData> &out,
+bool queuesFromJson(JsonFieldReader &reader, std::string_view key, std::vector<MessageQueue> &out,
                     std::string &error)
 {
     const JsonArray *array = reader.array(key);
@@ -39,7 +39,7 @@ bool queuesFromJson(JsonFieldReader &reader, std::string_view key, std::vector<M
             item.fail(itemPath, "expected an object");
             return false;
         }
-        MessageQueueData queue;
+        MessageQueue queue;
         item.readString("topic", queue.topic);
         item.readString("brokerName", queue.brokerName);
         item.readInt("queueId", queue.queueId);
@@ -75,14 +75,14 @@ bool LockBatchRequestBody::fromJson(std::string_view body, LockBatchRequestBody 
     return reader.ok() && queuesFromJson(reader, "mqSet", out.mqSet, error);
 }
 
-std::string encodeLockBatchResponse(const std::vector<MessageQueueData> &locked)
+std::string encodeLockBatchResponse(const std::vector<MessageQueue> &locked)
 {
     JsonObject root;
     root.set("lockOKMQSet", queuesToJson(locked));
     return common::toJsonCompact(root);
 }
 
-bool decodeLockBatchResponse(std::string_view body, std::vector<MessageQueueData> &out, std::string &error)
+bool decodeLockBatchResponse(std::string_view body, std::vector<MessageQueue> &out, std::string &error)
 {
     JsonValue root;
     if (!parseJsonObject(body, root, error))

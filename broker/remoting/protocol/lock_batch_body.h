@@ -5,6 +5,8 @@
 // "onlyThisBroker") and LOCK's answer {"lockOKMQSet":[…]}. Plain data, no sockets; the broker
 // (server) and the client share them.
 
+#include "broker/remoting/protocol/message_queue.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,24 +14,13 @@
 
 namespace mqdesk::remoting {
 
-// A MessageQueue as these bodies carry it (members in fastjson's sorted order when written).
-struct MessageQueueData
-{
-    std::string topic;
-    std::string brokerName;
-    int32_t queueId = 0;
-
-    auto operator<=>(const MessageQueueData &) const = default;
-    bool operator==(const MessageQueueData &) const = default;
-};
-
 // Java's LockBatchRequestBody / UnlockBatchRequestBody (same members).
 struct LockBatchRequestBody
 {
     std::string consumerGroup;
     std::string clientId;
     bool onlyThisBroker = false; // 5.x; written only when set, ignored by a single broker
-    std::vector<MessageQueueData> mqSet;
+    std::vector<MessageQueue> mqSet;
 
     std::string toJson() const;
     // Errors name the member ("mqSet[1].queueId: expected an integer").
@@ -37,7 +28,7 @@ struct LockBatchRequestBody
 };
 
 // LOCK_BATCH_MQ's response body: {"lockOKMQSet":[…]}.
-std::string encodeLockBatchResponse(const std::vector<MessageQueueData> &locked);
-bool decodeLockBatchResponse(std::string_view body, std::vector<MessageQueueData> &out, std::string &error);
+std::string encodeLockBatchResponse(const std::vector<MessageQueue> &locked);
+bool decodeLockBatchResponse(std::string_view body, std::vector<MessageQueue> &out, std::string &error);
 
 } // namespace mqdesk::remoting

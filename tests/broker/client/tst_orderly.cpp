@@ -101,8 +101,8 @@ private slots:
     void lockTableRules()
     {
         server::RebalanceLockManager locks(1000);
-        const remoting::MessageQueueData q0{"T", "broker-a", 0}, q1{"T", "broker-a", 1};
-        using Queues = std::vector<remoting::MessageQueueData>;
+        const remoting::MessageQueue q0{"T", "broker-a", 0}, q1{"T", "broker-a", 1};
+        using Queues = std::vector<remoting::MessageQueue>;
         QCOMPARE(locks.tryLockBatch("G", {q0, q0}, "c1", 0), Queues{q0});
         QCOMPARE(locks.tryLockBatch("G", {q0, q1}, "c2", 10), Queues{q1});
         QCOMPARE(locks.tryLockBatch("OTHER", {q0}, "c2", 10), Queues{q0}); // groups are separate
@@ -125,7 +125,7 @@ private slots:
     void lockTableIsBoundedAcrossRequests()
     {
         server::RebalanceLockManager locks(1000, 100);
-        using Queues = std::vector<remoting::MessageQueueData>;
+        using Queues = std::vector<remoting::MessageQueue>;
         const auto queuesOf = [](const std::string &topic, int count) {
             Queues out;
             for (int i = 0; i < count; ++i)

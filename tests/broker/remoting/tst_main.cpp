@@ -7,7 +7,8 @@ QObject *createRemotingServerTest();
 QObject *createRemotingClientTest();
 QObject *createRemotingLimitsTest();
 QObject *createClientDataTest();
+QObject *createQueueTablesTest();
 
 MQDESK_TEST_MAIN(createRemotingCommandTest(), createRemotingCodecTest(), createFrameDecoderTest(),
                  createRemotingServerTest(), createRemotingClientTest(), createRemotingLimitsTest(),
-                 createClientDataTest())
+                 createClientDataTest(), createQueueTablesTest())
