@@ -1,12 +1,21 @@
 #pragma once
 
-// Reading the JSON bodies of the protocol: typed member lookups that record the first error
-// with the member's path ("consumerDataSet[0].groupName: expected a string"). Absent members
-// keep their defaults, as fastjson leaves bean fields untouched.
+// Reading the JSON bodies of the protocol — the one reader every body codec of
+// broker/remoting/protocol uses: JsonFieldReader's typed member lookups, which record the first
+// error with the member's path ("consumerDataSet[0].groupName: expected a string"), and the
+// bodyjson helpers the route and registration bodies walk their nested tables with (paths,
+// fastjson's absent-or-null members, string arrays, {key: [strings]} tables). Absent members keep
+// their defaults, as fastjson leaves bean fields untouched. (The store's config files have their
+// own BeanReader, store/config/bean_codec.h: it also keeps unknown members so that a file is
+// written back byte for byte.) The JSON itself is common/json.h, hand-written because RocketMQ's
+// bodies are fastjson's dialect, not strict JSON: see its header.
 
 #include "broker/common/json.h"
 
+#include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mqdesk::remoting {
 
@@ -41,3 +50,23 @@ private:
 bool parseJsonObject(std::string_view body, common::JsonValue &out, std::string &error);
 
 } // namespace mqdesk::remoting
+
+namespace mqdesk::remoting::bodyjson {
+
+
+std::string memberPath(std::string_view path, std::string_view key);
+std::string indexPath(std::string_view path, size_t index);
+// Sets `error` to "<path>: <what>" and returns false.
+bool fail(std::string &error, std::string_view path, std::string_view what);
+// A member that is present and not null (fastjson omits nulls; a null leaves the default).
+const common::JsonValue *member(const common::JsonValue &object, std::string_view key);
+bool requireObject(const common::JsonValue &value, std::string_view path, std::string &error);
+bool readStringArray(const common::JsonValue &array, std::string_view path, std::vector<std::string> &out,
+                     std::string &error);
+common::JsonValue stringArray(const std::vector<std::string> &values);
+// A `{key: [strings]}` table such as filterServerTable or clusterAddrTable.
+common::JsonValue stringListTable(const std::map<std::string, std::vector<std::string>> &table);
+bool readStringListTable(const common::JsonValue &object, std::string_view key, std::string_view path,
+                         std::map<std::string, std::vector<std::string>> &out, std::string &error);
+
+} // namespace mqdesk::remoting::bodyjson

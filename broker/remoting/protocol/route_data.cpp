@@ -1,8 +1,7 @@
 #include "broker/remoting/protocol/route_data.h"
 
-#include "broker/remoting/protocol/body_json.h"
-#include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/json_fields.h"
+#include "broker/remoting/protocol/header_fields.h"
 
 #include <limits>
 
