@@ -2,6 +2,7 @@
 // Java-written store, a store written by MessageStore here, a damaged copy, and bad input.
 
 #include "broker/store/store_test_util.h"
+#include "json_lines.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -13,6 +14,7 @@
 #include <filesystem>
 
 using namespace mqdesk;
+using mqdesk::test::jsonLines;
 namespace fs = std::filesystem;
 
 class MqdeskAdminTest : public QObject
@@ -41,23 +43,6 @@ private:
         return admin(QStringList{QStringLiteral("store"), command, test::q(dir)} + more);
     }
 
-    // Every line of `out` parsed as a JSON object; fails the test on anything else.
-    static QList<QJsonObject> jsonLines(const QByteArray &out)
-    {
-        QList<QJsonObject> objects;
-        for (const QByteArray &line : out.split('\n')) {
-            if (line.isEmpty())
-                continue;
-            QJsonParseError error;
-            const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
-            if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-                qWarning("not a JSON object: %s", line.constData());
-                return {};
-            }
-            objects.push_back(doc.object());
-        }
-        return objects;
-    }
 
     static std::map<std::string, std::vector<uint8_t>> contents(const std::string &root)
     {

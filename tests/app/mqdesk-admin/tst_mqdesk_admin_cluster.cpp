@@ -5,6 +5,7 @@
 
 #include "broker/client/admin_client.h"
 #include "broker/client/pull_consumer.h"
+#include "json_lines.h"
 #include "test_support.h"
 
 #include <QJsonArray>
@@ -14,6 +15,7 @@
 #include <QRegularExpression>
 
 using namespace mqdesk;
+using mqdesk::test::jsonLines;
 
 namespace {
 
@@ -25,23 +27,6 @@ struct Run
     qint64 millis = 0;
 };
 
-// Every line of `out` parsed as a JSON object; empty (with a warning) on anything else.
-QList<QJsonObject> jsonLines(const QByteArray &out)
-{
-    QList<QJsonObject> objects;
-    for (const QByteArray &line : out.split('\n')) {
-        if (line.isEmpty())
-            continue;
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-            qWarning("not a JSON object: %s", line.constData());
-            return {};
-        }
-        objects.push_back(doc.object());
-    }
-    return objects;
-}
 
 QString s(const char *text) { return QString::fromUtf8(text); }
 

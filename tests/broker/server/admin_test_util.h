@@ -114,20 +114,6 @@ inline const common::JsonValue &at(const common::JsonValue &root, std::initializ
     return *value;
 }
 
-inline std::vector<common::StoredMessage> decodeRecords(const std::vector<uint8_t> &body)
-{
-    std::vector<common::StoredMessage> out;
-    size_t offset = 0;
-    while (offset < body.size()) {
-        const auto decoded = common::decodeRecord(std::span<const uint8_t>(body).subspan(offset));
-        if (decoded.status != common::DecodeStatus::Ok)
-            break;
-        out.push_back(decoded.record.materialize());
-        offset += static_cast<size_t>(decoded.size);
-    }
-    return out;
-}
-
 inline void setBodyText(RemotingCommand &command, const std::string &text)
 {
     command.body.assign(text.begin(), text.end());

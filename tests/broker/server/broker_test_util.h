@@ -4,6 +4,7 @@
 // over a temporary store, and a RemotingClient to talk to it, plus request builders for the
 // requests the tests send by hand (the way a third-party client would).
 
+#include "broker/common/record_codec.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
@@ -14,7 +15,9 @@
 #include <QtTest/QtTest>
 
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace mqdesk::test {
 
@@ -85,6 +88,22 @@ private:
 inline std::string bodyOf(const remoting::RemotingCommand &command)
 {
     return std::string(command.body.begin(), command.body.end());
+}
+
+// The records of a PULL_MESSAGE answer body (commit-log records back to back), up to the first
+// that does not decode.
+inline std::vector<common::StoredMessage> decodeRecords(const std::vector<uint8_t> &body)
+{
+    std::vector<common::StoredMessage> out;
+    size_t offset = 0;
+    while (offset < body.size()) {
+        const auto decoded = common::decodeRecord(std::span<const uint8_t>(body).subspan(offset));
+        if (decoded.status != common::DecodeStatus::Ok)
+            break;
+        out.push_back(decoded.record.materialize());
+        offset += static_cast<size_t>(decoded.size);
+    }
+    return out;
 }
 
 } // namespace mqdesk::test

@@ -22,6 +22,7 @@ using namespace mqdesk;
 using mqdesk::remoting::RemotingCommand;
 using mqdesk::remoting::RequestCode;
 using mqdesk::remoting::ResponseCode;
+using mqdesk::test::decodeRecords;
 using mqdesk::test::TestBroker;
 
 namespace {
@@ -61,20 +62,6 @@ RemotingCommand pull(const std::string &group, const std::string &topic, int32_t
         {{"consumerGroup", group}, {"topic", topic}, {"queueId", std::to_string(queueId)},
          {"queueOffset", std::to_string(offset)}, {"maxMsgNums", "32"}, {"sysFlag", "4"},
          {"commitOffset", "-1"}, {"suspendTimeoutMillis", "0"}, {"subscription", subscription}, {"subVersion", "1"}});
-}
-
-std::vector<common::StoredMessage> decodeRecords(const std::vector<uint8_t> &body)
-{
-    std::vector<common::StoredMessage> out;
-    size_t at = 0;
-    while (at < body.size()) {
-        const auto decoded = common::decodeRecord(std::span<const uint8_t>(body).subspan(at));
-        if (decoded.status != common::DecodeStatus::Ok)
-            break;
-        out.push_back(decoded.record.materialize());
-        at += static_cast<size_t>(decoded.size);
-    }
-    return out;
 }
 
 // The messages of a queue once it holds `count` (polls up to `timeoutMillis`; no timing is

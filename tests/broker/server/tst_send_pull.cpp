@@ -22,6 +22,7 @@ using namespace mqdesk;
 using mqdesk::remoting::RemotingCommand;
 using mqdesk::remoting::RequestCode;
 using mqdesk::remoting::ResponseCode;
+using mqdesk::test::decodeRecords;
 using mqdesk::test::TestBroker;
 
 namespace {
@@ -46,20 +47,6 @@ RemotingCommand pull(const std::string &group, const std::string &topic, int32_t
          {"queueOffset", std::to_string(offset)}, {"maxMsgNums", "32"}, {"sysFlag", std::to_string(sysFlag)},
          {"commitOffset", "-1"}, {"suspendTimeoutMillis", std::to_string(suspendMillis)},
          {"subscription", subscription}, {"subVersion", "1"}});
-}
-
-std::vector<common::StoredMessage> decodeRecords(const std::vector<uint8_t> &body)
-{
-    std::vector<common::StoredMessage> out;
-    size_t at = 0;
-    while (at < body.size()) {
-        const auto decoded = common::decodeRecord(std::span<const uint8_t>(body).subspan(at));
-        if (decoded.status != common::DecodeStatus::Ok)
-            break;
-        out.push_back(decoded.record.materialize());
-        at += static_cast<size_t>(decoded.size);
-    }
-    return out;
 }
 
 RemotingCommand heartbeat(const std::string &clientId, const std::string &group, const std::string &topic)
