@@ -1,5 +1,6 @@
 #include "ui/explorer/explorer_view_util.h"
 
+#include "ui/widgets/table_page.h"
 #include "ui/widgets/table_text.h"
 
 #include <QAction>
@@ -31,13 +32,7 @@ QTableView *makeExplorerTable(QAbstractItemModel *model, const QString &csvName,
 {
     auto *table = new QTableView(parent);
     table->setModel(model);
-    table->setSortingEnabled(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setAlternatingRowColors(true);
-    table->setWordWrap(false);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    configureListTable(table);
     table->horizontalHeader()->setStretchLastSection(true);
     auto *copy = new QAction(QCoreApplication::translate("mqdesk::ui::ExplorerTable", "Copy"), table);
     copy->setShortcut(QKeySequence::Copy);
