@@ -77,10 +77,10 @@ TablePage::TablePage(const Options &options, QWidget *parent) : QWidget(parent)
     layout_->addWidget(banner_);
     belowBannerIndex_ = layout_->count();
     layout_->addWidget(splitter_, 1);
-    addActions(options);
+    addShortcuts(options);
 }
 
-void TablePage::addActions(const Options &options)
+void TablePage::addShortcuts(const Options &options)
 {
     // F5 and Ctrl+F: window shortcuts, live only while this page is shown.
     auto *refreshAction = new QAction(tr("Refresh"), this);

@@ -97,7 +97,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
-    void addActions(const Options &options);
+    void addShortcuts(const Options &options);
     bool isOnScreen() const;
 
     QHBoxLayout *toolbar_ = nullptr;

@@ -100,6 +100,7 @@ const common::JsonArray *JsonFieldReader::array(std::string_view key)
 
 bool parseJsonObject(std::string_view body, JsonValue &out, std::string &error)
 {
+    error.clear(); // a body's readers keep the first error: one left from an earlier call would stick
     common::JsonParseResult parsed = common::parseJson(body);
     if (!parsed.ok()) {
         error = "body is not JSON: " + parsed.error;

@@ -46,7 +46,9 @@ private:
     std::string &error_;
 };
 
-// Parses `body` as JSON (fastjson dialect) expecting an object; error names the position.
+// Parses `body` as JSON (fastjson dialect) expecting an object; error names the position. It
+// clears `error` first, so the readers that follow (which keep the first error) start clean
+// when a caller reuses one string for several bodies.
 bool parseJsonObject(std::string_view body, common::JsonValue &out, std::string &error);
 
 } // namespace mqdesk::remoting

@@ -117,7 +117,6 @@ bool parseMessageQueueMap(std::string_view body, std::string_view mapMember,
                           const std::function<bool(const MessageQueue &, const JsonValue &, const std::string &)> &onEntry,
                           const std::function<void(const JsonValue &)> &onOther, std::string &error)
 {
-    error.clear(); // the readers below keep the first error: one left from an earlier call would stick
     std::string quoted;
     if (!quoteObjectKeys(body, quoted, error))
         return false;
