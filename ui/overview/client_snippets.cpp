@@ -37,6 +37,8 @@ QString ClientSnippets::id(Language language)
         return QStringLiteral("java5");
     case Node5:
         return QStringLiteral("node5");
+    case Python5:
+        return QStringLiteral("python5");
     case Node:
     case LanguageCount:
         break;
@@ -146,6 +148,26 @@ QString ClientSnippets::snippet(Language language, const QString &address)
                               "await consumer.startup();\n"
                               "for (const message of await consumer.receive(16)) await consumer.ack(message);\n")
             .arg(address);
+    case Python5:
+        return QStringLiteral("# pip install rocketmq-python-client==5.1.2 (the RocketMQ 5 SDK, gRPC)\n"
+                              "from rocketmq import ClientConfiguration, Credentials, FilterExpression, Message, Producer, SimpleConsumer\n"
+                              "\n"
+                              "config = ClientConfiguration(\"%1\", Credentials())\n"
+                              "producer = Producer(config, (\"TopicTest\",))\n"
+                              "producer.startup()\n"
+                              "message = Message()\n"
+                              "message.topic = \"TopicTest\"\n"
+                              "message.tag = \"TagA\"\n"
+                              "message.keys = \"k1\"\n"
+                              "message.body = b\"hello\"\n"
+                              "receipt = producer.send(message)\n"
+                              "\n"
+                              "consumer = SimpleConsumer(config, \"MyConsumerGroup\", {\"TopicTest\": FilterExpression(\"TagA\")},\n"
+                              "                          await_duration=10)\n"
+                              "consumer.startup()\n"
+                              "for received in consumer.receive(16, 30):  # up to 16, invisible for 30 s\n"
+                              "    consumer.ack(received)\n")
+            .arg(address);
     case Node:
     case LanguageCount:
         break;
@@ -167,7 +189,8 @@ ClientSnippets::ClientSnippets(QWidget *parent) : QWidget(parent)
     // Names of languages and frameworks: not translated.
     const std::array<QString, LanguageCount> titles{QStringLiteral("Java"),           QStringLiteral("Spring Boot"),
                                                     QStringLiteral("Go"),             QStringLiteral("Node.js"),
-                                                    QStringLiteral("Java 5.x (gRPC)"), QStringLiteral("Node.js 5.x (gRPC)")};
+                                                    QStringLiteral("Java 5.x (gRPC)"), QStringLiteral("Node.js 5.x (gRPC)"),
+                                                    QStringLiteral("Python 5.x (gRPC)")};
     for (int i = 0; i < LanguageCount; ++i) {
         const auto language = static_cast<Language>(i);
         auto *page = new QWidget(tabs_);

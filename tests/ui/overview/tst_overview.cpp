@@ -251,6 +251,13 @@ private slots:
                     QVERIFY(shown.contains(QStringLiteral("new SimpleConsumer({ endpoints: '%1',").arg(grpc)));
                     QVERIFY(shown.contains(QStringLiteral("require('rocketmq-client-nodejs')")));
                     break;
+                case Snippets::Python5:
+                    QVERIFY2(shown.contains(QStringLiteral("ClientConfiguration(\"%1\", Credentials())").arg(grpc)),
+                             qPrintable(shown));
+                    QVERIFY(shown.contains(QStringLiteral("pip install rocketmq-python-client==5.1.2")));
+                    QVERIFY(shown.contains(QStringLiteral("consumer.ack(received)")));
+                    QVERIFY(!shown.contains(address));
+                    break;
                 case Snippets::Node:
                 case Snippets::LanguageCount:
                     QVERIFY2(shown.contains(QStringLiteral("nameSrv: '%1'").arg(address)), qPrintable(shown));
