@@ -12,6 +12,7 @@ import mqdesk.interop.harness.Check;
 import mqdesk.interop.harness.Env;
 import mqdesk.interop.harness.Log;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.client.QueryResult;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
@@ -172,6 +173,8 @@ final class PeerMessages {
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName(env.unique("reader"));
         consumer.setAutoCommit(false);
+        // From the first message when the broker knows no offset of the group (no seek: see Clients.readAll).
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.start();
         List<MessageExt> messages = new ArrayList<>();
         try {
@@ -190,8 +193,6 @@ final class PeerMessages {
             }, "the route of " + topic + " from " + who);
             Collection<MessageQueue> queues = found.get(0);
             consumer.assign(queues);
-            for (MessageQueue queue : queues)
-                consumer.seekToBegin(queue);
             long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
             while (messages.size() < expected.size() && System.nanoTime() < deadline)
                 messages.addAll(consumer.poll(500));
@@ -199,9 +200,9 @@ final class PeerMessages {
         } finally {
             consumer.shutdown();
         }
-        // seekToBegin right after assign races the client's first pulls, which may then read a queue
-        // position twice: the same record twice is the client's doing, not the broker's. A message
-        // stored twice (two positions) still shows as "served twice" below.
+        // The same queue position read twice would be the client's doing (its pull tasks), not the
+        // broker's: it is counted once. A message stored twice (two positions) still shows as
+        // "served twice" below.
         Map<String, MessageExt> byPosition = new java.util.LinkedHashMap<>();
         for (MessageExt m : messages)
             byPosition.putIfAbsent(m.getBrokerName() + "/" + m.getQueueId() + "/" + m.getQueueOffset(), m);

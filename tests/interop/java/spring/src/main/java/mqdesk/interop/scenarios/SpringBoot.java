@@ -24,6 +24,7 @@ import mqdesk.interop.spring.Order;
 import mqdesk.interop.spring.Received;
 import mqdesk.interop.spring.SpringApp;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
@@ -371,12 +372,12 @@ public class SpringBoot implements Scenario {
         consumer.setNamesrvAddr(broker.namesrvAddr());
         consumer.setInstanceName(env.unique("reader"));
         consumer.setAutoCommit(false);
+        // From the first message when the broker knows no offset of the group (no seek: see Clients.readAll).
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.start();
         try {
             Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
             consumer.assign(queues);
-            for (MessageQueue queue : queues)
-                consumer.seekToBegin(queue);
             List<MessageExt> messages = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (messages.size() < expected && System.nanoTime() < deadline)
