@@ -1,7 +1,7 @@
 #include "broker/acl/plain_access_validator.h"
 
 #include "broker/acl/acl_signer.h"
-#include "broker/remoting/protocol/client_data.h"
+#include "broker/acl/request_table.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <openssl/crypto.h>
@@ -21,72 +21,6 @@ namespace {
 constexpr const char *kRetryPrefix = "%RETRY%";
 constexpr const char *kTraceTopic = "RMQ_SYS_TRACE_TOPIC";
 constexpr int64_t kStatIntervalMillis = 1000;
-
-bool isRetryTopic(const std::string *topic)
-{
-    return topic && topic->starts_with(kRetryPrefix);
-}
-
-// PlainAccessResource.parse's switch. A heartbeat whose body does not parse is refused with the
-// parser's message, as Java's AclException(t.getMessage()) does.
-std::optional<std::string> neededResources(const remoting::RemotingCommand &request, AccessRequest &needed)
-{
-    const remoting::ExtFields &fields = request.extFields;
-    switch (request.code) {
-    case RequestCode::kSendMessage:
-        // Java reads "group" here, a field SEND_MESSAGE does not have: a v1 send to a retry topic
-        // names no resource.
-        if (isRetryTopic(fields.find("topic")))
-            needed.needGroup(fields.find("group"), perm::kSub);
-        else
-            needed.needTopic(fields.find("topic"), perm::kPub);
-        break;
-    case RequestCode::kSendMessageV2:
-    case RequestCode::kSendBatchMessage:
-        if (isRetryTopic(fields.find("b")))
-            needed.needGroup(fields.find("a"), perm::kSub);
-        else
-            needed.needTopic(fields.find("b"), perm::kPub);
-        break;
-    case RequestCode::kConsumerSendMsgBack:
-        needed.needGroup(fields.find("group"), perm::kSub);
-        break;
-    case RequestCode::kRecallMessage: // not in the 4.x switch; RocketMQ 5 authorizes it as a PUB
-        needed.needTopic(fields.find("topic"), perm::kPub);
-        break;
-    case RequestCode::kPullMessage:
-        needed.needTopic(fields.find("topic"), perm::kSub);
-        needed.needGroup(fields.find("consumerGroup"), perm::kSub);
-        break;
-    case RequestCode::kQueryMessage:
-        needed.needTopic(fields.find("topic"), perm::kSub);
-        break;
-    case RequestCode::kHeartBeat: {
-        remoting::HeartbeatData heartbeat;
-        std::string error;
-        const std::string_view body(reinterpret_cast<const char *>(request.body.data()), request.body.size());
-        if (!remoting::HeartbeatData::fromJson(body, heartbeat, error))
-            return error;
-        for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
-            needed.needGroup(&consumer.groupName, perm::kSub);
-            for (const remoting::SubscriptionData &subscription : consumer.subscriptionDataSet)
-                needed.needTopic(&subscription.topic, perm::kSub);
-        }
-        break;
-    }
-    case RequestCode::kUnregisterClient:
-    case RequestCode::kGetConsumerListByGroup:
-        needed.needGroup(fields.find("consumerGroup"), perm::kSub);
-        break;
-    case RequestCode::kUpdateConsumerOffset:
-        needed.needGroup(fields.find("consumerGroup"), perm::kSub);
-        needed.needTopic(fields.find("topic"), perm::kSub);
-        break;
-    default:
-        break;
-    }
-    return std::nullopt;
-}
 
 // PlainPermissionManager.checkPerm after the admin check.
 std::optional<std::string> checkResources(const AccessRequest &needed, const PlainAccount &owned)
@@ -134,18 +68,26 @@ void AccessRequest::needGroup(const std::string *group, uint8_t permission)
         resources[kRetryPrefix + *group] = permission;
 }
 
-bool needsAdmin(int32_t requestCode)
+void AccessRequest::need(const Check &check)
 {
-    switch (requestCode) {
-    case RequestCode::kUpdateAndCreateTopic:
-    case RequestCode::kUpdateBrokerConfig:
-    case RequestCode::kDeleteTopicInBroker:
-    case RequestCode::kUpdateAndCreateSubscriptiongroup:
-    case RequestCode::kDeleteSubscriptiongroup:
-        return true;
-    default:
-        return false;
+    // The plain ACL knows PUB, SUB and admin: a read of a topic or group (Get) needs either
+    // right on it; creating, changing or deleting it, and anything on the cluster, needs admin.
+    const uint16_t data = action::kPub | action::kSub | action::kGet;
+    if (check.type == ResourceType::Cluster || (check.actions & data) == 0) {
+        needsAdmin = true;
+        return;
     }
+    uint8_t permission = 0;
+    if (check.actions & action::kPub)
+        permission |= perm::kPub;
+    if (check.actions & action::kSub)
+        permission |= perm::kSub;
+    if ((check.actions & action::kGet) || permission == (perm::kPub | perm::kSub))
+        permission = perm::kAny;
+    if (check.type == ResourceType::Topic)
+        needTopic(&check.name, permission);
+    else if (check.type == ResourceType::Group)
+        needGroup(&check.name, permission);
 }
 
 PlainAccessValidator::PlainAccessValidator(std::string path) : path_(std::move(path)) {}
@@ -216,7 +158,7 @@ std::shared_ptr<const PlainAclConfig> PlainAccessValidator::config() const
 }
 
 std::optional<std::string> PlainAccessValidator::check(const remoting::RemotingCommand &request,
-                                                       std::string_view peerAddress)
+                                                       std::string_view peerAddress, const std::vector<Check> &checks)
 {
     AccessRequest access;
     access.peerAddress = peerAddress;
@@ -227,10 +169,8 @@ std::optional<std::string> PlainAccessValidator::check(const remoting::RemotingC
         const std::string expected = calSignature(signedContent(request.extFields, request.body, oldClient), secretKey);
         return signatureMatches(expected, request.extFields.find(kSignatureField));
     };
-    // Java parses the resources before validating: a heartbeat that does not parse is refused
-    // with the parser's words even from a white-listed address.
-    if (auto error = neededResources(request, access))
-        return error;
+    for (const Check &needed : checks)
+        access.need(needed);
     return validate(access);
 }
 
@@ -265,7 +205,7 @@ std::optional<std::string> PlainAccessValidator::validate(const AccessRequest &r
     if (const auto trace = request.resources.find(kTraceTopic);
         trace != request.resources.end() && trace->second == perm::kPub)
         return std::nullopt;
-    if (needsAdmin(request.requestCode) && !owned.admin) {
+    if (request.needsAdmin && !owned.admin) {
         return "Need admin permission for request code=" + std::to_string(request.requestCode) + ", but accessKey="
                + *accessKey + " is not";
     }

@@ -43,9 +43,9 @@ NamesrvController::NamesrvController(NamesrvConfig config)
 
 NamesrvController::~NamesrvController() { stop(); }
 
-void NamesrvController::setUnknownTopicHandler(UnknownTopicHandler handler)
+void NamesrvController::setRequestFilter(remoting::RequestFilter filter)
 {
-    unknownTopicHandler_ = std::move(handler);
+    requestFilter_ = std::move(filter);
 }
 
 bool NamesrvController::start(std::string &error)
@@ -65,6 +65,8 @@ bool NamesrvController::start(std::string &error)
         .name = "namesrv",
     });
     registerProcessors();
+    if (requestFilter_)
+        server_->setRequestFilter(requestFilter_);
     // On an io thread: one short exclusive lock, no I/O.
     server_->setConnectionCloseListener([this](const remoting::RequestContext &connection) {
         for (const std::string &addr : routes_.onConnectionClosed(connection.connectionId()))

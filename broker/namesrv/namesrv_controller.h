@@ -9,6 +9,7 @@
 
 #include "broker/namesrv/kv_config_manager.h"
 #include "broker/namesrv/route_info_manager.h"
+#include "broker/remoting/net/remoting_dispatcher.h"
 #include "broker/remoting/remoting_command.h"
 
 #include <atomic>
@@ -45,14 +46,6 @@ struct NamesrvConfig
 class NamesrvController
 {
 public:
-    // Local mode: called by GET_ROUTEINFO_BY_TOPIC when no route exists for `topic`, on the
-    // processor executor, with no namesrv lock held. It may create the topic in the embedded
-    // broker; that broker must then register the new topic table in-process and synchronously
-    // (routes().registerBroker(..., connectionId 0, ...)) before the handler returns true. The
-    // route is then looked up once more; false (or still no route) answers TOPIC_NOT_EXIST.
-    // The handler blocks one processor thread while it runs, so it should be quick.
-    using UnknownTopicHandler = std::function<bool(const std::string &topic)>;
-
     explicit NamesrvController(NamesrvConfig config = {});
     // Stops.
     ~NamesrvController();
@@ -60,8 +53,9 @@ public:
     NamesrvController(const NamesrvController &) = delete;
     NamesrvController &operator=(const NamesrvController &) = delete;
 
-    // Set before start().
-    void setUnknownTopicHandler(UnknownTopicHandler handler);
+    // Runs before every processor (the access gate: unknown codes, authentication, the admin
+    // requests' Super user). Set before start().
+    void setRequestFilter(remoting::RequestFilter filter);
 
     // Listens and starts the executor and the expiry scanner. False, with `error` naming the
     // address and cause, when the port cannot be bound. Call once.
@@ -110,7 +104,7 @@ private:
     std::atomic<int64_t> brokerExpiryMillis_;
     std::atomic<int64_t> scanPeriodMillis_;
     std::atomic<bool> orderMessageEnable_;
-    UnknownTopicHandler unknownTopicHandler_; // set before start(), then read-only
+    remoting::RequestFilter requestFilter_; // set before start(), then read-only
 
     RouteInfoManager routes_;
     KvConfigManager kv_;

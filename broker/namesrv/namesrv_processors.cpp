@@ -130,9 +130,9 @@ RemotingCommand NamesrvController::routeInfoByTopic(const RequestContext &, cons
     const std::string topic = header.requireString("topic");
     if (!header.ok())
         return systemError(request, header.error());
+    // Never creates the topic (Java): a producer's first send goes through TBW102's route and the
+    // broker creates it then; a typo in a lookup must not leave a topic behind.
     std::optional<remoting::TopicRouteData> route = routes_.topicRoute(topic);
-    if (!route && unknownTopicHandler_ && unknownTopicHandler_(topic))
-        route = routes_.topicRoute(topic);
     if (!route) {
         return RemotingCommand::createResponse(request, ResponseCode::kTopicNotExist,
                                                "No topic route info in name server for the topic: " + topic);

@@ -125,6 +125,16 @@ struct RequestCode
     static constexpr int32_t kQueryAssignment = 400;             // [5.x]
     static constexpr int32_t kSetMessageRequestMode = 401;       // [5.x] mqadmin setConsumeMode
     static constexpr int32_t kGetAllMessageRequestMode = 402;    // [5.x]
+    static constexpr int32_t kAuthCreateUser = 3001;             // [5.x] ACL 2.0 (5.3+)
+    static constexpr int32_t kAuthUpdateUser = 3002;
+    static constexpr int32_t kAuthDeleteUser = 3003;
+    static constexpr int32_t kAuthGetUser = 3004;
+    static constexpr int32_t kAuthListUser = 3005;
+    static constexpr int32_t kAuthCreateAcl = 3006;
+    static constexpr int32_t kAuthUpdateAcl = 3007;
+    static constexpr int32_t kAuthDeleteAcl = 3008;
+    static constexpr int32_t kAuthGetAcl = 3009;
+    static constexpr int32_t kAuthListAcl = 3010;
     static constexpr int32_t kPopMessage = 200050;               // [5.x]
     static constexpr int32_t kAckMessage = 200051;               // [5.x]
     static constexpr int32_t kPeekMessage = 200052;              // [5.x]

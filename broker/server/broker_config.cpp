@@ -63,6 +63,13 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"mqdeskExtensionsEnable", boolField(&C::mqdeskExtensionsEnable)},
         {"aclEnable", boolField(&C::aclEnable)},
         {"plainAclFile", stringField(&C::plainAclFile)},
+        {"authenticationEnabled", boolField(&C::authenticationEnabled)},
+        {"authorizationEnabled", boolField(&C::authorizationEnabled)},
+        {"initAuthenticationUser", stringField(&C::initAuthenticationUser)},
+        {"innerClientAuthenticationCredentials", stringField(&C::innerClientAuthenticationCredentials)},
+        {"authenticationWhitelist", stringField(&C::authenticationWhitelist)},
+        {"authorizationWhitelist", stringField(&C::authorizationWhitelist)},
+        {"migrateAuthFromV1Enabled", boolField(&C::migrateAuthFromV1Enabled)},
     };
     return table;
 }

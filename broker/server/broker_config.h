@@ -90,6 +90,15 @@ struct BrokerConfig
     // $ROCKETMQ_HOME/conf/plain_acl.yml, named by the system property rocketmq.acl.plain.file.)
     std::string plainAclFile;
     std::string plainAclPath(const std::string &storeRootDir) const;
+    // ACL 2.0 (RocketMQ 5.3+, broker/acl/access_gate.h): users and policies in
+    // <storePathRootDir>/config/auth.json, managed by the admin requests 3001–3010.
+    bool authenticationEnabled = false;
+    bool authorizationEnabled = false;
+    std::string initAuthenticationUser;               // {"username":..,"password":..}, made Super
+    std::string innerClientAuthenticationCredentials; // {"accessKey":..,"secretKey":..}, made Super
+    std::string authenticationWhitelist;              // request codes that skip authentication
+    std::string authorizationWhitelist;               // request codes that skip authorization
+    bool migrateAuthFromV1Enabled = false;            // import plain_acl.yml into ACL 2.0 at start
 
     // Applies broker.conf keys. Keys of neither config come back in `unknownKeys`; a bad value
     // is an error naming the key and the value.

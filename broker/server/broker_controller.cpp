@@ -1,5 +1,7 @@
 #include "broker/server/broker_controller.h"
 
+#include "broker/acl/access_gate.h"
+#include "broker/acl/auth_store.h"
 #include "broker/acl/plain_access_validator.h"
 #include "broker/common/clock.h"
 #include "broker/common/service_thread.h"
@@ -12,6 +14,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/remoting/net/remoting_server.h"
 #include "broker/server/admin_processor.h"
+#include "broker/server/auth_admin_processor.h"
 #include "broker/server/broker_stats.h"
 #include "broker/server/client_manage_processor.h"
 #include "broker/server/consumer_manager.h"
@@ -168,8 +171,22 @@ bool BrokerController::startServer(std::string &error)
     options.maxConnections = static_cast<size_t>(config.serverMaxConnections);
     server_ = std::make_unique<remoting::RemotingServer>(options);
     registerProcessors();
-    if (config.aclEnable && !startAcl(error))
+    if (!prepareAccessControl(error))
         return false;
+    auto auth = std::make_shared<AuthAdminProcessor>(*authStore_, *gate_);
+    for (int32_t code = RequestCode::kAuthCreateUser; code <= RequestCode::kAuthListAcl; ++code) {
+        server_->registerProcessor(
+            code,
+            [auth](const auto &c, RemotingCommand r, remoting::Responder d) { auth->process(c, std::move(r), std::move(d)); },
+            *adminExecutor_);
+    }
+    // Before every processor, on its executor (Java's RPC hook and auth pipeline).
+    server_->setRequestFilter([gate = gate_](const remoting::RequestContext &context,
+                                             const RemotingCommand &request) -> std::optional<RemotingCommand> {
+        if (auto refusal = gate->check(request, context.peerAddress()))
+            return RemotingCommand::createResponse(request, refusal->code, std::move(refusal->remark));
+        return std::nullopt;
+    });
     server_->setConnectionCloseListener(
         [this](const remoting::RequestContext &connection) { onConnectionClosed(connection.connectionId()); });
     if (!server_->start(&error)) {
@@ -178,26 +195,6 @@ bool BrokerController::startServer(std::string &error)
     }
     settings_.store.listenPort = server_->localPort();
     publishSettings(settings_);
-    return true;
-}
-
-bool BrokerController::startAcl(std::string &error)
-{
-    acl_ = std::make_unique<acl::PlainAccessValidator>(settings_.broker.plainAclPath(settings_.store.rootDir()));
-    if (!acl_->load(error)) {
-        error = "broker: " + error;
-        return false;
-    }
-    // Java's ACL RPC hook: before every processor, on its executor. Refusals are answered
-    // NO_PERMISSION with Java's words (4.9 sends them as SYSTEM_ERROR wrapping an AclException;
-    // 5.x's auth pipeline as NO_PERMISSION).
-    server_->setRequestFilter([validator = acl_.get()](const remoting::RequestContext &context,
-                                                       const RemotingCommand &request) -> std::optional<RemotingCommand> {
-        if (std::optional<std::string> refusal = validator->check(request, context.peerAddress()))
-            return RemotingCommand::createResponse(request, ResponseCode::kNoPermission, std::move(*refusal));
-        return std::nullopt;
-    });
-    spdlog::info("broker: access control on, rules from {}", acl_->path());
     return true;
 }
 

@@ -48,6 +48,8 @@ class NamesrvController;
 }
 
 namespace mqdesk::acl {
+class AccessGate;
+class AuthStore;
 class PlainAccessValidator;
 }
 
@@ -126,6 +128,15 @@ public:
     int64_t bootTimestamp() const { return bootTimestamp_; }
     // The plain ACL when aclEnable=true (set at start), else null; thread-safe.
     acl::PlainAccessValidator *accessValidator() const { return acl_.get(); }
+    // Makes the access control (plain ACL, ACL 2.0's users and policies, the gates every request
+    // of the broker and of the embedded NameServer passes; broker/acl/access_gate.h). start()
+    // calls it; EmbeddedBroker calls it first so its NameServer is never open unguarded.
+    // Idempotent. False with `error` naming the file or key at fault.
+    bool prepareAccessControl(std::string &error);
+    // Set by prepareAccessControl; the gate's store is null when ACL 2.0 is off.
+    const acl::AccessGate *accessGate() const { return gate_.get(); }
+    std::shared_ptr<acl::AccessGate> namesrvGate() const { return namesrvGate_; }
+    acl::AuthStore *authStore() const { return authStore_.get(); }
 
     // In-process clients (the gRPC endpoint, RocketMQ's proxy in local mode): `request` runs
     // through the processor of its code on that processor's executor, as from a connection, and
@@ -147,7 +158,6 @@ private:
     bool loadConfigFiles(std::string &error);
     bool startServer(std::string &error);
     void registerProcessors();
-    bool startAcl(std::string &error); // aclEnable: plain_acl.yml and the request filter
     void onConnectionClosed(uint64_t connectionId);
     std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
     void unregisterBrokerAll();
@@ -184,6 +194,9 @@ private:
     std::unique_ptr<PullMessageProcessor> pullProcessor_;
     std::unique_ptr<PullRequestHoldService> pullHold_;
     std::unique_ptr<acl::PlainAccessValidator> acl_; // set at start when aclEnable; outlives server_'s use
+    std::unique_ptr<acl::AuthStore> authStore_;       // ACL 2.0 on (or migrating); outlives the gates
+    std::shared_ptr<acl::AccessGate> gate_;           // this broker's; set by prepareAccessControl
+    std::shared_ptr<acl::AccessGate> namesrvGate_;    // the embedded NameServer's
     std::unique_ptr<remoting::RemotingServer> server_;
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
     std::unique_ptr<BrokerScheduler> scheduler_;

@@ -1,6 +1,8 @@
 #include "broker/server/embedded_broker.h"
 
+#include "broker/acl/access_gate.h"
 #include "broker/namesrv/namesrv_controller.h"
+#include "broker/remoting/net/remoting_channel.h"
 #include "broker/server/bind_policy.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/topic_manager.h"
@@ -37,8 +39,16 @@ bool EmbeddedBroker::start(std::string &error)
     broker_ = std::make_unique<BrokerController>(options_.settings, namesrv_.get());
     broker_->setRecoveryProgress(options_.recoveryProgress);
     if (namesrv_) {
-        namesrv_->setUnknownTopicHandler(
-            [broker = broker_.get()](const std::string &topic) { return broker->topics().createTopicForRouteLookup(topic); });
+        // The NameServer's gate is ready before its port opens.
+        if (!broker_->prepareAccessControl(error))
+            return false;
+        namesrv_->setRequestFilter([gate = broker_->namesrvGate()](const remoting::RequestContext &context,
+                                                                    const remoting::RemotingCommand &request)
+                                       -> std::optional<remoting::RemotingCommand> {
+            if (auto refusal = gate->check(request, context.peerAddress()))
+                return remoting::RemotingCommand::createResponse(request, refusal->code, std::move(refusal->remark));
+            return std::nullopt;
+        });
         if (!namesrv_->start(error)) {
             error = "namesrv: " + error;
             namesrv_.reset();

@@ -33,9 +33,11 @@ std::string directoryOf(const std::string &path)
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-bool writeAndSync(const std::string &path, const std::string &content, std::string &error)
+bool writeAndSync(const std::string &path, const std::string &content, mode_t mode, std::string &error)
 {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // A stale .tmp of another mode is replaced, not reused: O_CREAT keeps an existing file's mode.
+    ::unlink(path.c_str());
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
     if (fd < 0) {
         error = systemError("cannot create", path);
         return false;
@@ -175,7 +177,7 @@ bool ConfigFile::load(const Decoder &decode, ConfigLoadInfo &info, std::string &
 bool ConfigFile::store(const std::string &content, std::string &error)
 {
     const std::string temp = tempPath();
-    if (!writeAndSync(temp, content, error)) {
+    if (!writeAndSync(temp, content, fileMode_, error)) {
         ::unlink(temp.c_str());
         return false;
     }

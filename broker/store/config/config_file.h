@@ -53,6 +53,9 @@ public:
     bool load(const Decoder &decode, ConfigLoadInfo &info, std::string &error);
 
     bool store(const std::string &content, std::string &error);
+    // The permission bits store() creates X.tmp with (and so X); 0644 unless set. A file holding
+    // secrets (ACL 2.0's auth.json) is written 0600.
+    void setFileMode(unsigned mode) { fileMode_ = mode; }
 
 private:
     enum class Outcome { Decoded, Missing, Empty, Bad };
@@ -63,6 +66,7 @@ private:
     enum class PrimaryState { Unknown, Good, Empty, Corrupt };
 
     std::string path_;
+    unsigned fileMode_ = 0644;
     PrimaryState primary_ = PrimaryState::Unknown;
 };
 

@@ -8,12 +8,15 @@
 
 #include "broker/acl/acl_signer.h"
 #include "broker/acl/plain_access_validator.h"
+#include "broker/acl/request_table.h"
 #include "broker/acl/plain_acl_config.h"
 #include "broker/acl/remote_address_strategy.h"
 #include "broker/client/mq_client_api.h"
 #include "broker/client/producer.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/remoting_codes.h"
+#include "broker/server/topic_manager.h"
+#include "broker/store/message_store.h"
 #include "test_support.h"
 
 #include <openssl/evp.h>
@@ -373,11 +376,95 @@ private slots:
                                                                        {{"topic", "AdminMade"}})),
                          "Need admin permission for request code=215, but accessKey=RocketMQ is not");
 
-        // The NameServer stays open, as in Java 4.9.
-        const RemotingCommand route = acl.broker().callAt(
-            acl.broker().namesrvAddress(),
-            RemotingCommand::createRequest(RequestCode::kGetRouteinfoByTopic, {{"topic", "AdminMade"}}));
-        QCOMPARE(route.code, ResponseCode::kSuccess);
+        // The NameServer checks the same accounts (Java 4.9's is open): a lookup needs a signed
+        // request, a change of the NameServer an admin account.
+        const auto atNamesrv = [&](RemotingCommand request, const char *accessKey, const char *secretKey) {
+            if (accessKey)
+                signByHand(request, accessKey, secretKey);
+            return acl.broker().callAt(acl.broker().namesrvAddress(), request);
+        };
+        const RemotingCommand lookup =
+            RemotingCommand::createRequest(RequestCode::kGetRouteinfoByTopic, {{"topic", "AdminMade"}});
+        QCOMPARE_REFUSAL(atNamesrv(lookup, nullptr, nullptr), "No accessKey is configured");
+        QCOMPARE(atNamesrv(lookup, "RocketMQ", "12345678").code, ResponseCode::kSuccess);
+        const RemotingCommand wipe =
+            RemotingCommand::createRequest(RequestCode::kWipeWritePermOfBroker, {{"brokerName", "broker-a"}});
+        QCOMPARE_REFUSAL(atNamesrv(wipe, nullptr, nullptr), "No accessKey is configured");
+        QCOMPARE_REFUSAL(atNamesrv(wipe, "RocketMQ", "12345678"),
+                         "Need admin permission for request code=205, but accessKey=RocketMQ is not");
+    }
+
+    // What a low-privilege account did before every code went through the request table
+    // (issue 29): RocketMQ signs in as "RocketMQ" (defaultTopicPerm DENY; topicA denied).
+    void codesOutsideJavasSwitchAreCheckedToo()
+    {
+        AclBroker acl;
+        std::string error;
+        QVERIFY2(acl.broker().start(error), error.c_str());
+        // The admin account (its white address is not ours: it signs) puts a message into topicA.
+        QCOMPARE(acl.signedCall(createTopic("topicA"), "rocketmq2").code, ResponseCode::kSuccess);
+        const RemotingCommand stored = acl.signedCall(sendV2("topicA"), "rocketmq2");
+        QCOMPARE(stored.code, ResponseCode::kSuccess);
+        const std::string msgId = stored.extFields.value("msgId");
+
+        const auto reader = [](int32_t code) {
+            return RemotingCommand::createRequest(
+                code, {{"consumerGroup", "groupB"}, {"topic", "topicA"}, {"queueId", "0"}, {"queueOffset", "0"},
+                       {"maxMsgNums", "32"}, {"sysFlag", "0"}, {"commitOffset", "0"}, {"suspendTimeoutMillis", "0"},
+                       {"subVersion", "0"}, {"invisibleTime", "60000"}, {"pollTime", "0"}, {"bornTime", "0"},
+                       {"initMode", "0"}, {"expType", "TAG"}, {"exp", "*"}});
+        };
+        for (int32_t code : {RequestCode::kLitePullMessage, RequestCode::kPeekMessage, RequestCode::kPopMessage,
+                             RequestCode::kPullMessage})
+            QCOMPARE_REFUSAL(acl.signedCall(reader(code)), "No default permission for topic:topicA");
+        for (int32_t code : {RequestCode::kSendReplyMessage, RequestCode::kSendReplyMessageV2}) {
+            RemotingCommand reply = sendV2("topicA");
+            reply.code = code;
+            if (code == RequestCode::kSendReplyMessage) {
+                reply.extFields = {{"producerGroup", "PG"}, {"topic", "topicA"}, {"defaultTopic", "TBW102"},
+                                   {"defaultTopicQueueNums", "4"}, {"queueId", "0"}, {"sysFlag", "0"},
+                                   {"bornTimestamp", "1700000000000"}, {"flag", "0"}};
+            }
+            QCOMPARE_REFUSAL(acl.signedCall(reply), "No default permission for topic:topicA");
+        }
+        QCOMPARE(acl.broker().controller().store().maxOffsetInQueue("topicA", 0)
+                     + acl.broker().controller().store().maxOffsetInQueue("topicA", 1),
+                 int64_t{1}); // only the admin's message
+        QCOMPARE_REFUSAL(acl.signedCall(RemotingCommand::createRequest(RequestCode::kViewMessageById,
+                                                                       {{"topic", "topicA"}, {"offset", "0"}})),
+                         "No default permission for topic:topicA");
+        // Resetting a group's offsets changes it: admin only.
+        QCOMPARE_REFUSAL(acl.signedCall(RemotingCommand::createRequest(
+                             RequestCode::kInvokeBrokerToResetOffset,
+                             {{"topic", "topicB"}, {"group", "groupB"}, {"timestamp", "0"}, {"isForce", "true"}})),
+                         "Need admin permission for request code=222, but accessKey=RocketMQ is not");
+        // The NameServer: unsigned changes are refused; lookups never create topics.
+        const std::string namesrv = acl.broker().namesrvAddress();
+        for (int32_t code : {RequestCode::kWipeWritePermOfBroker, RequestCode::kUnregisterBroker,
+                             RequestCode::kUpdateNamesrvConfig, RequestCode::kPutKvConfig}) {
+            RemotingCommand change = RemotingCommand::createRequest(
+                code, {{"brokerName", "broker-a"}, {"brokerAddr", acl.broker().brokerAddress()},
+                       {"clusterName", "DefaultCluster"}, {"brokerId", "0"}, {"namespace", "ns"}, {"key", "k"},
+                       {"value", "v"}});
+            const std::string body = "brokerChannelExpiredTime=1";
+            change.body.assign(body.begin(), body.end());
+            QCOMPARE_REFUSAL(acl.broker().callAt(namesrv, change), "No accessKey is configured");
+            signByHand(change, "RocketMQ", "12345678");
+            QCOMPARE(acl.broker().callAt(namesrv, change).code, ResponseCode::kNoPermission);
+        }
+        for (int i = 0; i < 50; ++i) {
+            RemotingCommand lookup =
+                RemotingCommand::createRequest(RequestCode::kGetRouteinfoByTopic, {{"topic", "Typo" + std::to_string(i)}});
+            signByHand(lookup, "RocketMQ", "12345678");
+            QCOMPARE(acl.broker().callAt(namesrv, lookup).code, ResponseCode::kTopicNotExist);
+        }
+        QVERIFY(!acl.broker().controller().topics().find("Typo7"));
+        // The broker is still registered and writable.
+        RemotingCommand route = RemotingCommand::createRequest(RequestCode::kGetRouteinfoByTopic, {{"topic", "topicA"}});
+        signByHand(route, "RocketMQ", "12345678");
+        const RemotingCommand found = acl.broker().callAt(namesrv, route);
+        QCOMPARE(found.code, ResponseCode::kSuccess);
+        QVERIFY(test::bodyOf(found).find("\"perm\":6") != std::string::npos);
     }
 
     void whiteAddressesSkipTheSignatureAndChangesAreReloaded()
@@ -464,8 +551,11 @@ private slots:
             const int rounds = bodySize > 4096 ? 200 : 20000;
             QElapsedTimer timer;
             timer.start();
-            for (int i = 0; i < rounds; ++i)
-                QVERIFY(!validator.check(request, "127.0.0.1:5000"));
+            for (int i = 0; i < rounds; ++i) {
+                std::vector<acl::Check> checks;
+                QVERIFY(!acl::buildChecks(*acl::findRequestRule(request.code), request, "DefaultCluster", checks));
+                QVERIFY(!validator.check(request, "127.0.0.1:5000", checks));
+            }
             qInfo("ACL check of a signed SEND_MESSAGE_V2 with a %zu-byte body: %.2f us", bodySize,
                   static_cast<double>(timer.nsecsElapsed()) / 1000.0 / rounds);
         }
@@ -495,5 +585,8 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(AclTest)
+QObject *createAclTest() { return new AclTest; }
+QObject *createAuthTest();
+
+MQDESK_TEST_MAIN(createAclTest(), createAuthTest())
 #include "tst_acl.moc"

@@ -240,6 +240,9 @@ private slots:
         PullConsumer consumer(config_, {.group = "CG_LP"});
         QVERIFY(consumer.start().ok);
         const MessageQueue queue{topic, "broker-a", 1};
+        // A route lookup does not create the topic (Java): made first, as an operator would.
+        QVERIFY(AdminClient(config_).createTopic({}, {.topicName = topic, .readQueueNums = 4, .writeQueueNums = 4}).ok);
+        QVERIFY(!consumer.fetchSubscribeMessageQueues("ClientNeverCreated").ok);
         QVERIFY(consumer.fetchSubscribeMessageQueues(topic).ok);
         const int64_t end = consumer.maxOffset(queue).value;
         std::promise<Result<PullResult>> done;
@@ -301,6 +304,7 @@ private slots:
     {
         PullConsumer consumer(config_, {.group = "CG_VISIBLE"});
         QVERIFY(consumer.start().ok);
+        QVERIFY(AdminClient(config_).createTopic({}, {.topicName = "ClientVisible", .readQueueNums = 4, .writeQueueNums = 4}).ok);
         QVERIFY(consumer.subscribe("ClientVisible", "TagA").ok);
         QVERIFY(consumer.sendHeartbeat().ok);
         AdminClient admin(config_);

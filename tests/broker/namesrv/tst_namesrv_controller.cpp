@@ -1,6 +1,6 @@
 // NamesrvController over real sockets: a RemotingClient registers a broker (JSON and
-// compressed bodies, CRC checks), asks for routes (found, TOPIC_NOT_EXIST, created through the
-// UnknownTopicHandler), cluster info, topic lists, KV config, config text, and an unknown code.
+// compressed bodies, CRC checks), asks for routes (found, TOPIC_NOT_EXIST, never created by a lookup),
+// cluster info, topic lists, KV config, config text, and an unknown code.
 
 #include "test_support.h"
 
@@ -70,7 +70,6 @@ class NamesrvControllerTest : public QObject
     std::unique_ptr<NamesrvController> namesrv_;
     std::unique_ptr<RemotingClient> client_;
     std::string address_;
-    std::atomic<int> handlerCalls_{0};
 
     RemotingCommand call(RemotingCommand request)
     {
@@ -89,17 +88,6 @@ private slots:
         NamesrvConfig config;
         config.listenPort = 0;
         namesrv_ = std::make_unique<NamesrvController>(config);
-        handlerCalls_ = 0;
-        // Local mode: the "embedded broker" creates any topic named Auto* and registers in-process.
-        namesrv_->setUnknownTopicHandler([this](const std::string &topic) {
-            ++handlerCalls_;
-            if (!topic.starts_with("Auto"))
-                return false;
-            RegisterBrokerBody body = registerBody(100 + handlerCalls_, {topic});
-            namesrv_->routes().registerBroker("DefaultCluster", "127.0.0.1:20911", "broker-local", 0, "",
-                                              body.topicConfigSerializeWrapper, 0, steadyMillis());
-            return true;
-        });
         std::string error;
         QVERIFY2(namesrv_->start(error), error.c_str());
         QVERIFY(namesrv_->localPort() != 0);
@@ -130,24 +118,20 @@ private slots:
         QCOMPARE(missing.code, ResponseCode::kTopicNotExist);
         QCOMPARE(missing.remark, std::optional<std::string>("No topic route info in name server for the topic: NoSuchTopic"));
         QVERIFY(missing.body.empty());
-        QCOMPARE(handlerCalls_.load(), 1);
 
         const RemotingCommand noTopic = call(RemotingCommand::createRequest(RequestCode::kGetRouteinfoByTopic));
         QCOMPARE(noTopic.code, ResponseCode::kSystemError);
         QCOMPARE(noTopic.remark, std::optional<std::string>("the custom field <topic> is null"));
     }
 
-    void routeThroughUnknownTopicHandler()
+    void routeLookupsNeverCreateTopics()
     {
-        const RemotingCommand route = call(routeRequest("AutoTopic"));
-        QCOMPARE(route.code, ResponseCode::kSuccess);
-        TopicRouteData data;
-        std::string error;
-        QVERIFY2(TopicRouteData::fromJson(textOf(route.body), data, error), error.c_str());
-        QCOMPARE(data.brokerDatas.at(0).masterAddress(), std::string("127.0.0.1:20911"));
-        QCOMPARE(handlerCalls_.load(), 1);
-        QCOMPARE(call(routeRequest("AutoTopic")).code, ResponseCode::kSuccess);
-        QCOMPARE(handlerCalls_.load(), 1); // found now, no second call
+        QCOMPARE(call(registerRequest(bytesOf(registerBody(1, {"TBW102"}).toJson()))).code, ResponseCode::kSuccess);
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(call(routeRequest("Typo" + std::to_string(i))).code, ResponseCode::kTopicNotExist);
+        const RemotingCommand all = call(RemotingCommand::createRequest(RequestCode::kGetAllTopicListFromNameserver));
+        QCOMPARE(all.code, ResponseCode::kSuccess);
+        QVERIFY2(textOf(all.body).find("Typo") == std::string::npos, textOf(all.body).c_str());
     }
 
     void compressedBodyAndCrcCheck()
