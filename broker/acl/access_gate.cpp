@@ -112,6 +112,21 @@ AccessGate::~AccessGate() = default;
 
 std::optional<AccessGate::Refusal> AccessGate::check(const RemotingCommand &request, std::string_view peerAddress) const
 {
+    std::optional<Refusal> refusal = checkUnlogged(request, peerAddress);
+    if (refusal && refusal->code == ResponseCode::kNoPermission) {
+        static common::LogRateLimiter limiter(std::chrono::seconds(10), 20);
+        if (const auto held = limiter.admit()) {
+            const std::string *accessKey = request.extFields.find(kAccessKeyField);
+            spdlog::info("{}: refused {} from {} (AccessKey {}): {}{}", role_ == ServerRole::Broker ? "broker" : "namesrv",
+                         remoting::describeRequestCode(request.code), peerAddress, accessKey ? *accessKey : "none",
+                         refusal->remark, common::LogRateLimiter::heldNote(*held));
+        }
+    }
+    return refusal;
+}
+
+std::optional<AccessGate::Refusal> AccessGate::checkUnlogged(const RemotingCommand &request, std::string_view peerAddress) const
+{
     const RequestRule *rule = findRequestRule(request.code);
     const uint8_t self = role_ == ServerRole::Broker ? served::kBroker : served::kNamesrv;
     if (!rule || !(rule->servedBy & self)) {

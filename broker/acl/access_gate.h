@@ -15,7 +15,8 @@
 //     requests that change it (a check on the cluster with Update) need a Super user and the
 //     others only authentication — route lookups included, which never create topics.
 //
-// With both ACLs on, both apply (Java 5.3.0–5.3.2). Refusals are NO_PERMISSION with Java's words;
+// With both ACLs on, both apply (Java 5.3.0–5.3.2). Refusals are NO_PERMISSION with Java's words,
+// each logged (rate-limited) with code, peer and AccessKey;
 // ACL 2.0 decisions are written as Java's audit lines ([AUTHENTICATION] …, [AUTHORIZATION] …,
 // failures and denials at info, successes at debug) to the "RocketmqAuthAudit" logger.
 //
@@ -96,6 +97,7 @@ public:
     bool isSuperUser(const std::string *accessKey) const;
 
 private:
+    std::optional<Refusal> checkUnlogged(const remoting::RemotingCommand &request, std::string_view peerAddress) const;
     std::optional<std::string> authorizeOnNamesrv(const std::string *accessKey, const std::vector<Check> &checks,
                                                   std::string_view rpc) const;
 

@@ -1,6 +1,8 @@
 #include "broker/grpc/access_control.h"
 
+#include "broker/acl/access_gate.h"
 #include "broker/acl/acl_signer.h"
+#include "broker/acl/remote_address_strategy.h"
 #include "broker/acl/plain_access_validator.h"
 #include "broker/acl/plain_acl_config.h"
 #include "broker/common/base64.h"
@@ -25,26 +27,35 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
-void needTopic(acl::AccessRequest &access, const v2::Resource &topic, uint8_t permission)
+using acl::Check;
+using acl::ResourceType;
+namespace action = acl::action;
+
+constexpr std::string_view kRetryPrefix = "%RETRY%";
+
+void needTopic(std::vector<Check> &checks, const v2::Resource &topic, uint16_t actions)
 {
-    access.needTopic(&topic.name(), permission);
+    // Java's gRPC builder uses topic names as given (no %RETRY% mapping).
+    checks.push_back(Check{ResourceType::Topic, topic.name(), actions});
 }
 
-void needGroup(acl::AccessRequest &access, const v2::Resource &group, uint8_t permission)
+void needGroup(std::vector<Check> &checks, const v2::Resource &group)
 {
-    access.needGroup(&group.name(), permission);
+    const std::string &name = group.name();
+    checks.push_back(Check{ResourceType::Group,
+                           name.starts_with(kRetryPrefix) ? name.substr(kRetryPrefix.size()) : name, action::kSub});
 }
 
-void addSettingsResources(const v2::Settings &settings, acl::AccessRequest &access)
+void addSettingsChecks(const v2::Settings &settings, std::vector<Check> &checks)
 {
     if (settings.has_publishing()) {
         for (const v2::Resource &topic : settings.publishing().topics())
-            needTopic(access, topic, perm::kPub);
+            needTopic(checks, topic, action::kPub);
     }
     if (settings.has_subscription()) {
-        needGroup(access, settings.subscription().group(), perm::kSub);
+        needGroup(checks, settings.subscription().group());
         for (const v2::SubscriptionEntry &entry : settings.subscription().subscriptions())
-            needTopic(access, entry.topic(), perm::kSub);
+            needTopic(checks, entry.topic(), action::kSub);
     }
 }
 
@@ -87,48 +98,50 @@ std::optional<AuthorizationHeader> parseAuthorization(std::string_view value, st
     return header;
 }
 
-void addNeededResources(const google::protobuf::Message *request, acl::AccessRequest &access)
+std::vector<acl::Check> checksOf(const google::protobuf::Message *request)
 {
+    std::vector<Check> checks;
     if (!request)
-        return;
+        return checks;
     if (const auto *send = dynamic_cast<const v2::SendMessageRequest *>(request)) {
         for (const v2::Message &message : send->messages())
-            needTopic(access, message.topic(), perm::kPub);
+            needTopic(checks, message.topic(), action::kPub);
     } else if (const auto *end = dynamic_cast<const v2::EndTransactionRequest *>(request)) {
-        needTopic(access, end->topic(), perm::kPub);
+        needTopic(checks, end->topic(), action::kPub);
     } else if (const auto *recall = dynamic_cast<const v2::RecallMessageRequest *>(request)) {
-        needTopic(access, recall->topic(), perm::kPub);
+        needTopic(checks, recall->topic(), action::kPub);
     } else if (const auto *route = dynamic_cast<const v2::QueryRouteRequest *>(request)) {
-        needTopic(access, route->topic(), perm::kAny);
+        needTopic(checks, route->topic(), action::kPub | action::kSub);
     } else if (const auto *receive = dynamic_cast<const v2::ReceiveMessageRequest *>(request)) {
-        needGroup(access, receive->group(), perm::kSub);
-        needTopic(access, receive->message_queue().topic(), perm::kSub);
+        needGroup(checks, receive->group());
+        needTopic(checks, receive->message_queue().topic(), action::kSub);
     } else if (const auto *ack = dynamic_cast<const v2::AckMessageRequest *>(request)) {
-        needGroup(access, ack->group(), perm::kSub);
-        needTopic(access, ack->topic(), perm::kSub);
+        needGroup(checks, ack->group());
+        needTopic(checks, ack->topic(), action::kSub);
     } else if (const auto *invisible = dynamic_cast<const v2::ChangeInvisibleDurationRequest *>(request)) {
-        needGroup(access, invisible->group(), perm::kSub);
-        needTopic(access, invisible->topic(), perm::kSub);
+        needGroup(checks, invisible->group());
+        needTopic(checks, invisible->topic(), action::kSub);
     } else if (const auto *forward = dynamic_cast<const v2::ForwardMessageToDeadLetterQueueRequest *>(request)) {
-        needGroup(access, forward->group(), perm::kSub);
-        needTopic(access, forward->topic(), perm::kSub);
+        needGroup(checks, forward->group());
+        needTopic(checks, forward->topic(), action::kSub);
     } else if (const auto *assignment = dynamic_cast<const v2::QueryAssignmentRequest *>(request)) {
-        needGroup(access, assignment->group(), perm::kSub);
-        needTopic(access, assignment->topic(), perm::kSub);
+        needGroup(checks, assignment->group());
+        needTopic(checks, assignment->topic(), action::kSub);
     } else if (const auto *heartbeat = dynamic_cast<const v2::HeartbeatRequest *>(request)) {
-        if (heartbeat->has_group())
-            needGroup(access, heartbeat->group(), perm::kSub);
+        if (heartbeat->has_group() && !heartbeat->group().name().empty())
+            needGroup(checks, heartbeat->group());
     } else if (const auto *termination = dynamic_cast<const v2::NotifyClientTerminationRequest *>(request)) {
-        if (termination->has_group())
-            needGroup(access, termination->group(), perm::kSub);
+        if (termination->has_group() && !termination->group().name().empty())
+            needGroup(checks, termination->group());
     } else if (const auto *command = dynamic_cast<const v2::TelemetryCommand *>(request)) {
         if (command->has_settings())
-            addSettingsResources(command->settings(), access);
+            addSettingsChecks(command->settings(), checks);
     }
+    return checks;
 }
 
-v2::Status checkAccess(acl::PlainAccessValidator &validator, const ::grpc::CallbackServerContext *context,
-                       const google::protobuf::Message *request)
+v2::Status checkAccess(acl::PlainAccessValidator *plain, const acl::AccessGate *gate,
+                       const ::grpc::CallbackServerContext *context, const google::protobuf::Message *request)
 {
     const auto refuse = [](std::string why) {
         v2::Status status;
@@ -137,8 +150,6 @@ v2::Status checkAccess(acl::PlainAccessValidator &validator, const ::grpc::Callb
         return status;
     };
     const std::string peer = peerAddressOf(context);
-    acl::AccessRequest access;
-    access.peerAddress = peer;
     std::optional<AuthorizationHeader> header;
     const std::string authorization = metadataValue(context, "authorization");
     if (!authorization.empty()) {
@@ -146,21 +157,42 @@ v2::Status checkAccess(acl::PlainAccessValidator &validator, const ::grpc::Callb
         header = parseAuthorization(authorization, error);
         if (!header)
             return refuse(error);
-        access.accessKey = &header->accessKey;
     }
+    const std::string *accessKey = header ? &header->accessKey : nullptr;
     const std::string dateTime = metadataValue(context, "x-mq-date-time");
-    access.signedWith = [&header, &dateTime](std::string_view secretKey) {
+    const std::string given = header ? common::encodeBase64(std::string_view(
+                                           reinterpret_cast<const char *>(header->signature.data()), header->signature.size()))
+                                     : std::string();
+    const auto signedWith = [&header, &dateTime, &given](std::string_view secretKey) {
         if (!header)
             return false;
         const std::string expected = acl::calSignature(
             std::span(reinterpret_cast<const uint8_t *>(dateTime.data()), dateTime.size()), secretKey);
-        const std::string given = common::encodeBase64(
-            std::string_view(reinterpret_cast<const char *>(header->signature.data()), header->signature.size()));
         return given.size() == expected.size() && CRYPTO_memcmp(given.data(), expected.data(), given.size()) == 0;
     };
-    addNeededResources(request, access);
-    if (std::optional<std::string> refusal = validator.validate(access))
-        return refuse(std::move(*refusal));
+    const std::vector<Check> checks = checksOf(request);
+    if (plain) {
+        acl::AccessRequest access;
+        access.peerAddress = peer;
+        access.accessKey = accessKey;
+        access.signedWith = signedWith;
+        for (const Check &check : checks)
+            access.need(check);
+        if (std::optional<std::string> refusal = plain->validate(access))
+            return refuse(std::move(*refusal));
+    }
+    if (gate && gate->store()) {
+        // The rpc name of the whitelists and audit lines: the request message's full name.
+        const std::string rpc = request ? request->GetDescriptor()->full_name() : "apache.rocketmq.v2.TelemetryCommand";
+        if (gate->config().authenticationEnabled) {
+            if (auto refusal = gate->authenticate(accessKey, signedWith, header ? given : "null", rpc))
+                return refuse(std::move(*refusal));
+        }
+        if (gate->config().authorizationEnabled) {
+            if (auto refusal = gate->authorize(accessKey, checks, acl::peerHost(peer), rpc))
+                return refuse(std::move(*refusal));
+        }
+    }
     v2::Status ok;
     ok.set_code(v2::Code::OK);
     ok.set_message("OK");

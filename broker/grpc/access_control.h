@@ -1,23 +1,24 @@
 #pragma once
 
-// The 5.x endpoint's ACL when the broker runs with aclEnable=true: RocketMQ 5's proxy with the
-// plain ACL (PlainAccessResource.parse(GeneratedMessageV3, AuthenticationHeader), then the same
-// PlainPermissionManager.validate remoting requests go through), so one plain_acl.yml governs
-// both protocols.
+// The 5.x endpoint's access control: the plain ACL when aclEnable=true (RocketMQ 5's proxy with
+// the plain ACL: the same PlainPermissionManager.validate remoting requests go through) and ACL
+// 2.0 when authenticationEnabled / authorizationEnabled (the same users and policies, through
+// the broker's AccessGate: Java 5.5's gRPC rules, request-codes.md §3), so one set of rules
+// governs both protocols.
 //
 // Authentication: a signed call carries `authorization: MQv2-HMAC-SHA1 Credential=<AK>[/...],
 // SignedHeaders=x-mq-date-time, Signature=<hex>`, the hex HMAC-SHA1 of its x-mq-date-time value
 // under the account's secret key. As in Java the time itself is not checked against the clock.
 //
-// Authorization, per request (Java 5's list, with the three RPCs its plain ACL leaves unchecked
-// checked as its later auth module does; groups are checked against the account's groupPerms,
-// where Java's gRPC path looks them up among the topics):
+// Authorization, per request (Java 5.5's list; where MQDesk is stricter it says so; group names
+// lose a %RETRY% prefix, topic names are used as given):
 //
-//   SendMessage                        every message's topic PUB
+//   SendMessage                        every message's topic PUB (Java: the first one's only)
 //   EndTransaction, RecallMessage      topic PUB
 //   QueryRoute                         topic PUB or SUB
 //   ReceiveMessage, AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue,
-//   QueryAssignment                    group SUB, topic SUB
+//   QueryAssignment                    group SUB, topic SUB (Java: ChangeInvisibleDuration's
+//                                      topic is not checked)
 //   Heartbeat, NotifyClientTermination group SUB (when named)
 //   Telemetry Settings                 publishing: each topic PUB; subscription: group SUB and
 //                                      each subscribed topic SUB
@@ -25,6 +26,7 @@
 // A refusal is a business status, UNAUTHORIZED (40100), with Java's words. Thread-safe.
 
 #include "apache/rocketmq/v2/service.pb.h"
+#include "broker/acl/request_table.h"
 
 #include <optional>
 #include <string>
@@ -36,8 +38,8 @@ class CallbackServerContext;
 }
 
 namespace mqdesk::acl {
+class AccessGate;
 class PlainAccessValidator;
-struct AccessRequest;
 }
 
 namespace mqdesk::grpc {
@@ -55,12 +57,13 @@ struct AuthorizationHeader
 // nullopt with `error` saying what is wrong ("authorization header is incorrect", ...).
 std::optional<AuthorizationHeader> parseAuthorization(std::string_view value, std::string &error);
 
-// The topics and groups `request` names, with the permission each needs (the table above);
-// `request` null (a telemetry stream opening) names none.
-void addNeededResources(const google::protobuf::Message *request, acl::AccessRequest &access);
+// The resource checks `request` needs (the table above, in the request table's terms); `request`
+// null (a telemetry stream opening) needs none.
+std::vector<acl::Check> checksOf(const google::protobuf::Message *request);
 
-// OK when the call may proceed; else UNAUTHORIZED naming why.
-v2::Status checkAccess(acl::PlainAccessValidator &validator, const ::grpc::CallbackServerContext *context,
-                       const google::protobuf::Message *request);
+// OK when the call may proceed; else UNAUTHORIZED naming why. `plain` (aclEnable) and `gate`
+// (ACL 2.0 when its store is set) may be null.
+v2::Status checkAccess(acl::PlainAccessValidator *plain, const acl::AccessGate *gate,
+                       const ::grpc::CallbackServerContext *context, const google::protobuf::Message *request);
 
 } // namespace mqdesk::grpc

@@ -1,5 +1,7 @@
 #include "broker/grpc/messaging_service.h"
 
+#include "broker/acl/access_gate.h"
+
 #include "broker/common/clock.h"
 #include "broker/common/java_hash.h"
 #include "broker/common/message_id.h"
@@ -181,8 +183,9 @@ void MessagingService::shutdown()
 bool MessagingService::admitted(const ::grpc::CallbackServerContext *context, const google::protobuf::Message *request,
                                 v2::Status &refusal) const
 {
-    if (acl::PlainAccessValidator *validator = broker_.accessValidator()) {
-        refusal = checkAccess(*validator, context, request);
+    const acl::AccessGate *gate = broker_.accessGate();
+    if (broker_.accessValidator() || (gate && gate->store())) {
+        refusal = checkAccess(broker_.accessValidator(), gate, context, request);
         if (!isOk(refusal))
             return false;
     }

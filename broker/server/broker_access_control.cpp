@@ -62,7 +62,7 @@ bool BrokerController::prepareAccessControl(std::string &error)
             error = "broker: " + error;
             return false;
         }
-        spdlog::info("broker: plain ACL on, rules from {}", acl_->path());
+        spdlog::info("broker: access control on, plain ACL rules from {}", acl_->path());
     }
     const acl::AuthConfig auth = authConfigOf(config);
     {
@@ -91,7 +91,7 @@ bool BrokerController::prepareAccessControl(std::string &error)
                          config.plainAclPath(root));
         }
         if (auth.enabled())
-            spdlog::info("broker: ACL 2.0 authentication {}, authorization {}; users and policies in {}",
+            spdlog::info("broker: access control on, ACL 2.0 authentication {}, authorization {}; users and policies in {}",
                          auth.authenticationEnabled ? "on" : "off", auth.authorizationEnabled ? "on" : "off",
                          authStore_->path());
     }

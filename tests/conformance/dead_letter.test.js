@@ -8,7 +8,7 @@ const assert = require('node:assert');
 const { run, ons, RequestCode } = require('./harness');
 
 run('dead_letter', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
   await h.send(producer, new ons.Message(topic, 'TagD', 'always-fails'), 'always-fails');

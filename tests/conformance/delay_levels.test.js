@@ -10,7 +10,7 @@ const { run, ons } = require('./harness');
 const DELAY_MS = { 1: 2000, 3: 5000 };
 
 run('delay_levels', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
   // The consumer is running before the sends: what is delayed is the delivery, not the send.

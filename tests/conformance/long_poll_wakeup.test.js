@@ -17,7 +17,7 @@ const HELD_MS = 2000;
 const MAX_WAKEUP_MS = 5000;
 
 run('long_poll_wakeup', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
   const consumer = await h.makeConsumer({ consumerGroup: group, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });

@@ -49,7 +49,7 @@ function firstDifference(a, b) {
 }
 
 run('message_fidelity', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
 

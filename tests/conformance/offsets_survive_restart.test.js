@@ -36,7 +36,7 @@ async function sendBatch(h, producer, topic, prefix) {
 }
 
 run('offsets_survive_restart', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
 
   // 1. Batch A, consumed completely and committed.

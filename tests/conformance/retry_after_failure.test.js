@@ -13,7 +13,7 @@ const { run, ons, RequestCode } = require('./harness');
 const LEVEL3_MS = 2000;
 
 run('retry_after_failure', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
   await h.send(producer, new ons.Message(topic, 'TagR', 'fail-once'), 'fail-once');

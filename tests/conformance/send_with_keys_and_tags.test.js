@@ -12,7 +12,7 @@ const N = 40;
 const TAGS = [ 'TagA', 'TagB', 'TagC', 'TagD' ];
 
 run('send_with_keys_and_tags', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const producer = await h.makeProducer();
 
   const results = [];

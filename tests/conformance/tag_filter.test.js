@@ -12,7 +12,7 @@ const WANTED = new Set([ 'TagA', 'TagC' ]);
 const N = 32;
 
 run('tag_filter', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
 

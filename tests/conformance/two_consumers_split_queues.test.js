@@ -10,7 +10,7 @@ const { run, expectNone, ons } = require('./harness');
 const N = 40;
 
 run('two_consumers_split_queues', async h => {
-  const topic = h.name('T');
+  const topic = await h.topic();
   const group = h.name('CG');
   const producer = await h.makeProducer();
   const opts = { consumerGroup: group, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' };

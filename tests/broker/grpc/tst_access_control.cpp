@@ -1,27 +1,30 @@
 // The 5.x endpoint's ACL pieces that need no server (broker/grpc/access_control.h): the
 // `authorization` header as Java's AuthorizationHeader reads it, and the topics and groups each
-// RPC and each telemetry Settings names, with the permission each needs. The end-to-end
+// RPC and each telemetry Settings names, with the actions each needs. The end-to-end
 // refusals (a real SDK and raw grpc-js calls against mqdesk-broker) are conformance_grpc_acl.
 
 // protobuf first: Qt's keyword macros must not reach its headers.
 #include "broker/grpc/access_control.h"
 
-#include "broker/acl/plain_access_validator.h"
-#include "broker/acl/plain_acl_config.h"
+#include "broker/acl/request_table.h"
 
 #include <QTest>
 
 using namespace mqdesk;
 namespace v2 = apache::rocketmq::v2;
-namespace perm = acl::perm;
+namespace action = acl::action;
 
 namespace {
 
-std::map<std::string, uint8_t> needs(const google::protobuf::Message *request)
+// "Topic:T" / "Group:G" -> the actions any one of which grants the check.
+using Needs = std::map<std::string, uint16_t>;
+
+Needs needs(const google::protobuf::Message *request)
 {
-    acl::AccessRequest access;
-    mqdesk::grpc::addNeededResources(request, access);
-    return access.resources;
+    Needs out;
+    for (const acl::Check &check : mqdesk::grpc::checksOf(request))
+        out[std::string(acl::resourceTypeName(check.type)) + ":" + check.name] = check.actions;
+    return out;
 }
 
 } // namespace
@@ -80,20 +83,20 @@ private slots:
         v2::SendMessageRequest send;
         send.add_messages()->mutable_topic()->set_name("T1");
         send.add_messages()->mutable_topic()->set_name("T2");
-        QCOMPARE(needs(&send), (std::map<std::string, uint8_t>{{"T1", perm::kPub}, {"T2", perm::kPub}}));
+        QCOMPARE(needs(&send), (Needs{{"Topic:T1", action::kPub}, {"Topic:T2", action::kPub}}));
 
         v2::QueryRouteRequest route;
         route.mutable_topic()->set_name("T");
-        QCOMPARE(needs(&route), (std::map<std::string, uint8_t>{{"T", perm::kAny}}));
+        QCOMPARE(needs(&route), (Needs{{"Topic:T", action::kPub | action::kSub}}));
 
         v2::EndTransactionRequest end;
         end.mutable_topic()->set_name("TX");
-        QCOMPARE(needs(&end), (std::map<std::string, uint8_t>{{"TX", perm::kPub}}));
+        QCOMPARE(needs(&end), (Needs{{"Topic:TX", action::kPub}}));
 
         v2::ReceiveMessageRequest receive;
         receive.mutable_group()->set_name("G");
         receive.mutable_message_queue()->mutable_topic()->set_name("T");
-        const std::map<std::string, uint8_t> consumer{{"%RETRY%G", perm::kSub}, {"T", perm::kSub}};
+        const Needs consumer{{"Group:G", action::kSub}, {"Topic:T", action::kSub}};
         QCOMPARE(needs(&receive), consumer);
 
         v2::AckMessageRequest ack;
@@ -120,12 +123,12 @@ private slots:
         v2::HeartbeatRequest heartbeat;
         QVERIFY(needs(&heartbeat).empty());
         heartbeat.mutable_group()->set_name("G");
-        QCOMPARE(needs(&heartbeat), (std::map<std::string, uint8_t>{{"%RETRY%G", perm::kSub}}));
+        QCOMPARE(needs(&heartbeat), (Needs{{"Group:G", action::kSub}}));
 
         v2::NotifyClientTerminationRequest termination;
         QVERIFY(needs(&termination).empty());
         termination.mutable_group()->set_name("G");
-        QCOMPARE(needs(&termination), (std::map<std::string, uint8_t>{{"%RETRY%G", perm::kSub}}));
+        QCOMPARE(needs(&termination), (Needs{{"Group:G", action::kSub}}));
 
         QVERIFY(needs(nullptr).empty()); // a telemetry stream opening names nothing yet
     }
@@ -136,15 +139,15 @@ private slots:
         v2::Publishing &topics = *publishing.mutable_settings()->mutable_publishing();
         topics.add_topics()->set_name("P1");
         topics.add_topics()->set_name("P2");
-        QCOMPARE(needs(&publishing), (std::map<std::string, uint8_t>{{"P1", perm::kPub}, {"P2", perm::kPub}}));
+        QCOMPARE(needs(&publishing), (Needs{{"Topic:P1", action::kPub}, {"Topic:P2", action::kPub}}));
 
         v2::TelemetryCommand subscribing;
         v2::Subscription &subscription = *subscribing.mutable_settings()->mutable_subscription();
         subscription.mutable_group()->set_name("G");
         subscription.add_subscriptions()->mutable_topic()->set_name("S1");
         subscription.add_subscriptions()->mutable_topic()->set_name("S2");
-        QCOMPARE(needs(&subscribing), (std::map<std::string, uint8_t>{
-                                          {"%RETRY%G", perm::kSub}, {"S1", perm::kSub}, {"S2", perm::kSub}}));
+        QCOMPARE(needs(&subscribing), (Needs{
+                                          {"Group:G", action::kSub}, {"Topic:S1", action::kSub}, {"Topic:S2", action::kSub}}));
 
         v2::TelemetryCommand status; // a client's answer to a recover command: nothing named
         status.mutable_status()->set_code(v2::Code::OK);

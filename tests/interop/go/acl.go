@@ -45,6 +45,11 @@ func scenarioAcl(e *Env) {
 		admin.WithCredentials(adminCredentials))
 	e.Must(err, "creating the admin client")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// The Go admin signs broker requests only once RegisterACL ran, which CreateTopic does not
+	// call (and it ignores the answer's code): a request that does comes first. Topics must
+	// exist before use, as with a Java broker: a route lookup does not create them.
+	_, err = a.GetAllSubscriptionGroup(ctx, b.BrokerAddr, 5*time.Second)
+	e.Must(err, "a signed admin request")
 	for _, t := range []string{topic, readOnly} {
 		e.Must(a.CreateTopic(ctx, admin.WithTopicCreate(t), admin.WithBrokerAddrCreate(b.BrokerAddr),
 			admin.WithReadQueueNums(4), admin.WithWriteQueueNums(4)), "creating topic "+t)
@@ -72,20 +77,29 @@ func scenarioAcl(e *Env) {
 		e.Check(strings.Contains(err.Error(), "CODE: 16"), "%s: not refused with NO_PERMISSION: %v", what, err)
 		logf("ok: refused as expected: %s (%v)", what, err)
 	}
+	// A wrong or missing signature is refused already by the NameServer's route lookup (it checks
+	// the same accounts; the client then reports no route), and by the broker (AclTest).
+	expectRefusedOrNoRoute := func(what string, send func() error) {
+		err := send()
+		e.Check(err != nil, "%s was accepted", what)
+		e.Check(strings.Contains(err.Error(), "CODE: 16") || strings.Contains(err.Error(), "route info not found"),
+			"%s: neither refused with NO_PERMISSION nor without a route: %v", what, err)
+		logf("ok: refused as expected: %s (%v)", what, err)
+	}
 	expectRefused("a send to a topic the account may only subscribe to", func() error {
 		_, err := p.SendSync(context.Background(), primitive.NewMessage(readOnly, []byte("x")))
 		return err
 	})
 	wrong := e.NewProducer(b, producer.WithCredentials(primitive.Credentials{AccessKey: "goInteropUser",
 		SecretKey: "notTheSecret"}), producer.WithRetry(0))
-	expectRefused("a send signed with a wrong secret key", func() error {
+	expectRefusedOrNoRoute("a send signed with a wrong secret key", func() error {
 		m := primitive.NewMessage(topic, []byte("wrong"))
 		m.WithKeys([]string{"refused-wrong"})
 		_, err := wrong.SendSync(context.Background(), m)
 		return err
 	})
 	unsigned := e.NewProducer(b, producer.WithRetry(0))
-	expectRefused("an unsigned send", func() error {
+	expectRefusedOrNoRoute("an unsigned send", func() error {
 		m := primitive.NewMessage(topic, []byte("unsigned"))
 		m.WithKeys([]string{"refused-unsigned"})
 		_, err := unsigned.SendSync(context.Background(), m)
