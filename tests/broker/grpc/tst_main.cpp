@@ -3,5 +3,7 @@
 QObject *createGrpcAccessControlTest();
 QObject *createReceiptRenewalsTest();
 QObject *createGrpcEndpointTest();
+QObject *createGrpcEndpointAuthTest();
 
-MQDESK_TEST_MAIN(createGrpcAccessControlTest(), createReceiptRenewalsTest(), createGrpcEndpointTest())
+MQDESK_TEST_MAIN(createGrpcAccessControlTest(), createReceiptRenewalsTest(), createGrpcEndpointTest(),
+                 createGrpcEndpointAuthTest())
