@@ -57,7 +57,10 @@ std::string firstNonLoopbackAddress()
 
 bool isExposedWithoutAcl(const BrokerSettings &settings)
 {
-    return !settings.broker.aclEnable && !isLoopbackAddress(settings.broker.bindAddress);
+    // ACL 2.0 protects only with both halves on: authorization without authentication trusts
+    // whatever AccessKey a request names.
+    const bool acl2 = settings.broker.authenticationEnabled && settings.broker.authorizationEnabled;
+    return !settings.broker.aclEnable && !acl2 && !isLoopbackAddress(settings.broker.bindAddress);
 }
 
 std::string checkBindPolicy(const BrokerSettings &settings, bool allowUnauthenticated)
@@ -67,7 +70,8 @@ std::string checkBindPolicy(const BrokerSettings &settings, bool allowUnauthenti
     const std::string &address = settings.broker.bindAddress;
     return "refusing to listen on " + (address.empty() ? std::string("every address") : address)
            + " without access control: any host that reaches it could read, write and delete every topic. "
-             "Set aclEnable=true with a plain_acl.yml (see README, Access control), or pass "
+             "Set authenticationEnabled=true and authorizationEnabled=true (ACL 2.0), or aclEnable=true with a "
+             "plain_acl.yml (see README, Access control), or pass "
              "--allow-unauthenticated to accept that";
 }
 

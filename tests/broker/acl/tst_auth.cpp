@@ -160,6 +160,54 @@ bool deniedByGate(const RemotingCommand &answer)
     return false;
 }
 
+// The docs' table (docs/request-authorization.md between its markers), rendered from the table.
+std::string markdownOfTheTable()
+{
+    const auto served = [](uint8_t where) -> std::string {
+        if (where == (acl::served::kBroker | acl::served::kNamesrv))
+            return "broker, namesrv";
+        if (where & acl::served::kBroker)
+            return "broker";
+        if (where & acl::served::kNamesrv)
+            return "namesrv";
+        return "refused (not served)";
+    };
+    const auto fields = [](const acl::RequestRule &rule) {
+        std::string text;
+        for (const acl::FieldCheck &field : rule.fields) {
+            if (field.field.empty())
+                continue;
+            text += std::string(text.empty() ? "" : "; ") + std::string(acl::resourceTypeName(field.type)) + " ← `"
+                    + std::string(field.field) + "`" + (field.splitter ? std::string(" (split on `") + field.splitter + "`)" : "");
+        }
+        return text;
+    };
+    std::string out = "| code | name | MQDesk | what is checked | actions | Java 5.5, where it differs |\n"
+                      "|---:|---|---|---|---|---|\n";
+    for (const acl::RequestRule &rule : acl::requestRules()) {
+        std::string checks;
+        switch (rule.rule) {
+        case acl::CheckRule::Fields: checks = fields(rule) + (rule.ownClusterIfNone ? " (own cluster if absent)" : ""); break;
+        case acl::CheckRule::OwnCluster: checks = "Cluster ← own cluster"; break;
+        case acl::CheckRule::Send: checks = fields(rule) + "; `%RETRY%G` → Group G, Sub"; break;
+        case acl::CheckRule::Pull: checks = fields(rule) + "; no Topic check for `%RETRY%` topics"; break;
+        case acl::CheckRule::Heartbeat: checks = "body: each consumer group, each subscribed topic"; break;
+        case acl::CheckRule::LockBatch: checks = "body: `consumerGroup`, each queue's topic"; break;
+        case acl::CheckRule::RouteLookup: checks = fields(rule) + "; `%RETRY%G` → Group G, Sub or Get"; break;
+        case acl::CheckRule::BodyGroupTopic: checks = "body: " + fields(rule); break;
+        case acl::CheckRule::BatchAck: checks = "body: each ack's group and topic"; break;
+        case acl::CheckRule::ServerToClient: checks = "refused: sent by brokers to clients"; break;
+        case acl::CheckRule::None: checks = "none (authentication only)"; break;
+        }
+        if (rule.blankUnchecked)
+            checks += "; a blank value is not checked";
+        out += "| " + std::to_string(rule.code) + " | `" + std::string(rule.name) + "` | " + served(rule.servedBy) + " | "
+               + checks + " | " + (rule.actions ? acl::actionNames(rule.actions) : std::string("—")) + " | "
+               + std::string(rule.java) + " |\n";
+    }
+    return out;
+}
+
 class AuthTest : public QObject
 {
     Q_OBJECT
@@ -181,6 +229,28 @@ private slots:
         // 4.x ACL 1.0 admin codes are gone from 5.5: unknown, so refused.
         for (int32_t code : {50, 51, 52, 53, 999, 123456})
             QVERIFY(!acl::findRequestRule(code));
+    }
+
+    // docs/request-authorization.md shows the table itself; MQDESK_WRITE_DOCS=1 rewrites it.
+    void theDocsShowTheTable()
+    {
+        const std::filesystem::path docs =
+            std::filesystem::path(MQDESK_PROJECT_FIXTURES_DIR).parent_path().parent_path() / "docs/request-authorization.md";
+        QVERIFY2(std::filesystem::exists(docs), docs.c_str());
+        const std::vector<uint8_t> bytes = test::readFile(docs.string());
+        std::string text(bytes.begin(), bytes.end());
+        const std::string begin = "<!-- request table: begin -->\n", end = "<!-- request table: end -->";
+        const size_t from = text.find(begin), to = text.find(end);
+        QVERIFY2(from != std::string::npos && to != std::string::npos, "markers missing");
+        const std::string expected = markdownOfTheTable();
+        const std::string shown = text.substr(from + begin.size(), to - from - begin.size());
+        if (shown != expected && qEnvironmentVariableIsSet("MQDESK_WRITE_DOCS")) {
+            text.replace(from + begin.size(), to - from - begin.size(), expected);
+            test::writeFile(docs.string(), std::vector<uint8_t>(text.begin(), text.end()));
+            return;
+        }
+        QVERIFY2(shown == expected, "docs/request-authorization.md is stale: run tst_broker_acl theDocsShowTheTable "
+                                    "with MQDESK_WRITE_DOCS=1");
     }
 
     // The broker answers exactly the codes the table says it serves; everything else is refused
