@@ -507,6 +507,7 @@ std::string BrokerController::registerWithRemote(const std::string &namesrvAddr,
     remoting::setField(request.extFields, "brokerId", config.brokerId);
     remoting::setField(request.extFields, "compressed", false);
     request.body.assign(body.begin(), body.end());
+    signAsBroker(request);
     const remoting::InvokeResult result = namesrvClient_->invokeSync(
         namesrvAddr, std::move(request), std::chrono::milliseconds(config.registerBrokerTimeoutMills));
     if (!result.ok())
@@ -514,6 +515,16 @@ std::string BrokerController::registerWithRemote(const std::string &namesrvAddr,
     if (result.response.code != ResponseCode::kSuccess)
         return "answered " + std::to_string(result.response.code) + ": " + result.response.remark.value_or("");
     return {};
+}
+
+void BrokerController::signAsBroker(RemotingCommand &request) const
+{
+    // Java's BrokerOuterAPI signs with innerClientAuthenticationCredentials (a Super user), so a
+    // NameServer with access control on lets this broker register.
+    if (gate_) {
+        if (const acl::Credentials credentials = gate_->config().innerCredentials(); credentials.enabled())
+            acl::signRequest(request, credentials);
+    }
 }
 
 void BrokerController::unregisterBrokerAll()
@@ -534,6 +545,7 @@ void BrokerController::unregisterBrokerAll()
         remoting::setField(request.extFields, "brokerAddr", brokerAddress());
         remoting::setField(request.extFields, "clusterName", config.brokerClusterName);
         remoting::setField(request.extFields, "brokerId", config.brokerId);
+        signAsBroker(request);
         namesrvClient_->invokeSync(namesrv, std::move(request), std::chrono::milliseconds(3000));
     }
 }

@@ -160,6 +160,7 @@ private:
     void registerProcessors();
     void onConnectionClosed(uint64_t connectionId);
     std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
+    void signAsBroker(remoting::RemotingCommand &request) const; // innerClientAuthenticationCredentials
     void unregisterBrokerAll();
 
     void publishSettings(BrokerSettings settings);

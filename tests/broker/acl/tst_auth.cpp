@@ -416,6 +416,43 @@ private slots:
         QVERIFY(auth.asRoot(RemotingCommand::createRequest(RequestCode::kAuthGetUser, {{"username", "carol"}})).body.empty());
     }
 
+    // A second broker registers with the first one's NameServer signed with
+    // innerClientAuthenticationCredentials (Java's BrokerOuterAPI); one without them is refused.
+    void brokersRegisterWithTheirInnerCredentials()
+    {
+        const std::string inner = R"({"accessKey":"brokerInner","secretKey":"inner-secret"})";
+        AuthBroker first([&](server::BrokerSettings &settings) {
+            settings.broker.innerClientAuthenticationCredentials = inner;
+        });
+        std::string error;
+        QVERIFY2(first.broker().start(error), error.c_str());
+        const auto second = [&](const std::string &credentials, const char *name, QTemporaryDir &dir) {
+            server::EmbeddedBrokerOptions options;
+            options.startNamesrv = false;
+            options.settings.store.storePathRootDir = dir.path().toStdString();
+            options.settings.store.listenPort = 0;
+            options.settings.store.mappedFileSizeCommitLog = 16 * 1024 * 1024;
+            options.settings.broker.brokerName = name;
+            options.settings.broker.namesrvAddr = first.broker().namesrvAddress();
+            options.settings.broker.authenticationEnabled = true;
+            options.settings.broker.authorizationEnabled = true;
+            options.settings.broker.innerClientAuthenticationCredentials = credentials;
+            return std::make_unique<server::EmbeddedBroker>(options);
+        };
+        const auto clusterInfo = [&] {
+            return bodyText(first.broker().callAt(
+                first.broker().namesrvAddress(),
+                signedAs(RemotingCommand::createRequest(RequestCode::kGetBrokerClusterInfo), kRoot, kRootPassword)));
+        };
+        QTemporaryDir dirB, dirC;
+        auto b = second(inner, "broker-b", dirB);
+        QVERIFY2(b->start(error), error.c_str());
+        QVERIFY2(clusterInfo().find("broker-b") != std::string::npos, clusterInfo().c_str());
+        auto c = second({}, "broker-c", dirC);
+        QVERIFY2(c->start(error), error.c_str());
+        QVERIFY2(clusterInfo().find("broker-c") == std::string::npos, clusterInfo().c_str());
+    }
+
     void plainAclIsMigrated()
     {
         QTemporaryDir dir;
