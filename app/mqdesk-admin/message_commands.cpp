@@ -35,7 +35,7 @@ int runQueryMsgById(AdminSession &s)
 {
     std::vector<common::StoredMessage> found;
     for (const std::string &id : client::splitList(s.options().id, ',')) {
-        client::Result<common::StoredMessage> message = s.admin().viewMessage(id);
+        client::Result<common::StoredMessage> message = s.admin().viewMessage(id, s.options().topic);
         if (!message.ok)
             return s.fail(message.status());
         found.push_back(std::move(message.value));
@@ -245,6 +245,8 @@ void addMessageCommands(CLI::App &app, AdminOptions &options)
 {
     auto *byId = addAdminCommand(app, options, "queryMsgById", "A message by its offset message id", runQueryMsgById);
     byId->add_option("-i,--msgId", options.id, "Offset message id(s), comma-separated")->required();
+    byId->add_option("-t,--topic", options.topic,
+                     "The messages' topic (a broker with access control answers only messages of the topic named)");
 
     auto *byKey = addAdminCommand(app, options, "queryMsgByKey", "Messages of a topic by key", runQueryMsgByKey);
     byKey->add_option("-t,--topic", options.topic, "Topic")->required();

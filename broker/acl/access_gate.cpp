@@ -146,6 +146,13 @@ std::optional<AccessGate::Refusal> AccessGate::checkUnlogged(const RemotingComma
     std::vector<Check> checks;
     if (auto error = buildChecks(*rule, request, clusterName_, checks))
         return Refusal{ResponseCode::kNoPermission, "parse authorization context error: " + *error};
+    if (checks.empty() && requestNamesItsResources(*rule)) {
+        // Java lets such a request through unchecked and leaves it to the processor; a processor
+        // that reads by offset (VIEW_MESSAGE_BY_ID) would then serve any topic's messages.
+        return Refusal{ResponseCode::kNoPermission,
+                       "parse authorization context error: the request names none of the resources request code "
+                           + std::to_string(request.code) + " is checked by"};
+    }
     if (role_ == ServerRole::Namesrv) {
         // The NameServer holds routes, not data: only what changes it is checked beyond the
         // caller's identity (a route lookup for a topic the caller may not use is still served,

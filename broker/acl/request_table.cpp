@@ -328,7 +328,7 @@ public:
         for (const FieldCheck &field : rule_.fields) {
             if (field.field.empty())
                 continue;
-            const std::string *value = fields.find(std::string(field.field));
+            const std::string *value = fields.find(field.field);
             if (!value || (rule_.blankUnchecked && value->find_first_not_of(" \t") == std::string::npos))
                 continue;
             forEachPiece(*value, field.splitter, [&](const std::string &piece) {
@@ -411,15 +411,29 @@ std::optional<std::string> fromBody(const RequestRule &rule, const remoting::Rem
 
 } // namespace
 
+bool requestNamesItsResources(const RequestRule &rule)
+{
+    switch (rule.rule) {
+    case CheckRule::Fields: return !rule.blankUnchecked && !rule.ownClusterIfNone && !rule.fields[0].field.empty();
+    case CheckRule::Send:
+    case CheckRule::Pull:
+    case CheckRule::RouteLookup:
+    case CheckRule::LockBatch:
+    case CheckRule::BodyGroupTopic:
+    case CheckRule::BatchAck: return true;
+    case CheckRule::Heartbeat: // a producer's names no consumer group
+    case CheckRule::OwnCluster:
+    case CheckRule::ServerToClient:
+    case CheckRule::None: return false;
+    }
+    return false;
+}
+
 std::optional<std::string> buildChecks(const RequestRule &rule, const remoting::RemotingCommand &request,
                                        std::string_view ownCluster, std::vector<Check> &checks)
 {
     CheckBuilder builder(rule, checks);
     const remoting::ExtFields &fields = request.extFields;
-    const auto field = [&](std::string_view name) -> std::string {
-        const std::string *value = fields.find(std::string(name));
-        return value ? *value : std::string();
-    };
     switch (rule.rule) {
     case CheckRule::Fields:
         builder.fromFields(fields, ownCluster);
@@ -429,17 +443,22 @@ std::optional<std::string> buildChecks(const RequestRule &rule, const remoting::
         return std::nullopt;
     case CheckRule::Send:
         // Java 5.5: a send to %RETRY%G (a consumer's retry after a failure) needs SUB on G.
-        builder.addTopic(field(rule.fields[0].field), kPub, kSub);
+        if (const std::string *topic = fields.find(rule.fields[0].field))
+            builder.addTopic(*topic, kPub, kSub);
         return std::nullopt;
     case CheckRule::Pull: {
-        const std::string topic = field(rule.fields[0].field);
-        if (!topic.starts_with(kRetryPrefix))
-            builder.add(ResourceType::Topic, topic, rule.actions);
-        builder.addGroup(field(rule.fields[1].field), rule.actions);
+        // Java drops the topic check for a retry topic; MQDesk checks the group that owns it
+        // instead, so one group's grant does not read another group's retried messages.
+        const std::string *topic = fields.find(rule.fields[0].field);
+        if (topic)
+            builder.addTopic(*topic, rule.actions, rule.actions);
+        if (const std::string *group = fields.find(rule.fields[1].field))
+            builder.addGroup(*group, rule.actions);
         return std::nullopt;
     }
     case CheckRule::RouteLookup:
-        builder.addTopic(field(rule.fields[0].field), rule.actions, kSub | kGet);
+        if (const std::string *topic = fields.find(rule.fields[0].field))
+            builder.addTopic(*topic, rule.actions, kSub | kGet);
         return std::nullopt;
     case CheckRule::Heartbeat: {
         remoting::HeartbeatData heartbeat;
@@ -448,10 +467,8 @@ std::optional<std::string> buildChecks(const RequestRule &rule, const remoting::
             return "heartbeat body: " + error;
         for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
             builder.addGroup(consumer.groupName, rule.actions);
-            for (const remoting::SubscriptionData &subscription : consumer.subscriptionDataSet) {
-                if (!subscription.topic.starts_with(kRetryPrefix))
-                    builder.add(ResourceType::Topic, subscription.topic, rule.actions);
-            }
+            for (const remoting::SubscriptionData &subscription : consumer.subscriptionDataSet)
+                builder.addTopic(subscription.topic, rule.actions, rule.actions);
         }
         return std::nullopt;
     }
@@ -461,10 +478,8 @@ std::optional<std::string> buildChecks(const RequestRule &rule, const remoting::
         if (!remoting::LockBatchRequestBody::fromJson(bodyOf(request), body, error))
             return "lock body: " + error;
         builder.addGroup(body.consumerGroup, rule.actions);
-        for (const remoting::MessageQueue &queue : body.mqSet) {
-            if (!queue.topic.starts_with(kRetryPrefix))
-                builder.add(ResourceType::Topic, queue.topic, rule.actions);
-        }
+        for (const remoting::MessageQueue &queue : body.mqSet)
+            builder.addTopic(queue.topic, rule.actions, rule.actions);
         return std::nullopt;
     }
     case CheckRule::BodyGroupTopic:

@@ -12,8 +12,12 @@
 // anyway, as the closest annotated request does; each such row says what Java does in `java`.
 //
 // Rules about names, as Java 5.5 applies them (§1.5): a topic field holding `%RETRY%G` is
-// checked as Group G (SEND_* and the route lookup with the row's retry actions; pulls and offset
-// requests drop the topic check, the group check remains); `%DLQ%` names are topics.
+// checked as Group G (SEND_* and the route lookup with the row's retry actions); `%DLQ%` names are
+// topics. Where Java drops the topic check of a retry topic (pulls, offsets, heartbeats, locks),
+// MQDesk checks its group G instead: a grant on one group must not read another's retries.
+//
+// A request naming none of the resources its code is checked by builds no check; the access
+// gate refuses it (requestNamesItsResources), where Java would let it through to the processor.
 //
 // Thread-safe: constant data and pure functions.
 
@@ -64,7 +68,7 @@ enum class CheckRule : uint8_t {
     Fields,          // from the header fields listed (absent fields add none)
     OwnCluster,      // one check on the server's own cluster
     Send,            // topic field: Topic PUB, or Group SUB for %RETRY%<group>
-    Pull,            // Topic (dropped for a retry topic) and Group fields
+    Pull,            // Topic (its group for a retry topic) and Group fields
     Heartbeat,       // body HeartbeatData: each consumer group and subscribed topic, SUB
     LockBatch,       // body LockBatchRequestBody: the group and each queue's topic, SUB
     RouteLookup,     // Topic PUB|SUB|GET, or Group SUB|GET for %RETRY%<group>
@@ -110,6 +114,11 @@ struct Check
 
 // The checks `request` needs under `rule`. nullopt when built; else why the request cannot be
 // read (Java: "parse authorization context error", denied).
+//
+// Whether a request of `rule` must name at least one resource: false for the rules that check
+// only the cluster or nothing, and where nothing named is legitimate (a producer's HEART_BEAT and
+// UNREGISTER_CLIENT, a 4.x END_TRANSACTION).
+bool requestNamesItsResources(const RequestRule &rule);
 std::optional<std::string> buildChecks(const RequestRule &rule, const remoting::RemotingCommand &request,
                                        std::string_view ownCluster, std::vector<Check> &checks);
 

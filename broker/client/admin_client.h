@@ -78,8 +78,9 @@ public:
     // bounded, none scans a queue or the log from end to end. "Not found" is a failure with
     // code QUERY_NOT_FOUND (22); lists come back empty instead.
 
-    // By offset message id: VIEW_MESSAGE_BY_ID on the address the id encodes.
-    Result<common::StoredMessage> viewMessage(const std::string &offsetMsgId);
+    // By offset message id: VIEW_MESSAGE_BY_ID on the address the id encodes, naming `topic`
+    // when given (a broker with access control needs it).
+    Result<common::StoredMessage> viewMessage(const std::string &offsetMsgId, const std::string &topic = {});
     // By a message id of either kind, as the console's search box takes it: the UNIQ_KEY
     // lookup first (a 32-digit UNIQ_KEY also decodes as an IPv4 offset id, whose address would
     // then be a stranger's), then the offset id.

@@ -23,13 +23,13 @@ Status notFound(std::string what) { return Status::failure(ResponseCode::kQueryN
 
 } // namespace
 
-Result<common::StoredMessage> AdminClient::viewMessage(const std::string &offsetMsgId)
+Result<common::StoredMessage> AdminClient::viewMessage(const std::string &offsetMsgId, const std::string &topic)
 {
     const std::optional<common::OffsetMessageId> id = common::decodeOffsetMessageId(offsetMsgId);
     if (!id)
         return Status::failure(clientCode::kIllegalArgument,
                                "not an offset message id (32 or 56 hex digits): " + offsetMsgId);
-    return api_->viewMessage(id->storeHost.toString(), id->commitLogOffset);
+    return api_->viewMessage(id->storeHost.toString(), id->commitLogOffset, topic);
 }
 
 Result<common::StoredMessage> AdminClient::queryMessageById(const std::string &topic, const std::string &msgId)
@@ -37,7 +37,7 @@ Result<common::StoredMessage> AdminClient::queryMessageById(const std::string &t
     Result<common::StoredMessage> byUniqKey = queryMessageByUniqKey(topic, msgId);
     if (byUniqKey.ok || !common::decodeOffsetMessageId(msgId))
         return byUniqKey;
-    Result<common::StoredMessage> byOffsetId = viewMessage(msgId);
+    Result<common::StoredMessage> byOffsetId = viewMessage(msgId, topic);
     if (byOffsetId.ok && byOffsetId.value.topic == topic)
         return byOffsetId;
     return notFound("no message with id " + msgId + " in topic " + topic);

@@ -196,9 +196,12 @@ Result<std::vector<common::StoredMessage>> MQClientAPI::queryMessage(const std::
         });
 }
 
-Result<common::StoredMessage> MQClientAPI::viewMessage(const std::string &addr, int64_t commitLogOffset)
+Result<common::StoredMessage> MQClientAPI::viewMessage(const std::string &addr, int64_t commitLogOffset,
+                                                       const std::string &topic)
 {
     ExtFields fields;
+    if (!topic.empty())
+        setField(fields, "topic", topic);
     setField(fields, "offset", commitLogOffset);
     RemotingCommand command = request(RequestCode::kViewMessageById, std::move(fields));
     const std::string what = describeRequest(addr, command);

@@ -187,7 +187,10 @@ public:
                                                             const std::string &key, int32_t maxNum,
                                                             int64_t beginTimestamp, int64_t endTimestamp,
                                                             bool uniqueKey = false);
-    Result<common::StoredMessage> viewMessage(const std::string &addr, int64_t commitLogOffset);
+    // `topic` (as 5.x clients send it) is what a broker with access control checks the caller's
+    // right to; the broker answers only a message of that topic. Empty: not sent (4.x).
+    Result<common::StoredMessage> viewMessage(const std::string &addr, int64_t commitLogOffset,
+                                              const std::string &topic = {});
     Result<std::vector<std::string>> queryTopicConsumeByWho(const std::string &addr, const std::string &topic);
 
     // Decodes concatenated commit-log records (pull, query and view bodies); error names the

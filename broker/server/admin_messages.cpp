@@ -72,7 +72,13 @@ RemotingCommand AdminProcessor::viewMessageById(const RemotingCommand &request)
     store::MessageStore &store = broker_.store();
     std::vector<uint8_t> record;
     const auto message = offset >= 0 ? store.lookMessageByOffset(offset) : std::nullopt;
-    if (!message || !store.commitLog().copyRecord(offset, message->totalSize, record))
+    // The topic the caller names (5.x clients send it; access control checked the caller's right
+    // to it) must be the message's, or its real topic while delayed, timed or half: otherwise a
+    // right on one topic would read any topic's message by offset. Answered as not found.
+    const std::string *topic = request.extFields.find("topic");
+    const bool ofTopic = !message || !topic || message->topic == *topic
+                         || message->properties.get(common::property::kRealTopic) == std::optional<std::string_view>(*topic);
+    if (!message || !ofTopic || !store.commitLog().copyRecord(offset, message->totalSize, record))
         return failure(request, ResponseCode::kSystemError, "can not find message by the offset, " + std::to_string(offset));
     RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
     response.body = std::move(record);

@@ -433,6 +433,15 @@ private slots:
         QCOMPARE_REFUSAL(acl.signedCall(RemotingCommand::createRequest(RequestCode::kViewMessageById,
                                                                        {{"topic", "topicA"}, {"offset", "0"}})),
                          "No default permission for topic:topicA");
+        // Naming a topic it may read does not read another topic's message by offset; naming none
+        // is refused before the processor.
+        const RemotingCommand viaTopicB = acl.signedCall(
+            RemotingCommand::createRequest(RequestCode::kViewMessageById, {{"topic", "topicB"}, {"offset", "0"}}));
+        QVERIFY(viaTopicB.code != ResponseCode::kSuccess && viaTopicB.body.empty());
+        QCOMPARE(acl.signedCall(RemotingCommand::createRequest(RequestCode::kViewMessageById, {{"offset", "0"}})).code,
+                 ResponseCode::kNoPermission);
+        // A group's retry topic is its group's, whatever group the pull names.
+        QCOMPARE_REFUSAL(acl.signedCall(pull("%RETRY%groupA", "groupB")), "No default permission for group:groupA");
         // Resetting a group's offsets changes it: admin only.
         QCOMPARE_REFUSAL(acl.signedCall(RemotingCommand::createRequest(
                              RequestCode::kInvokeBrokerToResetOffset,

@@ -190,7 +190,7 @@ std::string markdownOfTheTable()
         case acl::CheckRule::Fields: checks = fields(rule) + (rule.ownClusterIfNone ? " (own cluster if absent)" : ""); break;
         case acl::CheckRule::OwnCluster: checks = "Cluster ← own cluster"; break;
         case acl::CheckRule::Send: checks = fields(rule) + "; `%RETRY%G` → Group G, Sub"; break;
-        case acl::CheckRule::Pull: checks = fields(rule) + "; no Topic check for `%RETRY%` topics"; break;
+        case acl::CheckRule::Pull: checks = fields(rule) + "; `%RETRY%G` → Group G (Java: no topic check)"; break;
         case acl::CheckRule::Heartbeat: checks = "body: each consumer group, each subscribed topic"; break;
         case acl::CheckRule::LockBatch: checks = "body: `consumerGroup`, each queue's topic"; break;
         case acl::CheckRule::RouteLookup: checks = fields(rule) + "; `%RETRY%G` → Group G, Sub or Get"; break;
