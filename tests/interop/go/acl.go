@@ -20,6 +20,21 @@ import (
 // reports "CODE: 16"): a send to a topic the account may only subscribe to, a send signed with a wrong
 // secret key and an unsigned send. Nothing refused is stored.
 func scenarioAcl(e *Env) {
+	aclScenario(e, func(aclFile string) []string { return []string{"aclEnable=true", "plainAclFile=" + aclFile} })
+}
+
+// scenarioAcl2: the same clients and checks against ACL 2.0 (authenticationEnabled and
+// authorizationEnabled), its users and policies imported from the same plain_acl.yml at start
+// (migrateAuthFromV1Enabled, as Java's AuthMigrator: the admin account a Super user, the
+// permissions Custom and Default policies).
+func scenarioAcl2(e *Env) {
+	aclScenario(e, func(aclFile string) []string {
+		return []string{"authenticationEnabled=true", "authorizationEnabled=true", "migrateAuthFromV1Enabled=true",
+			"plainAclFile=" + aclFile}
+	})
+}
+
+func aclScenario(e *Env, brokerConf func(aclFile string) []string) {
 	topic := e.Unique("gacl")
 	readOnly := e.Unique("gaclro")
 	aclFile := filepath.Join(e.root, "plain_acl.yml")
@@ -38,7 +53,7 @@ func scenarioAcl(e *Env) {
 		"    admin: true",
 	}, "\n") + "\n"
 	e.Must(os.WriteFile(aclFile, []byte(acl), 0o644), "writing "+aclFile)
-	b := e.StartBroker("aclEnable=true", "plainAclFile="+aclFile)
+	b := e.StartBroker(brokerConf(aclFile)...)
 
 	adminCredentials := primitive.Credentials{AccessKey: "goInteropAdmin", SecretKey: "goInteropAdminSecret"}
 	a, err := admin.NewAdmin(admin.WithResolver(primitive.NewPassthroughResolver([]string{b.NamesrvAddr})),

@@ -34,6 +34,7 @@ var scenarios = map[string]func(*Env){
 	"Delay":          scenarioDelay,
 	"DelayTimestamp": scenarioDelayTimestamp,
 	"Acl":            scenarioAcl,
+	"Acl2":           scenarioAcl2,
 }
 
 var started = time.Now()
