@@ -45,8 +45,13 @@ class Harness {
     this.adminPath = adminPath;
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), `mqdesk-conformance-grpc-${scenario}-`));
     // options.plainAcl: a plain_acl.yml to run the broker with (aclEnable=true), in the store's
-    // conf/ where the broker looks for it; options.adminCredentials sign mqdesk-admin's requests.
-    const conf = [ ...(options.brokerConf || []), ...(options.plainAcl ? [ 'aclEnable=true' ] : []) ];
+    // conf/ where the broker looks for it; with options.acl2 the broker runs ACL 2.0 instead and
+    // imports the file as users and policies (migrateAuthFromV1Enabled); options.adminCredentials
+    // sign mqdesk-admin's requests.
+    const aclConf = options.acl2
+      ? [ 'authenticationEnabled=true', 'authorizationEnabled=true', 'migrateAuthFromV1Enabled=true' ]
+      : [ 'aclEnable=true' ];
+    const conf = [ ...(options.brokerConf || []), ...(options.plainAcl ? aclConf : []) ];
     this.broker = new Broker(brokerPath, this.root, conf);
     if (options.plainAcl) {
       fs.mkdirSync(path.join(this.broker.storeDir, 'conf'), { recursive: true });
