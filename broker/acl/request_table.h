@@ -4,7 +4,7 @@
 // plus MQDesk's broker extensions, with what MQDesk does with each: where it is served and which
 // resources × actions a caller needs for it. Both access controls (the plain ACL of 4.x and
 // ACL 2.0) and the docs' table (docs/request-authorization.md, checked against this file by
-// tst_acl) read it; the gRPC endpoint maps its RPCs onto the same resource checks.
+// tst_broker_acl's AuthTest::theDocsShowTheTable) read it; the gRPC endpoint maps its RPCs onto the same resource checks.
 //
 // A code missing here is refused by the access gate (and logged, rate-limited) — never served
 // unchecked. Where Java 5.5 builds no check for a code MQDesk serves (its §1.8 list: lite pull,
