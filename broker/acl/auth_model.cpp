@@ -245,10 +245,10 @@ const Policy *Acl::policy(bool isDefault) const
     return const_cast<Acl *>(this)->policy(isDefault);
 }
 
-std::optional<std::string> decide(const Acl *acl, const Check &check, std::string_view host)
+const PolicyEntry *decidingEntry(const Acl *acl, const Check &check, std::string_view host, bool *fromDefault)
 {
     if (!acl)
-        return std::string("no matched policies");
+        return nullptr;
     for (bool isDefault : {false, true}) {
         const Policy *policy = acl->policy(isDefault);
         if (!policy)
@@ -259,12 +259,21 @@ std::optional<std::string> decide(const Acl *acl, const Check &check, std::strin
                 matched.push_back(&entry);
         if (matched.empty())
             continue;
-        const PolicyEntry *first = *std::min_element(matched.begin(), matched.end(), decidesBefore);
-        if (first->allow)
-            return std::nullopt;
-        return std::string("the decision is deny");
+        if (fromDefault)
+            *fromDefault = isDefault;
+        return *std::min_element(matched.begin(), matched.end(), decidesBefore);
     }
-    return std::string("no matched policies");
+    return nullptr;
+}
+
+std::optional<std::string> decide(const Acl *acl, const Check &check, std::string_view host)
+{
+    const PolicyEntry *entry = decidingEntry(acl, check, host);
+    if (!entry)
+        return std::string("no matched policies");
+    if (entry->allow)
+        return std::nullopt;
+    return std::string("the decision is deny");
 }
 
 common::JsonValue userToJson(const User &user, bool withPassword)

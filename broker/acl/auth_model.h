@@ -74,5 +74,9 @@ bool aclFromJson(const common::JsonValue &value, Acl &out, std::string &error);
 // The decision for one check by a Normal user's policies (§1.3 step 5–6): nullopt when allowed,
 // else the reason ("no matched policies", "the decision is deny").
 std::optional<std::string> decide(const Acl *acl, const Check &check, std::string_view host);
+// The entry decide() goes by (nullptr: none matches, so denied); `fromDefault` says whether it
+// came from the Default policy. For "what may this user do?" answers that name their reason.
+const PolicyEntry *decidingEntry(const Acl *acl, const Check &check, std::string_view host,
+                                 bool *fromDefault = nullptr);
 
 } // namespace mqdesk::acl

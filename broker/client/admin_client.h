@@ -8,6 +8,7 @@
 #include "broker/client/mq_client_api.h"
 #include "broker/client/rocketmq5_stats.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -121,6 +122,25 @@ public:
     Result<TimerTimeline> timerTimeline(const std::string &topic, int minutes = 60, int next = 20);
     // A group's POP figures summed over the masters of its retry topic (or every master).
     Result<PopStats> popStats(const std::string &group);
+
+    // ---- ACL 2.0 (admin_auth.cpp) ----
+    // Java 5.3+ keeps users and ACLs in each broker (its RocksDB, no NameServer copy), and
+    // mqadmin changes them on every master of a cluster: so do these.
+    struct AuthSnapshot
+    {
+        std::string brokerAddr; // the master they were read from
+        size_t masters = 0;     // how many masters the cluster has
+        std::vector<acl::User> users;
+        std::vector<acl::Acl> acls;
+    };
+    // Users (AUTH_LIST_USER) and ACLs (AUTH_LIST_ACL) of the first master of the cluster
+    // (every cluster when empty).
+    Result<AuthSnapshot> authSnapshot(const std::string &clusterName = {});
+    // Runs `change(api, addr)` on every master of the cluster (every cluster when empty), in
+    // address order; stops at the first failure, whose text names the broker (masters changed
+    // before it stay changed).
+    Status onEveryMaster(const std::string &clusterName,
+                         const std::function<Status(MQClientAPI &, const std::string &addr)> &change);
 
 private:
     // The masters of `topic`'s route.

@@ -5,6 +5,11 @@
 
 namespace mqdesk::client {
 
+bool Status::isNoPermission() const
+{
+    return !ok && code == remoting::ResponseCode::kNoPermission;
+}
+
 bool Status::isNotSupported() const
 {
     return !ok && code == remoting::ResponseCode::kRequestCodeNotSupported;

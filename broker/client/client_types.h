@@ -45,6 +45,7 @@ struct Status
     bool isNotSupported() const;     // REQUEST_CODE_NOT_SUPPORTED: an older or a foreign broker
     bool isConsumerNotOnline() const; // CONSUMER_NOT_ONLINE: no client of the group is connected
     bool isNotFound() const;          // QUERY_NOT_FOUND: a lookup that found nothing
+    bool isNoPermission() const;      // NO_PERMISSION: refused by the ACL (or an AUTH_* answer)
 };
 
 // The RocketMQ version a client or broker reports, as the Dashboard names it ("V4_9_8",

@@ -1,8 +1,9 @@
 // MQClientAPI's admin calls (remoting spec §8): topics, stats, groups, connections, broker
-// runtime info and config, message lookups.
+// runtime info and config, message lookups, ACL 2.0's users and ACLs.
 
 #include "broker/client/mq_client_api.h"
 
+#include "broker/common/json.h"
 #include "broker/common/properties_file.h"
 #include "broker/remoting/protocol/header_fields.h"
 
@@ -225,6 +226,155 @@ Result<std::vector<std::string>> MQClientAPI::queryTopicConsumeByWho(const std::
     RemotingCommand command = request(RequestCode::kQueryTopicConsumeByWho, std::move(fields));
     const std::string what = describeRequest(addr, command);
     return decodeBody<std::vector<std::string>>(what, call(addr, std::move(command)), decodeGroupList);
+}
+
+// ---- ACL 2.0 (3001–3010): Java's UserInfo / AclInfo bodies ----
+
+namespace {
+
+RemotingCommand jsonRequest(int32_t code, ExtFields fields, const common::JsonValue &body)
+{
+    RemotingCommand command = request(code, std::move(fields));
+    const std::string text = common::toJsonCompact(body);
+    command.body.assign(text.begin(), text.end());
+    return command;
+}
+
+// One JSON value, or a JSON array of them, read with `read(value, out, error)`. No body: an
+// empty list or nothing found (Java sets none then).
+template<typename T, typename Read>
+bool decodeJson(std::string_view body, T &out, std::string &error, Read read)
+{
+    if (body.empty())
+        return true;
+    common::JsonParseResult parsed = common::parseJson(body);
+    if (!parsed.ok()) {
+        error = parsed.error;
+        return false;
+    }
+    return read(parsed.value, out, error);
+}
+
+template<typename T, typename ReadOne>
+auto listReader(ReadOne readOne)
+{
+    return [readOne](const common::JsonValue &value, std::vector<T> &out, std::string &error) {
+        if (!value.isArray()) {
+            error = "expected a JSON array";
+            return false;
+        }
+        for (const common::JsonValue &item : value.asArray()) {
+            T one;
+            if (!readOne(item, one, error)) {
+                error = "item " + std::to_string(out.size()) + ": " + error;
+                return false;
+            }
+            out.push_back(std::move(one));
+        }
+        return true;
+    };
+}
+
+} // namespace
+
+Status MQClientAPI::createUser(const std::string &addr, const acl::User &user)
+{
+    ExtFields fields;
+    setField(fields, "username", user.username);
+    return call(addr, jsonRequest(RequestCode::kAuthCreateUser, std::move(fields), acl::userToJson(user))).status();
+}
+
+Status MQClientAPI::updateUser(const std::string &addr, const acl::User &user)
+{
+    ExtFields fields;
+    setField(fields, "username", user.username);
+    // A blank password leaves the stored one as it is (Java's updateUser).
+    const common::JsonValue body = acl::userToJson(user, !user.password.empty());
+    return call(addr, jsonRequest(RequestCode::kAuthUpdateUser, std::move(fields), body)).status();
+}
+
+Status MQClientAPI::deleteUser(const std::string &addr, const std::string &username)
+{
+    ExtFields fields;
+    setField(fields, "username", username);
+    return call(addr, request(RequestCode::kAuthDeleteUser, std::move(fields))).status();
+}
+
+Result<acl::User> MQClientAPI::getUser(const std::string &addr, const std::string &username)
+{
+    ExtFields fields;
+    setField(fields, "username", username);
+    RemotingCommand command = request(RequestCode::kAuthGetUser, std::move(fields));
+    const std::string what = describeRequest(addr, command);
+    return decodeBody<acl::User>(what, call(addr, std::move(command)), [](std::string_view body, auto &out, auto &error) {
+        return decodeJson(body, out, error, acl::userFromJson);
+    });
+}
+
+Result<std::vector<acl::User>> MQClientAPI::listUsers(const std::string &addr, const std::string &filter)
+{
+    ExtFields fields;
+    if (!filter.empty())
+        setField(fields, "filter", filter);
+    RemotingCommand command = request(RequestCode::kAuthListUser, std::move(fields));
+    const std::string what = describeRequest(addr, command);
+    return decodeBody<std::vector<acl::User>>(
+        what, call(addr, std::move(command)), [](std::string_view body, auto &out, auto &error) {
+            return decodeJson(body, out, error, listReader<acl::User>(acl::userFromJson));
+        });
+}
+
+Status MQClientAPI::createAcl(const std::string &addr, const acl::Acl &acl)
+{
+    ExtFields fields;
+    setField(fields, "subject", acl.subject);
+    return call(addr, jsonRequest(RequestCode::kAuthCreateAcl, std::move(fields), acl::aclToJson(acl))).status();
+}
+
+Status MQClientAPI::updateAcl(const std::string &addr, const acl::Acl &acl)
+{
+    ExtFields fields;
+    setField(fields, "subject", acl.subject);
+    return call(addr, jsonRequest(RequestCode::kAuthUpdateAcl, std::move(fields), acl::aclToJson(acl))).status();
+}
+
+Status MQClientAPI::deleteAcl(const std::string &addr, const std::string &subject, const std::string &policyType,
+                              const std::string &resource)
+{
+    ExtFields fields;
+    setField(fields, "subject", subject);
+    if (!policyType.empty())
+        setField(fields, "policyType", policyType);
+    if (!resource.empty())
+        setField(fields, "resource", resource);
+    return call(addr, request(RequestCode::kAuthDeleteAcl, std::move(fields))).status();
+}
+
+Result<acl::Acl> MQClientAPI::getAcl(const std::string &addr, const std::string &subject)
+{
+    ExtFields fields;
+    setField(fields, "subject", subject);
+    RemotingCommand command = request(RequestCode::kAuthGetAcl, std::move(fields));
+    const std::string what = describeRequest(addr, command);
+    return decodeBody<acl::Acl>(what, call(addr, std::move(command)), [](std::string_view body, auto &out, auto &error) {
+        return decodeJson(body, out, error, acl::aclFromJson);
+    });
+}
+
+Result<std::vector<acl::Acl>> MQClientAPI::listAcls(const std::string &addr, const std::string &subjectFilter,
+                                                    const std::string &resourceFilter)
+{
+    ExtFields fields;
+    if (!subjectFilter.empty())
+        setField(fields, "subjectFilter", subjectFilter);
+    if (!resourceFilter.empty())
+        setField(fields, "resourceFilter", resourceFilter);
+    RemotingCommand command = request(RequestCode::kAuthListAcl, std::move(fields));
+    const std::string what = describeRequest(addr, command);
+    return decodeBody<std::vector<acl::Acl>>(
+        what, call(addr, std::move(command)), [](std::string_view body, auto &out, auto &error) {
+            return decodeJson(body, out, error, listReader<acl::Acl>(acl::aclFromJson));
+        });
 }
 
 } // namespace mqdesk::client

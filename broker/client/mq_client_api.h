@@ -10,6 +10,7 @@
 // work from one (a retry to another broker), hand it to post(), which runs it on the client's
 // callback thread. Thread-safe.
 
+#include "broker/acl/auth_model.h"
 #include "broker/client/admin_bodies.h"
 #include "broker/client/client_config.h"
 #include "broker/client/client_types.h"
@@ -192,6 +193,25 @@ public:
     Result<common::StoredMessage> viewMessage(const std::string &addr, int64_t commitLogOffset,
                                               const std::string &topic = {});
     Result<std::vector<std::string>> queryTopicConsumeByWho(const std::string &addr, const std::string &topic);
+
+    // ---- ACL 2.0's users and ACLs (AUTH_* 3001–3010), in mq_client_admin.cpp ----
+    // Bodies are Java's UserInfo / AclInfo JSON (acl/auth_model.h). Java keeps these per broker:
+    // AdminClient's cluster-wide calls send a change to every master. updateUser with a blank
+    // password keeps the stored one. create/updateAcl put the given entries, replacing those
+    // with the same resource; deleteAcl removes one entry (`resource`, of the Custom policy unless
+    // `policyType` is "Default"), or without a resource the subject's whole ACL.
+    Status createUser(const std::string &addr, const acl::User &user);
+    Status updateUser(const std::string &addr, const acl::User &user);
+    Status deleteUser(const std::string &addr, const std::string &username);
+    Result<acl::User> getUser(const std::string &addr, const std::string &username);
+    Result<std::vector<acl::User>> listUsers(const std::string &addr, const std::string &filter = {});
+    Status createAcl(const std::string &addr, const acl::Acl &acl);
+    Status updateAcl(const std::string &addr, const acl::Acl &acl);
+    Status deleteAcl(const std::string &addr, const std::string &subject, const std::string &policyType = {},
+                     const std::string &resource = {});
+    Result<acl::Acl> getAcl(const std::string &addr, const std::string &subject);
+    Result<std::vector<acl::Acl>> listAcls(const std::string &addr, const std::string &subjectFilter = {},
+                                           const std::string &resourceFilter = {});
 
     // Decodes concatenated commit-log records (pull, query and view bodies); error names the
     // record's index and byte position.
