@@ -22,6 +22,9 @@ packages=(
   libqcustomplot-dev
   # the SVG icon engine (QIcon from resources/mqdesk.svg)
   qt6-svg-dev
+  # the console's saved secret keys in the desktop's keyring (QtKeychain: Secret Service / KWallet);
+  # the tests run a private D-Bus session with gnome-keyring's Secret Service to prove it
+  qtkeychain-qt6-dev gnome-keyring dbus
   # translations: Qt6LinguistTools (CMake), lupdate/lrelease; a CJK font for the zh_CN interface
   # (qt6-translations-l10n, Qt's own zh_CN strings for standard dialogs, is optional)
   qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei

@@ -57,6 +57,177 @@
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::AccessView</name>
+    <message>
+        <source>Find a user (Ctrl+F)</source>
+        <translation>查找用户（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Fetch the users and policies again (F5)</source>
+        <translation>重新读取用户和策略（F5）</translation>
+    </message>
+    <message>
+        <source>users.csv</source>
+        <translation>users.csv</translation>
+    </message>
+    <message>
+        <source>&amp;New user…</source>
+        <translation>新建用户(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit user…</source>
+        <translation>编辑用户(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete user…</source>
+        <translation>删除用户(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Show this page to read the cluster&apos;s users.</source>
+        <translation>打开此页面以读取集群的用户。</translation>
+    </message>
+    <message>
+        <source>Policy entries of the selected user</source>
+        <translation>所选用户的策略条目</translation>
+    </message>
+    <message>
+        <source>New &amp;entry…</source>
+        <translation>新建条目(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Edit entry…</source>
+        <translation>编辑条目…</translation>
+    </message>
+    <message>
+        <source>Delete entry</source>
+        <translation>删除条目</translation>
+    </message>
+    <message>
+        <source>What may the selected user do?</source>
+        <translation>所选用户可以做什么？</translation>
+    </message>
+    <message>
+        <source>topic, group or cluster name</source>
+        <translation>主题、消费者组或集群名称</translation>
+    </message>
+    <message>
+        <source>from IP (optional)</source>
+        <translation>来源 IP（可选）</translation>
+    </message>
+    <message>
+        <source>Entries limited to source IPs apply only to requests from those addresses</source>
+        <translation>限定了来源 IP 的条目只对来自这些地址的请求生效</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>No cluster is connected.</source>
+        <translation>未连接任何集群。</translation>
+    </message>
+    <message>
+        <source>Reading the users and policies…</source>
+        <translation>正在读取用户和策略…</translation>
+    </message>
+    <message>
+        <source>The users could not be read</source>
+        <translation>无法读取用户</translation>
+    </message>
+    <message>
+        <source>No users to show.</source>
+        <translation>没有可显示的用户。</translation>
+    </message>
+    <message>
+        <source>Read from %1, one of %2 masters; changes go to every master.</source>
+        <translation>读取自 %1（共 %2 个主节点之一）；修改会发送到每个主节点。</translation>
+    </message>
+    <message>
+        <source>Read from %1.</source>
+        <translation>读取自 %1。</translation>
+    </message>
+    <message>
+        <source>The cluster has no ACL 2.0 users yet: add one with New user…</source>
+        <translation>集群还没有 ACL 2.0 用户：用“新建用户…”添加一个</translation>
+    </message>
+    <message>
+        <source>This cluster has no ACL 2.0 (RocketMQ 5.3 or later with authenticationEnabled / authorizationEnabled); a 4.x cluster&apos;s ACL is its plain_acl.yml.</source>
+        <translation>此集群没有 ACL 2.0（需 RocketMQ 5.3 或更高版本并开启 authenticationEnabled / authorizationEnabled）；4.x 集群的 ACL 是其 plain_acl.yml。</translation>
+    </message>
+    <message>
+        <source>Reach the cluster as a Super user: set the connection&apos;s access key and secret key in Connections ▸ Credentials….</source>
+        <translation>请以超级用户身份访问集群：在“连接 ▸ 凭据…”中设置该连接的 AccessKey 和 SecretKey。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2. %3</source>
+        <translation>%1：%2。%3</translation>
+    </message>
+    <message>
+        <source>The change was refused</source>
+        <translation>修改被拒绝</translation>
+    </message>
+    <message>
+        <source>Created user %1.</source>
+        <translation>已创建用户 %1。</translation>
+    </message>
+    <message>
+        <source>Updated user %1.</source>
+        <translation>已更新用户 %1。</translation>
+    </message>
+    <message>
+        <source>Delete user</source>
+        <translation>删除用户</translation>
+    </message>
+    <message>
+        <source>Delete user %1 and the policies that name them from every master?</source>
+        <translation>从每个主节点删除用户 %1 及其策略？</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Deleted user %1.</source>
+        <translation>已删除用户 %1。</translation>
+    </message>
+    <message>
+        <source>Added %1 to the policies of %2.</source>
+        <translation>已将 %1 添加到 %2 的策略。</translation>
+    </message>
+    <message>
+        <source>Changed %1 in the policies of %2.</source>
+        <translation>已修改 %2 策略中的 %1。</translation>
+    </message>
+    <message>
+        <source>Removed %1 from the policies of %2.</source>
+        <translation>已从 %2 的策略中移除 %1。</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::BrokerHost</name>
     <message>
         <source>stopped</source>
@@ -789,6 +960,18 @@ The raw text shows where.</source>
         <source>Saved connection %1 was skipped: %2.</source>
         <translation>已跳过保存的连接 %1：%2。</translation>
     </message>
+    <message>
+        <source>Give the access key that goes with the secret key</source>
+        <translation>请填写与 SecretKey 配套的 AccessKey</translation>
+    </message>
+    <message>
+        <source>An access key has no blanks</source>
+        <translation>AccessKey 不能包含空格</translation>
+    </message>
+    <message>
+        <source>Give the secret key that goes with the access key</source>
+        <translation>请填写与 AccessKey 配套的 SecretKey</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::ConnectionsDialog</name>
@@ -839,6 +1022,42 @@ The raw text shows where.</source>
     <message>
         <source>Rename connection</source>
         <translation>重命名连接</translation>
+    </message>
+    <message>
+        <source>Credentials…</source>
+        <translation>凭据…</translation>
+    </message>
+    <message>
+        <source>optional: for a cluster with ACL on</source>
+        <translation>可选：用于开启了 ACL 的集群</translation>
+    </message>
+    <message>
+        <source>kept in the desktop&apos;s keyring</source>
+        <translation>保存在桌面密钥环中</translation>
+    </message>
+    <message>
+        <source>Access key:</source>
+        <translation>AccessKey：</translation>
+    </message>
+    <message>
+        <source>Secret key:</source>
+        <translation>SecretKey：</translation>
+    </message>
+    <message>
+        <source>%1 — %2 — as %3</source>
+        <translation>%1 — %2 — 以 %3 身份</translation>
+    </message>
+    <message>
+        <source>Credentials of %1</source>
+        <translation>%1 的凭据</translation>
+    </message>
+    <message>
+        <source>RocketMQ&apos;s access key and secret key (ACL 1.0 accounts and ACL 2.0 users alike). The secret key is kept in the desktop&apos;s keyring, never in MQDesk&apos;s files. Leave the access key empty to send unsigned requests.</source>
+        <translation>RocketMQ 的 AccessKey 和 SecretKey（ACL 1.0 账号与 ACL 2.0 用户通用）。SecretKey 保存在桌面密钥环中，绝不写入 MQDesk 的文件。AccessKey 留空则发送不签名的请求。</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>不变</translation>
     </message>
 </context>
 <context>
@@ -2186,6 +2405,18 @@ lag: %2 messages</source>
         <source>could not start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
+    <message>
+        <source>Access control</source>
+        <translation>访问控制</translation>
+    </message>
+    <message>
+        <source>Requests to %1 are not signed: %2</source>
+        <translation>发往 %1 的请求未签名：%2</translation>
+    </message>
+    <message>
+        <source>Views show %1 (%2) as %3</source>
+        <translation>视图显示 %1（%2），身份 %3</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::MessageDetailPane</name>
@@ -2819,6 +3050,116 @@ Broker：%2（%3，集群 %4）
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::PolicyEntryDialog</name>
+    <message>
+        <source>Edit a policy entry of %1</source>
+        <translation>编辑 %1 的策略条目</translation>
+    </message>
+    <message>
+        <source>New policy entry for %1</source>
+        <translation>为 %1 新建策略条目</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Default (applies when no Custom entry matches)</source>
+        <translation>默认（没有匹配的自定义条目时生效）</translation>
+    </message>
+    <message>
+        <source>a name, a prefix ending in *, or * for every one</source>
+        <translation>名称、以 * 结尾的前缀，或 * 表示全部</translation>
+    </message>
+    <message>
+        <source>any; or addresses and CIDR blocks, e.g. 10.0.0.0/8, 192.168.1.7</source>
+        <translation>任意；或填写地址和 CIDR 网段，例如 10.0.0.0/8, 192.168.1.7</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Deny (wins over an Allow of the same resource)</source>
+        <translation>拒绝（优先于同一资源的允许）</translation>
+    </message>
+    <message>
+        <source>Policy:</source>
+        <translation>策略：</translation>
+    </message>
+    <message>
+        <source>Resource type:</source>
+        <translation>资源类型：</translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation>资源：</translation>
+    </message>
+    <message>
+        <source>Actions:</source>
+        <translation>操作：</translation>
+    </message>
+    <message>
+        <source>Source IPs:</source>
+        <translation>来源 IP：</translation>
+    </message>
+    <message>
+        <source>Decision:</source>
+        <translation>决定：</translation>
+    </message>
+    <message>
+        <source>Give the resource&apos;s name, a prefix ending in *, or *</source>
+        <translation>请填写资源名称、以 * 结尾的前缀，或 *</translation>
+    </message>
+    <message>
+        <source>The resource %1 is not valid: %2</source>
+        <translation>资源 %1 无效：%2</translation>
+    </message>
+    <message>
+        <source>Tick at least one action</source>
+        <translation>请至少勾选一个操作</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an IP address or a CIDR block</source>
+        <translation>“%1”不是 IP 地址或 CIDR 网段</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::PolicyEntryModel</name>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Source IPs</source>
+        <translation>来源 IP</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::RecordTableModel</name>
     <message>
         <source>end-of-file blank</source>
@@ -2968,6 +3309,21 @@ Broker：%2（%3，集群 %4）
     <message>
         <source>bytes flushed</source>
         <translation>刷盘字节数</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::SecretStore</name>
+    <message>
+        <source>the keyring holds no secret key for &quot;%1&quot;</source>
+        <translation>密钥环中没有“%1”的 SecretKey</translation>
+    </message>
+    <message>
+        <source>the keyring could not be read: %1</source>
+        <translation>无法读取密钥环：%1</translation>
+    </message>
+    <message>
+        <source>The secret key is kept for this session only: the desktop&apos;s keyring could not store it (%1).</source>
+        <translation>SecretKey 仅在本次会话中保留：桌面密钥环无法保存它（%1）。</translation>
     </message>
 </context>
 <context>
@@ -3746,6 +4102,160 @@ Check that the broker is running, then press F5.</source>
     <message>
         <source>No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.</source>
         <translation>没有匹配过滤条件的主题。请清空搜索框，或选择“全部类型”和“全部消息类型”。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::UserDialog</name>
+    <message>
+        <source>Edit user %1</source>
+        <translation>编辑用户 %1</translation>
+    </message>
+    <message>
+        <source>New user</source>
+        <translation>新建用户</translation>
+    </message>
+    <message>
+        <source>Normal: what its policies allow</source>
+        <translation>普通：按其策略授权</translation>
+    </message>
+    <message>
+        <source>Super: everything, no policies needed</source>
+        <translation>超级：拥有全部权限，无需策略</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>disabled: every request refused</source>
+        <translation>已禁用：拒绝所有请求</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <source>the user&apos;s secret key</source>
+        <translation>该用户的 SecretKey</translation>
+    </message>
+    <message>
+        <source>Username (access key):</source>
+        <translation>用户名（AccessKey）：</translation>
+    </message>
+    <message>
+        <source>Password (secret key):</source>
+        <translation>密码（SecretKey）：</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>Give the username</source>
+        <translation>请填写用户名</translation>
+    </message>
+    <message>
+        <source>A username has no blanks or &apos;:&apos;</source>
+        <translation>用户名不能包含空格或“:”</translation>
+    </message>
+    <message>
+        <source>Give the password: clients sign their requests with it</source>
+        <translation>请填写密码：客户端用它签名请求</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::UserTableModel</name>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Super</source>
+        <translation>超级</translation>
+    </message>
+    <message>
+        <source>Normal</source>
+        <translation>普通</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>— (may do everything)</source>
+        <translation>—（可以做任何事）</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Policy entries</source>
+        <translation>策略条目</translation>
+    </message>
+    <message>
+        <source>the user is disabled: every request is refused</source>
+        <translation>该用户已禁用：所有请求都会被拒绝</translation>
+    </message>
+    <message>
+        <source>a Super user may do everything</source>
+        <translation>超级用户可以做任何事</translation>
+    </message>
+    <message>
+        <source>no policy entry matches: denied</source>
+        <translation>没有匹配的策略条目：拒绝</translation>
+    </message>
+    <message>
+        <source>%1 policy: %2 %3 %4</source>
+        <translation>%1 策略：%2 %3 %4</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>消费者组</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Any resource</source>
+        <translation>任意资源</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "ui/access/access_view.h"
 #include "ui/connection/connection_bar.h"
 #include "ui/explorer/explorer_actions.h"
 #include "ui/flush/flush_monitor_view.h"
@@ -50,6 +51,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     auto *flushMonitor = new FlushMonitorView(host_, connection_, pages_);
     flushMonitor->setHistory(&history_);
     addView(flushMonitor, tr("Flush monitor"));
+    addView(new AccessView(connection_, pages_), tr("Access control"));
     navigation_->setCurrentRow(0);
 
     splitter_ = new QSplitter(this);
@@ -82,6 +84,10 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
     if (const int view = restoreWindowState(*this, *splitter_); view >= 0 && view < pages_->count())
         navigation_->setCurrentRow(view);
     connect(&connections_, &ConnectionManager::selectionChanged, this, &MainWindow::followSelectedConnection);
+    connect(&connections_, &ConnectionManager::credentialsChanged, this, [this](int index) {
+        if (index == connections_.selectedIndex())
+            followSelectedConnection();
+    });
 
     stateLabel_ = new QLabel(this);
     addressLabel_ = new QLabel(this);
@@ -183,10 +189,25 @@ void MainWindow::onStateChanged(BrokerHost::State state)
 
 void MainWindow::followSelectedConnection()
 {
-    if (const SavedConnection *selected = connections_.selectedConnection())
-        connection_.setNamesrvAddress(selected->namesrvAddress);
-    else
+    if (const SavedConnection *selected = connections_.selectedConnection()) {
+        if (selected->accessKey.isEmpty()) {
+            connection_.setTarget(selected->namesrvAddress);
+        } else {
+            // The secret comes from the keyring (which may first ask to be unlocked).
+            connections_.credentialsFor(
+                selected->name, this,
+                [this, name = selected->name](const QString &accessKey, const QString &secretKey, const QString &error) {
+                    const SavedConnection *still = connections_.selectedConnection();
+                    if (!still || still->name != name)
+                        return;
+                    if (!error.isEmpty())
+                        statusBar()->showMessage(tr("Requests to %1 are not signed: %2").arg(name, error), 15000);
+                    connection_.setTarget(still->namesrvAddress, accessKey, secretKey);
+                });
+        }
+    } else {
         onStateChanged(host_.state());
+    }
     updateStatus();
 }
 
@@ -222,8 +243,11 @@ void MainWindow::updateStatus()
     else if (state == BrokerHost::State::Failed)
         parts << tr("could not start: %1").arg(host_.lastError());
     // The embedded broker's addresses stay in view; when another cluster is picked, say so.
-    if (const SavedConnection *selected = connections_.selectedConnection())
-        parts << tr("Views show %1 (%2)").arg(selected->name, selected->namesrvAddress);
+    if (const SavedConnection *selected = connections_.selectedConnection()) {
+        parts << (selected->accessKey.isEmpty()
+                      ? tr("Views show %1 (%2)").arg(selected->name, selected->namesrvAddress)
+                      : tr("Views show %1 (%2) as %3").arg(selected->name, selected->namesrvAddress, selected->accessKey));
+    }
     addressLabel_->setText(parts.join(QStringLiteral(" · ")));
     flushLabel_->setText(host_.flushMode());
     usePortsButton_->setVisible(overview_->usePortsAction()->isVisible());

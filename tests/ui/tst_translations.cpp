@@ -212,7 +212,7 @@ void TranslationsTest::mainWindowShowsChinese()
         const char *screenshot;
         int waitMs;
     } pages[] = {{"zh-overview", 300}, {"zh-topics", 1500}, {"zh-groups", 1500}, {"zh-messages", 800},
-                 {"zh-flush", 3000}};
+                 {"zh-flush", 3000}, {"zh-access", 800}};
     QCOMPARE(window.pages()->count(), int(std::size(pages)));
     for (int index = 0; index < window.pages()->count(); ++index) {
         window.showView(index);

@@ -10,6 +10,9 @@
 #include <QApplication>
 #include <QAbstractScrollArea>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QPushButton>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QMenu>
@@ -193,6 +196,34 @@ inline bool chooseMenuItem(QMainWindow &window, const QString &menuTitle, const 
     }
     menu->close();
     return false;
+}
+
+// Runs `act` on the modal dialog of type Dialog that the next click opens (exec() runs its own
+// event loop), from `context`'s event loop; a dialog still open after twice `timeoutMs` is
+// rejected so the test cannot hang.
+template <typename Dialog, typename Act>
+void whenDialogOpens(QObject *context, int timeoutMs, Act act)
+{
+    QTimer::singleShot(0, context, [act, timeoutMs] {
+        Dialog *dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget())), timeoutMs);
+        QTRY_VERIFY(dialog->isVisible());
+        act(dialog);
+    });
+    QTimer::singleShot(timeoutMs * 2, context, [] {
+        if (auto *open = qobject_cast<QDialog *>(QApplication::activeModalWidget()))
+            open->reject();
+    });
+}
+
+// Clicks `which` of the dialog's button box with the mouse (it must be enabled).
+inline void clickDialogButton(QDialog *dialog, QDialogButtonBox::StandardButton which)
+{
+    auto *box = dialog->findChild<QDialogButtonBox *>();
+    QVERIFY(box);
+    QPushButton *pushed = box->button(which);
+    QVERIFY(pushed && pushed->isEnabled());
+    QTest::mouseClick(pushed, Qt::LeftButton);
 }
 
 } // namespace mqdesk::test

@@ -14,23 +14,40 @@ ClusterConnection::~ClusterConnection()
     pool_.waitForDone();
 }
 
-void ClusterConnection::setNamesrvAddress(const QString &namesrvAddr)
+void ClusterConnection::setTarget(const QString &namesrvAddr, const QString &accessKey, const QString &secretKey)
 {
+    acl::Credentials credentials;
+    if (!accessKey.isEmpty() && !secretKey.isEmpty())
+        credentials = {accessKey.toStdString(), secretKey.toStdString(), {}};
     {
         std::lock_guard lock(mutex_);
-        if (namesrvAddr == namesrvAddr_)
+        if (namesrvAddr == namesrvAddr_ && credentials.accessKey == credentials_.accessKey
+            && credentials.secretKey == credentials_.secretKey)
             return;
         namesrvAddr_ = namesrvAddr;
+        credentials_ = credentials;
         admin_.reset();
         producer_.reset();
-        if (!namesrvAddr.isEmpty()) {
-            client::ClientConfig config;
-            config.namesrvAddr = namesrvAddr.toStdString();
-            config.instanceName = "mqdesk-console";
-            admin_ = std::make_shared<client::AdminClient>(config);
-        }
+        if (!namesrvAddr.isEmpty())
+            admin_ = std::make_shared<client::AdminClient>(clientConfig());
     }
+    // Also when only the credentials changed: the views fetch again with the new ones.
     emit namesrvAddressChanged(namesrvAddr);
+}
+
+client::ClientConfig ClusterConnection::clientConfig() const
+{
+    client::ClientConfig config;
+    config.namesrvAddr = namesrvAddr_.toStdString();
+    config.instanceName = "mqdesk-console";
+    config.credentials = credentials_;
+    return config;
+}
+
+QString ClusterConnection::accessKey() const
+{
+    std::lock_guard lock(mutex_);
+    return QString::fromStdString(credentials_.accessKey);
 }
 
 QString ClusterConnection::namesrvAddress() const
@@ -49,12 +66,9 @@ std::shared_ptr<client::Producer> ClusterConnection::producer()
 {
     std::lock_guard lock(mutex_);
     if (!producer_ && !namesrvAddr_.isEmpty()) {
-        client::ClientConfig config;
-        config.namesrvAddr = namesrvAddr_.toStdString();
-        config.instanceName = "mqdesk-console";
         client::ProducerOptions options;
         options.group = "MQDESK_CONSOLE_PRODUCER";
-        producer_ = std::make_shared<client::Producer>(config, options);
+        producer_ = std::make_shared<client::Producer>(clientConfig(), options);
         producer_->start();
     }
     return producer_;

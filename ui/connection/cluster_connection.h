@@ -28,9 +28,14 @@ public:
     ~ClusterConnection() override; // waits for running calls
 
     // Points the connection at `namesrvAddr` ("host:port;host:port"); empty disconnects.
-    // Calls already running finish against the old clients.
-    void setNamesrvAddress(const QString &namesrvAddr);
+    // With an access key and secret key every request is signed (RocketMQ's AclClientRPCHook,
+    // which ACL 1.0 and ACL 2.0 brokers both check). Calls already running finish against the
+    // old clients.
+    void setTarget(const QString &namesrvAddr, const QString &accessKey = {}, const QString &secretKey = {});
+    void setNamesrvAddress(const QString &namesrvAddr) { setTarget(namesrvAddr); }
     QString namesrvAddress() const;
+    // The access key requests are signed with; empty when they are not.
+    QString accessKey() const;
     bool isConnected() const { return !namesrvAddress().isEmpty(); }
 
     // Runs `work(AdminClient &)` off the GUI thread; `done(result)` runs on the GUI thread
@@ -58,9 +63,11 @@ signals:
 
 private:
     std::shared_ptr<client::AdminClient> adminClient() const;
+    client::ClientConfig clientConfig() const; // requires: mutex_ held
 
     mutable std::mutex mutex_;
     QString namesrvAddr_;
+    acl::Credentials credentials_;
     std::shared_ptr<client::AdminClient> admin_;
     std::shared_ptr<client::Producer> producer_;
     QThreadPool pool_;

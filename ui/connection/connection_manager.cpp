@@ -3,6 +3,8 @@
 #include "ui/history/history_store.h"
 
 #include <QSettings>
+
+#include <algorithm>
 #include <QStandardPaths>
 
 namespace mqdesk::ui {
@@ -107,23 +109,84 @@ QString ConnectionManager::checkName(const QString &name, int ignoreIndex) const
     return {};
 }
 
-bool ConnectionManager::addConnection(const QString &name, const QString &address, QString *error)
+bool ConnectionManager::addConnection(const QString &name, const QString &address, QString *error,
+                                      const QString &accessKey, const QString &secretKey)
 {
     QString message = checkName(name, -1);
     QString normalized;
     if (message.isEmpty())
         message = validateAddress(address, &normalized);
+    if (message.isEmpty())
+        message = checkCredentials(accessKey, secretKey, false);
     if (!message.isEmpty()) {
         if (error)
             *error = message;
         return false;
     }
-    connections_.push_back({name.trimmed(), normalized});
+    connections_.push_back({name.trimmed(), normalized, accessKey.trimmed()});
+    if (!accessKey.trimmed().isEmpty())
+        storeSecret(name.trimmed(), secretKey);
     if (!loaded_)
         addedBeforeLoad_.push_back(connections_.back());
     save();
     emit connectionsChanged();
     return true;
+}
+
+QString ConnectionManager::checkCredentials(const QString &accessKey, const QString &secretKey, bool hadAccessKey)
+{
+    if (accessKey.trimmed().isEmpty())
+        return secretKey.isEmpty() ? QString() : tr("Give the access key that goes with the secret key");
+    if (accessKey.trimmed().contains(QLatin1Char(' ')))
+        return tr("An access key has no blanks");
+    if (secretKey.isEmpty() && !hadAccessKey)
+        return tr("Give the secret key that goes with the access key");
+    return {};
+}
+
+void ConnectionManager::storeSecret(const QString &name, const QString &secretKey)
+{
+    secrets_.write(name, secretKey, this, [this](const QString &error) {
+        if (!error.isEmpty())
+            emit keyringNote(error);
+    });
+}
+
+bool ConnectionManager::setCredentials(int index, const QString &accessKey, const QString &secretKey,
+                                       QString *error)
+{
+    if (index < 0 || index >= static_cast<int>(connections_.size()))
+        return false;
+    SavedConnection &connection = connections_[index];
+    const QString message = checkCredentials(accessKey, secretKey, !connection.accessKey.isEmpty());
+    if (!message.isEmpty()) {
+        if (error)
+            *error = message;
+        return false;
+    }
+    connection.accessKey = accessKey.trimmed();
+    if (connection.accessKey.isEmpty())
+        secrets_.remove(connection.name);
+    else if (!secretKey.isEmpty())
+        storeSecret(connection.name, secretKey);
+    save();
+    emit connectionsChanged();
+    emit credentialsChanged(index);
+    return true;
+}
+
+void ConnectionManager::credentialsFor(const QString &name, QObject *context,
+                                       std::function<void(QString, QString, QString)> done)
+{
+    const auto it = std::find_if(connections_.begin(), connections_.end(),
+                                 [&](const SavedConnection &c) { return c.name == name; });
+    if (it == connections_.end() || it->accessKey.isEmpty()) {
+        done({}, {}, {});
+        return;
+    }
+    secrets_.read(name, context, [accessKey = it->accessKey, done = std::move(done)](QString secret, QString error) {
+        done(accessKey, secret, error);
+    });
 }
 
 bool ConnectionManager::renameConnection(int index, const QString &name, QString *error)
@@ -135,6 +198,8 @@ bool ConnectionManager::renameConnection(int index, const QString &name, QString
             *error = message;
         return false;
     }
+    if (!connections_[index].accessKey.isEmpty())
+        secrets_.rename(connections_[index].name, name.trimmed());
     connections_[index].name = name.trimmed();
     save();
     emit connectionsChanged();
@@ -146,6 +211,8 @@ void ConnectionManager::removeConnection(int index)
     if (index < 0 || index >= static_cast<int>(connections_.size()))
         return;
     const bool wasSelected = index == selected_;
+    if (!connections_[index].accessKey.isEmpty())
+        secrets_.remove(connections_[index].name);
     connections_.erase(connections_.begin() + index);
     if (index < selected_)
         --selected_;
@@ -202,7 +269,7 @@ void ConnectionManager::apply(Stored stored)
             loadNotes_ << tr("Saved connection %1 was skipped: %2.").arg(i + 1).arg(problem);
             continue;
         }
-        connections_.push_back({entry.name.trimmed(), normalized});
+        connections_.push_back({entry.name.trimmed(), normalized, entry.accessKey});
         if (!stored.selectedName.isEmpty() && connections_.back().name == stored.selectedName)
             selected_ = static_cast<int>(connections_.size()) - 1;
     }

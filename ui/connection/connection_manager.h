@@ -8,11 +8,18 @@
 // group of the app's settings file (appSettingsPath()), which is then removed there; the window
 // state and the language stay in that file. A saved entry that cannot be read is skipped and
 // reported in loadNotes(); it never stops the app.
+//
+// A saved cluster may carry ACL credentials (RocketMQ's AccessKey/SecretKey, for ACL 1.0 and 2.0
+// alike): the access key is saved with the connection, the secret key only in the desktop's
+// keyring (secrets(), SecretStore).
+
+#include "ui/connection/secret_store.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <vector>
 
 namespace mqdesk::ui {
@@ -26,6 +33,7 @@ struct SavedConnection
 {
     QString name;
     QString namesrvAddress; // "host:port;host:port", normalised
+    QString accessKey;      // empty: requests are not signed
 };
 
 class ConnectionManager : public QObject
@@ -47,9 +55,21 @@ public:
     const std::vector<SavedConnection> &connections() const { return connections_; }
     // Adds a connection and saves the list; false with `error` set when the name is empty or
     // taken, or the address is invalid.
-    bool addConnection(const QString &name, const QString &address, QString *error = nullptr);
+    // With an access key, `secretKey` is required and kept in the keyring (see setCredentials).
+    bool addConnection(const QString &name, const QString &address, QString *error = nullptr,
+                       const QString &accessKey = {}, const QString &secretKey = {});
     bool renameConnection(int index, const QString &name, QString *error = nullptr);
     void removeConnection(int index);
+    // Sets the credentials the connection signs its requests with. An empty access key removes
+    // them; an empty secret key keeps the stored one when the connection had an access key
+    // already. The secret goes to the keyring: keyringNote() follows with why it is kept for this
+    // session only when the keyring cannot store it. False with `error` when incomplete.
+    bool setCredentials(int index, const QString &accessKey, const QString &secretKey, QString *error = nullptr);
+    // The access key and secret key of the connection named `name` (the secret from the keyring,
+    // asynchronously); `error` says why the secret is missing.
+    void credentialsFor(const QString &name, QObject *context,
+                        std::function<void(QString accessKey, QString secretKey, QString error)> done);
+    SecretStore &secrets() { return secrets_; }
 
     // -1: the embedded broker; otherwise an index into connections().
     int selectedIndex() const { return selected_; }
@@ -75,13 +95,20 @@ signals:
     void connectionsChanged();
     void selectionChanged(int index);
     void loaded();
+    // The credentials of connection `index` changed (the views reconnect when it is shown).
+    void credentialsChanged(int index);
+    // Why a secret key is kept for this session only (the keyring could not store it).
+    void keyringNote(const QString &text);
 
 private:
     QString checkName(const QString &name, int ignoreIndex) const;
+    static QString checkCredentials(const QString &accessKey, const QString &secretKey, bool hadAccessKey);
+    void storeSecret(const QString &name, const QString &secretKey);
     void apply(Stored stored);
     void save() const;
 
     HistoryStore &history_;
+    SecretStore secrets_;
     std::vector<SavedConnection> connections_;
     int selected_ = -1;
     QStringList loadNotes_;

@@ -32,12 +32,15 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("connectionList"));
     renameButton_ = new QPushButton(tr("Rename…"), this);
+    credentialsButton_ = new QPushButton(tr("Credentials…"), this);
+    credentialsButton_->setObjectName(QStringLiteral("connectionCredentials"));
     removeButton_ = new QPushButton(tr("Remove"), this);
     removeButton_->setObjectName(QStringLiteral("removeConnection"));
     useButton_ = new QPushButton(tr("Show in the views"), this);
     auto *listButtons = new QVBoxLayout;
     listButtons->addWidget(useButton_);
     listButtons->addWidget(renameButton_);
+    listButtons->addWidget(credentialsButton_);
     listButtons->addWidget(removeButton_);
     listButtons->addStretch(1);
     auto *listRow = new QHBoxLayout;
@@ -50,6 +53,13 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
     addressEdit_ = new QLineEdit(this);
     addressEdit_->setObjectName(QStringLiteral("connectionAddress"));
     addressEdit_->setPlaceholderText(tr("host:port;host:port, e.g. 10.0.0.5:9876"));
+    accessKeyEdit_ = new QLineEdit(this);
+    accessKeyEdit_->setObjectName(QStringLiteral("connectionAccessKey"));
+    accessKeyEdit_->setPlaceholderText(tr("optional: for a cluster with ACL on"));
+    secretKeyEdit_ = new QLineEdit(this);
+    secretKeyEdit_->setObjectName(QStringLiteral("connectionSecretKey"));
+    secretKeyEdit_->setEchoMode(QLineEdit::Password);
+    secretKeyEdit_->setPlaceholderText(tr("kept in the desktop's keyring"));
     addButton_ = new QPushButton(tr("Add"), this);
     addButton_->setObjectName(QStringLiteral("addConnection"));
     error_ = new QLabel(this);
@@ -60,6 +70,8 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
     auto *form = new QFormLayout;
     form->addRow(tr("Name:"), nameEdit_);
     form->addRow(tr("NameServer:"), addressEdit_);
+    form->addRow(tr("Access key:"), accessKeyEdit_);
+    form->addRow(tr("Secret key:"), secretKeyEdit_);
     auto *addRow = new QHBoxLayout;
     addRow->addWidget(error_, 1);
     addRow->addWidget(addButton_);
@@ -82,6 +94,11 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
         showError(text.trimmed().isEmpty() ? QString() : ConnectionManager::validateAddress(text));
     });
     connect(renameButton_, &QPushButton::clicked, this, &ConnectionsDialog::renameSelected);
+    connect(credentialsButton_, &QPushButton::clicked, this, &ConnectionsDialog::editCredentials);
+    connect(&manager_, &ConnectionManager::keyringNote, this, [this](const QString &text) {
+        keyringNote_ = text;
+        reloadList();
+    });
     connect(removeButton_, &QPushButton::clicked, this, &ConnectionsDialog::removeSelected);
     connect(useButton_, &QPushButton::clicked, this, [this] {
         manager_.select(list_->currentRow());
@@ -97,13 +114,16 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
 bool ConnectionsDialog::addFromFields()
 {
     QString error;
-    if (!manager_.addConnection(nameEdit_->text(), addressEdit_->text(), &error)) {
+    if (!manager_.addConnection(nameEdit_->text(), addressEdit_->text(), &error, accessKeyEdit_->text(),
+                                secretKeyEdit_->text())) {
         showError(error);
         return false;
     }
     showError({});
     nameEdit_->clear();
     addressEdit_->clear();
+    accessKeyEdit_->clear();
+    secretKeyEdit_->clear();
     list_->setCurrentRow(list_->count() - 1);
     return true;
 }
@@ -117,11 +137,16 @@ void ConnectionsDialog::reloadList()
 {
     const int row = list_->currentRow();
     list_->clear();
-    for (const SavedConnection &connection : manager_.connections())
-        list_->addItem(tr("%1 — %2").arg(connection.name, connection.namesrvAddress));
+    for (const SavedConnection &connection : manager_.connections()) {
+        list_->addItem(connection.accessKey.isEmpty()
+                           ? tr("%1 — %2").arg(connection.name, connection.namesrvAddress)
+                           : tr("%1 — %2 — as %3").arg(connection.name, connection.namesrvAddress, connection.accessKey));
+    }
     if (list_->count() > 0)
         list_->setCurrentRow(qBound(0, row, list_->count() - 1));
-    const QStringList notes = manager_.loadNotes();
+    QStringList notes = manager_.loadNotes();
+    if (!keyringNote_.isEmpty())
+        notes << keyringNote_;
     notes_->setText(notes.join(QLatin1Char('\n')));
     notes_->setVisible(!notes.isEmpty());
     updateButtons();
@@ -131,6 +156,7 @@ void ConnectionsDialog::updateButtons()
 {
     const bool selected = list_->currentRow() >= 0;
     renameButton_->setEnabled(selected);
+    credentialsButton_->setEnabled(selected);
     removeButton_->setEnabled(selected);
     useButton_->setEnabled(selected);
 }
@@ -146,6 +172,52 @@ void ConnectionsDialog::renameSelected()
     QString error;
     if (ok && !manager_.renameConnection(row, name, &error))
         showError(error);
+}
+
+void ConnectionsDialog::editCredentials()
+{
+    const int row = list_->currentRow();
+    if (row < 0 || row >= static_cast<int>(manager_.connections().size()))
+        return;
+    const SavedConnection &connection = manager_.connections()[row];
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Credentials of %1").arg(connection.name));
+    dialog.setObjectName(QStringLiteral("credentialsDialog"));
+    auto *intro = new QLabel(tr("RocketMQ's access key and secret key (ACL 1.0 accounts and ACL 2.0 users alike). "
+                                "The secret key is kept in the desktop's keyring, never in MQDesk's files. "
+                                "Leave the access key empty to send unsigned requests."),
+                             &dialog);
+    intro->setWordWrap(true);
+    auto *accessKey = new QLineEdit(connection.accessKey, &dialog);
+    accessKey->setObjectName(QStringLiteral("credentialsAccessKey"));
+    auto *secretKey = new QLineEdit(&dialog);
+    secretKey->setObjectName(QStringLiteral("credentialsSecretKey"));
+    secretKey->setEchoMode(QLineEdit::Password);
+    secretKey->setPlaceholderText(connection.accessKey.isEmpty() ? QString() : tr("unchanged"));
+    auto *error = new QLabel(&dialog);
+    error->setObjectName(QStringLiteral("credentialsError"));
+    error->setStyleSheet(QStringLiteral("color: #8a1f11;"));
+    error->hide();
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dialog);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Access key:"), accessKey);
+    form->addRow(tr("Secret key:"), secretKey);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(error);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        QString why;
+        if (manager_.setCredentials(row, accessKey->text(), secretKey->text(), &why)) {
+            dialog.accept();
+            return;
+        }
+        error->setText(why);
+        error->show();
+    });
+    dialog.exec();
 }
 
 void ConnectionsDialog::removeSelected()

@@ -1,7 +1,8 @@
 #pragma once
 
-// The Connections dialog: the saved clusters (name and NameServer address) with add, rename and
-// remove, the address checked as it is typed; problems are said inline, under the fields.
+// The Connections dialog: the saved clusters (name, NameServer address, optional ACL credentials)
+// with add, rename, credentials and remove, the address checked as it is typed; problems are
+// said inline, under the fields; a secret key the keyring could not store is said in the notes.
 
 #include <QDialog>
 
@@ -30,6 +31,7 @@ private:
     void updateButtons();
     void renameSelected();
     void removeSelected();
+    void editCredentials();
     void showError(const QString &text);
 
     ConnectionManager &manager_;
@@ -37,6 +39,10 @@ private:
     QListWidget *list_ = nullptr;
     QLineEdit *nameEdit_ = nullptr;
     QLineEdit *addressEdit_ = nullptr;
+    QLineEdit *accessKeyEdit_ = nullptr;
+    QLineEdit *secretKeyEdit_ = nullptr;
+    QPushButton *credentialsButton_ = nullptr;
+    QString keyringNote_;
     QLabel *error_ = nullptr;
     QPushButton *addButton_ = nullptr;
     QPushButton *renameButton_ = nullptr;

@@ -80,7 +80,7 @@ QStringList schemaStatements()
                        "name TEXT NOT NULL)"),
         QStringLiteral("CREATE INDEX events_ts ON events(ts)"),
         QStringLiteral("CREATE TABLE connections(position INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                       "namesrv TEXT NOT NULL)"),
+                       "namesrv TEXT NOT NULL, access_key TEXT NOT NULL DEFAULT '')"),
         QStringLiteral("CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
     };
     for (const QString &series : {QStringLiteral("topic_tps"), QStringLiteral("group_lag")}) {
@@ -215,12 +215,17 @@ bool HistoryDatabase::createSchema(QString *detail)
     query.finish();
     if (version == kSchemaVersion)
         return true;
-    if (version != 0) {
-        // Written by another MQDesk: not ours to change, so it is treated as unusable.
+    if (version < 0 || version > kSchemaVersion) {
+        // Written by a newer MQDesk: not ours to change, so it is treated as unusable.
         *detail = QStringLiteral("schema version %1, this MQDesk knows %2").arg(version).arg(kSchemaVersion);
         return false;
     }
-    for (const QString &statement : schemaStatements()) {
+    // Version 1 → 2: the saved connections' access keys (their secrets live in the keyring).
+    const QStringList statements = version == 0
+                                       ? schemaStatements()
+                                       : QStringList{QStringLiteral("ALTER TABLE connections ADD COLUMN access_key "
+                                                                    "TEXT NOT NULL DEFAULT ''")};
+    for (const QString &statement : statements) {
         if (!query.exec(statement)) {
             *detail = describe(query.lastError()) + QStringLiteral(" in: ") + statement;
             return false;

@@ -135,30 +135,14 @@ private:
         QCOMPARE(view_->filterEdit()->text(), text);
     }
 
-    // Runs `act` on the modal dialog of type Dialog that the next click opens (exec() runs its
-    // own event loop); a dialog still open after the timeout is rejected so the test cannot hang.
     template <typename Dialog, typename Act>
     void whenDialogOpens(Act act)
     {
-        QTimer::singleShot(0, this, [act] {
-            Dialog *dialog = nullptr;
-            QTRY_VERIFY_WITH_TIMEOUT((dialog = qobject_cast<Dialog *>(QApplication::activeModalWidget())), kTimeout);
-            QTRY_VERIFY(dialog->isVisible());
-            act(dialog);
-        });
-        QTimer::singleShot(kTimeout * 2, this, [] {
-            if (auto *open = qobject_cast<QDialog *>(QApplication::activeModalWidget()))
-                open->reject();
-        });
+        test::whenDialogOpens<Dialog>(this, kTimeout, act);
     }
-
     static void clickDialogButton(QDialog *dialog, QDialogButtonBox::StandardButton which)
     {
-        auto *box = dialog->findChild<QDialogButtonBox *>();
-        QVERIFY(box);
-        QPushButton *pushed = box->button(which);
-        QVERIFY(pushed && pushed->isEnabled());
-        QTest::mouseClick(pushed, Qt::LeftButton);
+        test::clickDialogButton(dialog, which);
     }
 
     int64_t listedLag(const std::string &group) const
