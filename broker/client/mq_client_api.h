@@ -199,7 +199,8 @@ public:
     // AdminClient's cluster-wide calls send a change to every master. updateUser with a blank
     // password keeps the stored one. create/updateAcl put the given entries, replacing those
     // with the same resource; deleteAcl removes one entry (`resource`, of the Custom policy unless
-    // `policyType` is "Default"), or without a resource the subject's whole ACL.
+    // `policyType` is "Default"), or without a resource the subject's whole ACL. getUser / getAcl
+    // of one that does not exist answer ok with an empty username / subject (Java sends no body).
     Status createUser(const std::string &addr, const acl::User &user);
     Status updateUser(const std::string &addr, const acl::User &user);
     Status deleteUser(const std::string &addr, const std::string &username);

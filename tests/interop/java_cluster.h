@@ -2,7 +2,7 @@
 
 // A real Apache RocketMQ cluster for the tests that prove the console and mqdesk-admin against
 // Java: the Java NameServer and a master + slave broker pair (one brokerName, brokerId 0 and 1,
-// ASYNC_MASTER / SLAVE) started from the Maven jars of tests/interop/java/javabroker on free
+// ASYNC_MASTER / SLAVE; Options: the master alone, more broker.conf lines) started from the Maven jars of tests/interop/java/javabroker on free
 // loopback ports. Everything the JVMs write (stores, ~/logs/rocketmqlogs, stdout) stays in a
 // temporary folder; the destructor stops them (SIGTERM, then SIGKILL), and they are killed with
 // the test process if it dies first.
@@ -47,13 +47,23 @@ public:
     // JVM start-up on a loaded 2-core machine is slow; a broker has been seen to take over a minute.
     static constexpr int kBootTimeoutMs = 120000;
 
+    struct Options
+    {
+        bool slave = true;      // the SLAVE beside the master
+        QStringList brokerConf; // more broker.conf lines, for every broker (e.g. ACL 2.0's keys)
+    };
+
+    JavaCluster(QString classpathFile, Options options)
+        : classpathFile_(std::move(classpathFile)), options_(std::move(options))
+    {
+    }
     explicit JavaCluster(QString classpathFile) : classpathFile_(std::move(classpathFile)) {}
     JavaCluster(const JavaCluster &) = delete;
     JavaCluster &operator=(const JavaCluster &) = delete;
     ~JavaCluster() { stop(); }
 
     // Starts the NameServer, then the master and the slave, each up to its "boot success" line, and
-    // returns once the NameServer lists both brokers.
+    // returns once the NameServer lists them.
     // On failure `error` says which process and why (with the end of its output).
     bool start(QString &error)
     {
@@ -72,8 +82,8 @@ public:
         std::set<quint16> taken;
         namesrvPort_ = freePort(taken, 0, 0);
         masterPort_ = freePort(taken, 2, 1); // fastListenPort = listenPort-2, haListenPort = listenPort+1
-        slavePort_ = freePort(taken, 2, 1);
-        if (!namesrvPort_ || !masterPort_ || !slavePort_) {
+        slavePort_ = options_.slave ? freePort(taken, 2, 1) : 0;
+        if (!namesrvPort_ || !masterPort_ || (options_.slave && !slavePort_)) {
             error = QStringLiteral("no free loopback ports for the Java cluster");
             return false;
         }
@@ -86,8 +96,9 @@ public:
                       QStringLiteral("org.apache.rocketmq.namesrv.NamesrvStartup"), QStringLiteral("namesrv.conf"), error)
                && launch(QStringLiteral("master"), QStringLiteral("-Xmx512m"),
                          QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("master.conf"), error)
-               && launch(QStringLiteral("slave"), QStringLiteral("-Xmx512m"),
-                         QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("slave.conf"), error)
+               && (!options_.slave
+                   || launch(QStringLiteral("slave"), QStringLiteral("-Xmx512m"),
+                             QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("slave.conf"), error))
                && waitForRegistration(error);
     }
 
@@ -177,7 +188,7 @@ private:
         };
         if (brokerId != 0) // the master's HA port; without it the slave waits for the NameServer to name it
             lines << QStringLiteral("haMasterAddress=127.0.0.1:%1").arg(masterPort_ + 1);
-        return lines;
+        return lines + options_.brokerConf;
     }
 
     void writeFile(const QString &name, const QStringList &lines) const
@@ -204,8 +215,9 @@ private:
         config.namesrvAddr = namesrvAddress().toStdString();
         config.instanceName = "java-cluster-boot";
         client::AdminClient admin(config);
-        const std::map<int64_t, std::string> expected{{0, masterAddress().toStdString()},
-                                                      {1, slaveAddress().toStdString()}};
+        std::map<int64_t, std::string> expected{{0, masterAddress().toStdString()}};
+        if (options_.slave)
+            expected.emplace(1, slaveAddress().toStdString());
         QElapsedTimer timer;
         timer.start();
         std::string seen;
@@ -224,7 +236,7 @@ private:
             QThread::msleep(500);
         }
         admin.shutdown();
-        error = QStringLiteral("the Java NameServer %1 did not list the master and the slave in %2 s: %3")
+        error = QStringLiteral("the Java NameServer %1 did not list the brokers in %2 s: %3")
                     .arg(namesrvAddress())
                     .arg(kBootTimeoutMs / 1000)
                     .arg(QString::fromStdString(seen));
@@ -289,6 +301,7 @@ private:
     }
 
     QString classpathFile_;
+    Options options_;
     QString classpath_;
     QTemporaryDir dir_;
     quint16 namesrvPort_ = 0;

@@ -11,14 +11,8 @@
 // and checks the secret survives a restart), else kept for the session with a note saying so.
 // Screenshots access-* go to screenshots/.
 
-#include "ui_test_util.h"
-#include "broker/client/admin_client.h"
-#include "broker/client/producer.h"
-#include "broker/acl/auth_store.h"
-#include "broker/server/broker_controller.h"
+#include "access_scenario.h"
 #include "broker/server/embedded_broker.h"
-#include "ui/access/access_model.h"
-#include "ui/access/access_view.h"
 #include "ui/connection/connection_bar.h"
 #include "ui/connection/connection_manager.h"
 #include "ui/connection/connections_dialog.h"
@@ -45,6 +39,7 @@
 #include <memory>
 
 using namespace mqdesk;
+using mqdesk::test::child;
 using mqdesk::test::clickDialogButton;
 using mqdesk::test::optionsFor;
 using mqdesk::test::saveScreenshot;
@@ -67,12 +62,6 @@ View *pageOf(MainWindow &window)
         if (auto *view = qobject_cast<View *>(window.pages()->widget(i)))
             return view;
     return nullptr;
-}
-
-template <typename T>
-T *child(QObject *parent, const char *name)
-{
-    return parent->findChild<T *>(QString::fromLatin1(name));
 }
 
 bool keyringRun()
@@ -214,97 +203,9 @@ private slots:
     void usersAndPoliciesAreEditedWithClicks()
     {
         QVERIFY(access_);
-        MainWindow &window = *window_;
-
-        // New user… alice (Normal), no policies: every send refused.
-        test::whenDialogOpens<QDialog>(this, kTimeout, [](QDialog *dialog) {
-            QTest::keyClicks(child<QLineEdit>(dialog, "userName"), QStringLiteral("alice"));
-            QTest::keyClicks(child<QLineEdit>(dialog, "userPassword"), QStringLiteral("alice-secret"));
-            saveScreenshot(*dialog, QStringLiteral("access-new-user"));
-            clickDialogButton(dialog, QDialogButtonBox::Ok);
-        });
-        QSignalSpy changed(access_, &AccessView::changeFinished);
-        QTest::mouseClick(child<QPushButton>(access_, "newUserButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QCOMPARE(changed.takeFirst().at(0).toBool(), true);
-        QVERIFY2(access_->bannerText().contains(QStringLiteral("Created user alice")), qPrintable(access_->bannerText()));
-        QVERIFY(selectUser(QStringLiteral("alice")));
-        QVERIFY(!sendAs("alice", "alice-secret").ok);
-
-        // New entry… Topic orders* Pub Allow: alice may send to orders-1, still not subscribe.
-        test::whenDialogOpens<QDialog>(this, kTimeout, [](QDialog *dialog) {
-            QTest::keyClicks(child<QLineEdit>(dialog, "entryResourceName"), QStringLiteral("orders*"));
-            QTest::mouseClick(child<QCheckBox>(dialog, "entryActionPub"), Qt::LeftButton);
-            saveScreenshot(*dialog, QStringLiteral("access-new-entry"));
-            clickDialogButton(dialog, QDialogButtonBox::Ok);
-        });
-        QTest::mouseClick(child<QPushButton>(access_, "newEntryButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QCOMPARE(changed.takeFirst().at(0).toBool(), true);
-        QTRY_COMPARE_WITH_TIMEOUT(access_->entryModel()->rowCount(), 1, kTimeout);
-        QCOMPARE(access_->entryModel()->index(0, ui::PolicyEntryModel::ResourceColumn).data().toString(),
-                 QStringLiteral("Topic:orders*"));
-        const client::Result<client::SendResult> sent = sendAs("alice", "alice-secret");
-        QVERIFY2(sent.ok, sent.error.c_str());
-
-        QCOMPARE(answer(QString::fromStdString(kTopic)),
-                 QStringLiteral("Pub allowed; Sub denied; Create denied; Update denied; Delete denied; Get denied; "
-                                "List denied"));
-        QVERIFY2(access_->answerTable()->item(0, 2)->text().contains(QStringLiteral("Custom policy: Topic:orders* Pub Allow")),
-                 qPrintable(access_->answerTable()->item(0, 2)->text()));
-        QCOMPARE(answer(QStringLiteral("payments")).section(u';', 0, 0), QStringLiteral("Pub denied"));
-        saveScreenshot(window, QStringLiteral("access-what-may-alice-do"));
-
-        // Edit entry… to Deny: the broker refuses alice's send again.
-        clickRow(access_->entryTable(), 0);
-        test::whenDialogOpens<QDialog>(this, kTimeout, [](QDialog *dialog) {
-            auto *decision = child<QComboBox>(dialog, "entryDecision");
-            decision->setFocus();
-            QTest::keyClick(decision, Qt::Key_Down);
-            QCOMPARE(decision->currentIndex(), 1);
-            clickDialogButton(dialog, QDialogButtonBox::Ok);
-        });
-        QTest::mouseClick(child<QPushButton>(access_, "editEntryButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QCOMPARE(changed.takeFirst().at(0).toBool(), true);
-        QCOMPARE(access_->entryModel()->index(0, ui::PolicyEntryModel::DecisionColumn).data().toString(),
-                 QStringLiteral("Deny"));
-        QVERIFY(!sendAs("alice", "alice-secret").ok);
-        QCOMPARE(answer(QString::fromStdString(kTopic)).section(u';', 0, 0), QStringLiteral("Pub denied"));
-
-        // Delete entry: none left.
-        clickRow(access_->entryTable(), 0);
-        QTest::mouseClick(child<QPushButton>(access_, "deleteEntryButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QCOMPARE(access_->entryModel()->rowCount(), 0);
-
-        // Edit user… disabled: the answer says so.
-        test::whenDialogOpens<QDialog>(this, kTimeout, [](QDialog *dialog) {
-            auto *status = child<QComboBox>(dialog, "userStatus");
-            status->setFocus();
-            QTest::keyClick(status, Qt::Key_Down);
-            clickDialogButton(dialog, QDialogButtonBox::Ok);
-        });
-        QTest::mouseClick(child<QPushButton>(access_, "editUserButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QVERIFY(selectUser(QStringLiteral("alice")));
-        QCOMPARE(access_->userModel()->index(access_->userModel()->rowOf(QStringLiteral("alice")),
-                                             ui::UserTableModel::StatusColumn)
-                     .data()
-                     .toString(),
-                 QStringLiteral("disabled"));
-        answer(QString::fromStdString(kTopic));
-        QVERIFY(access_->answerTable()->item(0, 2)->text().contains(QStringLiteral("disabled")));
-
-        // Delete user… confirmed: gone from the broker.
-        test::whenDialogOpens<QMessageBox>(this, kTimeout, [](QMessageBox *box) {
-            QTest::mouseClick(child<QPushButton>(box, "confirmDeleteUser"), Qt::LeftButton);
-        });
-        QTest::mouseClick(child<QPushButton>(access_, "deleteUserButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QCOMPARE(access_->userModel()->rowOf(QStringLiteral("alice")), -1);
-        QVERIFY(!authBroker_->broker().authStore()->user("alice"));
-        saveScreenshot(window, QStringLiteral("access-after-delete"));
+        test::AccessScenario scenario(this, access_, address_.toStdString(), {kRoot, kRootSecret, {}}, kTopic,
+                                      kTimeout);
+        scenario.runUserLifecycle(QStringLiteral("access"));
     }
 
     // A Normal user without the right to manage users is refused, and the page says so.
@@ -316,9 +217,9 @@ private slots:
             QTest::keyClicks(child<QLineEdit>(dialog, "userPassword"), QStringLiteral("bob-secret"));
             clickDialogButton(dialog, QDialogButtonBox::Ok);
         });
-        QSignalSpy changed(access_, &AccessView::changeFinished);
-        QTest::mouseClick(child<QPushButton>(access_, "newUserButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
+        test::AccessScenario scenario(this, access_, address_.toStdString(), {kRoot, kRootSecret, {}}, kTopic,
+                                      kTimeout);
+        QVERIFY(scenario.click("newUserButton"));
         window_->connection().setTarget(address_, QStringLiteral("bob"), QStringLiteral("bob-secret"));
         QTRY_VERIFY_WITH_TIMEOUT(access_->bannerText().contains(QStringLiteral("Super user")), kTimeout);
         test::whenDialogOpens<QDialog>(this, kTimeout, [](QDialog *dialog) {
@@ -326,11 +227,9 @@ private slots:
             QTest::keyClicks(child<QLineEdit>(dialog, "userPassword"), QStringLiteral("x"));
             clickDialogButton(dialog, QDialogButtonBox::Ok);
         });
-        QTest::mouseClick(child<QPushButton>(access_, "newUserButton"), Qt::LeftButton);
-        QVERIFY(changed.wait(kTimeout));
-        QCOMPARE(changed.takeLast().at(0).toBool(), false);
+        QVERIFY(!scenario.click("newUserButton"));
         QVERIFY2(access_->bannerText().contains(QStringLiteral("refused")), qPrintable(access_->bannerText()));
-        QVERIFY(!authBroker_->broker().authStore()->user("mallory"));
+        QVERIFY(!scenario.brokerHasUser("mallory"));
         saveScreenshot(*window_, QStringLiteral("access-refused-change"));
     }
 
@@ -471,61 +370,6 @@ private:
         config.namesrvAddr = "";
         config.credentials = {accessKey, secretKey, {}};
         return config;
-    }
-
-    client::Result<client::SendResult> sendAs(const std::string &user, const std::string &secret)
-    {
-        client::ClientConfig config = this->config(user, secret);
-        config.namesrvAddr = address_.toStdString();
-        client::ProducerOptions options;
-        options.group = "PG_ACCESS_TEST";
-        options.retryTimesWhenSendFailed = 0;
-        client::Producer producer(config, options);
-        producer.start();
-        client::Message message;
-        message.topic = kTopic;
-        message.body = {'h', 'i'};
-        client::Result<client::SendResult> result = producer.send(message);
-        producer.shutdown();
-        return result;
-    }
-
-    bool selectUser(const QString &name)
-    {
-        const int row = access_->userModel()->rowOf(name);
-        if (row < 0)
-            return false;
-        auto *proxy = access_->table()->model();
-        for (int i = 0; i < proxy->rowCount(); ++i) {
-            if (proxy->index(i, ui::UserTableModel::NameColumn).data().toString() == name) {
-                clickRow(access_->table(), i);
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static void clickRow(QTableView *table, int row)
-    {
-        const QModelIndex index = table->model()->index(row, 0);
-        table->scrollTo(index);
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
-    }
-
-    // Asks "what may the selected user do?" on topic `name` by typing and clicking Answer;
-    // "Pub allowed; Sub denied; …".
-    QString answer(const QString &name)
-    {
-        auto *field = child<QLineEdit>(access_, "questionName");
-        field->selectAll();
-        QTest::keyClick(field, Qt::Key_Delete);
-        QTest::keyClicks(field, name);
-        QTest::mouseClick(child<QPushButton>(access_, "answerButton"), Qt::LeftButton);
-        QStringList parts;
-        QTableWidget *table = access_->answerTable();
-        for (int i = 0; i < table->rowCount(); ++i)
-            parts << table->item(i, 0)->text() + u' ' + table->item(i, 1)->text();
-        return parts.join(QStringLiteral("; "));
     }
 
     QTemporaryDir dir_;
