@@ -182,8 +182,15 @@ QString MainWindow::statusText() const
 void MainWindow::onStateChanged(BrokerHost::State state)
 {
     // The views follow the embedded broker while it runs, when it is the cluster picked.
-    if (!connections_.selectedConnection())
-        connection_.setNamesrvAddress(state == BrokerHost::State::Running ? host_.namesrvAddress() : QString());
+    if (!connections_.selectedConnection()) {
+        // With ACL 2.0 on, the embedded broker's own Super user (from its broker.conf) signs.
+        const acl::Credentials credentials = server::consoleCredentials(host_.options());
+        if (state == BrokerHost::State::Running)
+            connection_.setTarget(host_.namesrvAddress(), QString::fromStdString(credentials.accessKey),
+                                  QString::fromStdString(credentials.secretKey));
+        else
+            connection_.setTarget({});
+    }
     updateStatus();
 }
 

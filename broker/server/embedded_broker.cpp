@@ -13,6 +13,24 @@
 
 namespace mqdesk::server {
 
+acl::Credentials consoleCredentials(const EmbeddedBrokerOptions &options)
+{
+    const BrokerConfig &config = options.settings.broker;
+    acl::Credentials credentials;
+    if (!config.authenticationEnabled)
+        return credentials;
+    std::string error;
+    if (!config.innerClientAuthenticationCredentials.empty()
+        && acl::parseCredentialJson("innerClientAuthenticationCredentials", config.innerClientAuthenticationCredentials,
+                                    "accessKey", "secretKey", credentials.accessKey, credentials.secretKey, error))
+        return credentials;
+    if (!config.initAuthenticationUser.empty()
+        && acl::parseCredentialJson("initAuthenticationUser", config.initAuthenticationUser, "username", "password",
+                                    credentials.accessKey, credentials.secretKey, error))
+        return credentials;
+    return {};
+}
+
 EmbeddedBroker::EmbeddedBroker(EmbeddedBrokerOptions options) : options_(std::move(options)) {}
 
 EmbeddedBroker::~EmbeddedBroker()

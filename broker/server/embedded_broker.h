@@ -1,11 +1,12 @@
 #pragma once
 
 // MQDesk's local mode: an embedded NameServer and a Broker in one process, wired together —
-// the broker registers with the NameServer in-process, and a route lookup for an unknown topic
-// creates it in the broker (autoCreateTopicEnable) so that clients which treat TOPIC_NOT_EXIST
-// as fatal (ali-ons) just work. With an external NameServer (namesrvAddr set and
-// startNamesrv false) it is a plain broker. Used by mqdesk-broker and the desktop app.
+// the broker registers with the NameServer in-process. A route lookup never creates a topic (as
+// in Java, only a send with autoCreateTopicEnable does, at the broker). With an external
+// NameServer (namesrvAddr set and startNamesrv false) it is a plain broker. Used by
+// mqdesk-broker and the desktop app.
 
+#include "broker/acl/acl_signer.h"
 #include "broker/server/broker_config.h"
 #include "broker/store/recovery_progress.h"
 
@@ -36,6 +37,11 @@ struct EmbeddedBrokerOptions
     // (store/recovery_progress.h).
     store::RecoveryProgressCallback recoveryProgress;
 };
+
+// A Super user's credentials the options name — innerClientAuthenticationCredentials, else
+// initAuthenticationUser — for a console in the same process to sign with when ACL 2.0's
+// authentication is on; empty otherwise (or when neither parses).
+acl::Credentials consoleCredentials(const EmbeddedBrokerOptions &options);
 
 class EmbeddedBroker
 {

@@ -282,6 +282,26 @@ private slots:
         QVERIFY(secret.isEmpty());
     }
 
+    // An embedded broker with ACL 2.0 on is read as its own Super user (innerClientAuthentication-
+    // Credentials, else initAuthenticationUser, from its broker.conf): no credentials to type.
+    void theEmbeddedBrokerSignsAsItsOwnSuperUser()
+    {
+        window_.reset();
+        access_ = nullptr;
+        server::EmbeddedBrokerOptions options = optionsFor(dir_.filePath(QStringLiteral("embedded-auth")));
+        options.settings.broker.authenticationEnabled = true;
+        options.settings.broker.authorizationEnabled = true;
+        options.settings.broker.initAuthenticationUser = "{\"username\":\"owner\",\"password\":\"owner-secret\"}";
+        MainWindow window(options);
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, kTimeout);
+        QCOMPARE(window.connection().accessKey(), QStringLiteral("owner"));
+        auto *access = pageOf<AccessView>(window);
+        QVERIFY(test::clickNavigation(window, AccessView::tr("Access control")));
+        QTRY_VERIFY_WITH_TIMEOUT(access->userModel()->rowOf(QStringLiteral("owner")) >= 0, kTimeout);
+        QVERIFY2(!access->bannerText().contains(QStringLiteral("NO_PERMISSION")), qPrintable(access->bannerText()));
+    }
+
     // A history database of schema version 1 (connections without access keys) gains the
     // column in place: its connections stay, and an access key set now is kept.
     void aVersionOneHistoryGainsTheAccessKey()
