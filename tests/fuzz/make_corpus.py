@@ -168,3 +168,23 @@ sql_seeds = [
 ]
 for i, sql in enumerate(sql_seeds):
     put('fuzz_sql_filter', str(i), sql.encode() + b'\x00a\x011\x02b\x01x\x02TAGS\x01TagB\x02')
+
+# Access control (fuzz_acl.cpp): byte 0 picks AUTH_* bodies (0), a resource and a source IP (1),
+# or a request (2: then the table row's index, "key=value" lines, NUL, the body).
+user = {'username': 'alice', 'password': 'alice-secret', 'userType': 'Normal', 'userStatus': 'enable'}
+acl = {'subject': 'User:alice', 'policies': [
+    {'policyType': 'Custom', 'entries': [
+        {'resource': 'Topic:orders*', 'actions': ['Pub', 'Sub'], 'sourceIps': ['10.0.0.0/8'], 'decision': 'Allow'},
+        {'resource': 'Group:billing', 'actions': 'Sub', 'decision': 'Deny'}]},
+    {'policyType': 'Default', 'entries': [{'resource': '*', 'actions': ['Get'], 'decision': 'Allow'}]}]}
+put('fuzz_acl', 'user', b'\x00' + json.dumps(user).encode())
+put('fuzz_acl', 'acl', b'\x00' + json.dumps(acl).encode())
+put('fuzz_acl', 'acls', b'\x00' + json.dumps([acl, acl]).encode())
+put('fuzz_acl', 'resource', b'\x01Topic:orders*\n10.0.0.0/8 10.1.2.3')
+put('fuzz_acl', 'resource-v6', b'\x01Cluster:DefaultCluster\nfe80::/10 fe80::1')
+# Requests by their code: SEND_MESSAGE_V2, PULL_MESSAGE, HEART_BEAT, BATCH_ACK_MESSAGE.
+code = lambda c: b'\x02' + struct.pack('>i', c)
+put('fuzz_acl', 'send', code(310) + b'a=PG\nb=orders\nc=TBW102\x00')
+put('fuzz_acl', 'pull', code(11) + b'consumerGroup=CG\ntopic=%RETRY%CG\x00')
+put('fuzz_acl', 'heartbeat', code(34) + b'\x00{"clientID":"c","consumerDataSet":[{"groupName":"g","subscriptionDataSet":[{"topic":"t"}]}],"producerDataSet":[]}')
+put('fuzz_acl', 'batch-ack', code(200151) + b'\x00{"acks":[{"c":"g","t":"t","q":0,"so":0,"rq":0}]}')
