@@ -107,8 +107,8 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
             remoting::setField(push.extFields, "timestamp", timestamp);
             remoting::setField(push.extFields, "isForce", isForce);
             admin::setBody(push, body);
-            if (!client.channel.sendOneway(std::move(push)))
-                spdlog::warn("admin: reset offset of {}: client {} is gone", group, client.clientId);
+            if (!client.channel.sendDroppable(std::move(push)))
+                spdlog::warn("admin: reset offset of {}: client {} is gone or not reading", group, client.clientId);
         }
         spdlog::info("admin: reset offset of {} on {} to {} sent to {} consumer(s)", group, topic, timestamp,
                      online->channels.size());

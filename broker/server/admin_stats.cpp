@@ -4,8 +4,10 @@
 #include "broker/server/admin_processor.h"
 
 #include "broker/common/clock.h"
+#include "broker/common/descriptors.h"
 #include "broker/common/json.h"
 #include "broker/remoting/net/processor_executor.h"
+#include "broker/remoting/net/remoting_server.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/remoting_codes.h"
@@ -376,6 +378,20 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
         // Set once a commit-log flush failed: the store refuses every put until it is reopened
         // (a failed fdatasync is never retried into success). Empty while writes are healthy.
         put("storeWriteFault", store.writeFault());
+        // What clients hold of the broker (README, Limits): descriptors, connections, the bytes
+        // queued for clients that do not read and what the limits did about them.
+        put("openFileDescriptors", common::openDescriptors());
+        put("maxFileDescriptors", static_cast<int64_t>(common::openFileLimit()));
+        put("processConnections", static_cast<int64_t>(remoting::RemotingServer::processConnections()));
+        put("processConnectionLimit", static_cast<int64_t>(remoting::RemotingServer::processConnectionLimit()));
+        if (const remoting::RemotingServer *server = broker_.remotingServer()) {
+            put("clientConnections", static_cast<int64_t>(server->connectionCount()));
+            put("clientConnectionsShed", static_cast<int64_t>(server->connectionsShed()));
+            put("clientConnectionsRefused", static_cast<int64_t>(server->connectionsRefused()));
+            put("clientQueuedWriteBytes", static_cast<int64_t>(server->queuedWriteBytes()));
+            put("clientNotificationsDropped", static_cast<int64_t>(server->droppedNotifications()));
+            put("clientConnectionsClosedForBacklog", static_cast<int64_t>(server->connectionsClosedForBacklog()));
+        }
     }
 
     remoting::KVTable body;

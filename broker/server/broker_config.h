@@ -77,6 +77,22 @@ struct BrokerConfig
     // Client connections open at once; one more is closed at once with a warning (0: no limit).
     // MQDesk's key, named like NettyServerConfig's server* settings. Read at start.
     int serverMaxConnections = 10000;
+    // What connections may hold queued for clients that do not read (RemotingServerOptions): above
+    // writeBufferHighWaterMark (Java's NettyServerConfig key) a connection's notifications are
+    // dropped; at serverMaxQueuedWriteBytes it is closed; while all together hold more than
+    // serverTotalQueuedWriteBytes, notifications are dropped everywhere and connections above
+    // their high water mark that drain nothing closed. Bytes; 0: no limit. Read at start.
+    int64_t writeBufferHighWaterMark = 1024 * 1024;
+    int64_t serverMaxQueuedWriteBytes = 64 * 1024 * 1024;
+    int64_t serverTotalQueuedWriteBytes = 64 * 1024 * 1024;
+    // A connection whose client completed no frame for this long is closed (Java's key; frames,
+    // not bytes, count here), and one whose frame did not arrive whole within
+    // serverFrameTimeoutMillis (MQDesk's). 0: never. Read at start.
+    int serverChannelMaxIdleTimeSeconds = 120;
+    // SO_SNDBUF / SO_RCVBUF of client sockets, as Java's NettyServerConfig; 0: the kernel's own.
+    int serverSocketSndBufSize = 0;
+    int serverSocketRcvBufSize = 0;
+    int serverFrameTimeoutMillis = 30000;
     // ms an ordered consumer's queue lock (LOCK_BATCH_MQ) lives without renewal. RocketMQ reads
     // it from the system property rocketmq.broker.rebalance.lockMaxLiveTime; here it is a key.
     int64_t rebalanceLockMaxLiveTime = 60000;

@@ -169,6 +169,13 @@ bool BrokerController::startServer(std::string &error)
     options.port = static_cast<uint16_t>(settings_.store.listenPort);
     options.name = "broker";
     options.maxConnections = static_cast<size_t>(config.serverMaxConnections);
+    options.writeBufferHighWaterMark = static_cast<size_t>(config.writeBufferHighWaterMark);
+    options.maxQueuedWriteBytes = static_cast<size_t>(config.serverMaxQueuedWriteBytes);
+    options.maxTotalQueuedWriteBytes = static_cast<size_t>(config.serverTotalQueuedWriteBytes);
+    options.maxIdle = std::chrono::seconds(config.serverChannelMaxIdleTimeSeconds);
+    options.frameTimeout = std::chrono::milliseconds(config.serverFrameTimeoutMillis);
+    options.socketSendBufferSize = config.serverSocketSndBufSize;
+    options.socketReceiveBufferSize = config.serverSocketRcvBufSize;
     server_ = std::make_unique<remoting::RemotingServer>(options);
     registerProcessors();
     if (!prepareAccessControl(error))
@@ -452,7 +459,9 @@ void BrokerController::notifyConsumerIdsChanged(const std::string &group)
     for (const ClientChannelInfo &channel : info->channels) {
         RemotingCommand notify = RemotingCommand::createRequest(RequestCode::kNotifyConsumerIdsChanged);
         remoting::setField(notify.extFields, "consumerGroup", group);
-        channel.channel.sendOneway(std::move(notify));
+        // A consumer that is not reading loses it (it rebalances every 20 s anyway) rather than
+        // the broker its memory.
+        channel.channel.sendDroppable(std::move(notify));
     }
 }
 

@@ -137,6 +137,8 @@ public:
     const acl::AccessGate *accessGate() const { return gate_.get(); }
     std::shared_ptr<acl::AccessGate> namesrvGate() const { return namesrvGate_; }
     acl::AuthStore *authStore() const { return authStore_.get(); }
+    // The client port's server (null before start): its connection and write-budget figures.
+    const remoting::RemotingServer *remotingServer() const { return server_.get(); }
 
     // In-process clients (the gRPC endpoint, RocketMQ's proxy in local mode): `request` runs
     // through the processor of its code on that processor's executor, as from a connection, and

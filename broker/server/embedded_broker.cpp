@@ -1,6 +1,8 @@
 #include "broker/server/embedded_broker.h"
 
 #include "broker/acl/access_gate.h"
+#include "broker/common/descriptors.h"
+#include "broker/remoting/net/remoting_server.h"
 #include "broker/namesrv/namesrv_controller.h"
 #include "broker/remoting/net/remoting_channel.h"
 #include "broker/server/bind_policy.h"
@@ -38,6 +40,20 @@ EmbeddedBroker::~EmbeddedBroker()
     shutdown();
 }
 
+void EmbeddedBroker::reserveDescriptors()
+{
+    const common::DescriptorLimit limit = common::raiseOpenFileLimit();
+    if (!limit.error.empty())
+        spdlog::warn("open-file limit: {}", limit.error);
+    const uint64_t budget = common::connectionBudget(limit.soft);
+    if (limit.soft > 0) {
+        spdlog::info("open-file limit {} (was {}, hard {}): client connections may use {} of it, the rest is kept "
+                     "for the store",
+                     limit.soft, limit.softBefore, limit.hard, budget);
+        remoting::RemotingServer::setProcessConnectionLimit(std::max<uint64_t>(budget, 1));
+    }
+}
+
 bool EmbeddedBroker::start(std::string &error)
 {
     if (error = checkBindPolicy(options_.settings, options_.allowUnauthenticated); !error.empty())
@@ -48,6 +64,7 @@ bool EmbeddedBroker::start(std::string &error)
                      options_.settings.broker.bindAddress);
     }
     resolveAdvertisedAddress(options_.settings);
+    reserveDescriptors();
     if (options_.startNamesrv) {
         namesrv::NamesrvConfig config;
         config.listenHost = options_.settings.broker.bindAddress;

@@ -68,6 +68,8 @@ public:
     namesrv::NamesrvController *namesrv() { return namesrv_.get(); }
 
 private:
+    // Raises the open-file limit and gives client sockets what the store does not need.
+    static void reserveDescriptors();
     EmbeddedBrokerOptions options_;
     std::unique_ptr<namesrv::NamesrvController> namesrv_;
     std::unique_ptr<BrokerController> broker_;

@@ -213,7 +213,8 @@ bool TransactionService::reappendAndAsk(const common::StoredMessage &half, int64
                        std::string(half.properties.get(kTransactionId).value_or(uniqKey)));
     if (storeHost)
         remoting::setField(request.extFields, "offsetMsgId", common::createOffsetMessageId(*storeHost, stored.wroteOffset));
-    channels.front().channel.sendOneway(std::move(request));
+    // A producer that is not reading is asked again at the next check round.
+    channels.front().channel.sendDroppable(std::move(request));
     return true;
 }
 

@@ -11,6 +11,8 @@
 #include <QString>
 #include <QTemporaryDir>
 
+#include <sys/resource.h>
+
 #include <csignal>
 #include <string>
 
@@ -24,6 +26,19 @@ public:
     // Starts and waits for the ready line; false (with the output in log()) when it never comes.
     // The output goes to a file, not a pipe: a test blocked on a socket would otherwise leave a
     // full pipe that stalls the broker's logging, and with it the broker.
+    // A process started from now on runs with this RLIMIT_NOFILE (soft and hard), so that it
+    // cannot raise it; 0: the test's own.
+    void setOpenFileLimit(rlim_t limit)
+    {
+        process_.setChildProcessModifier([limit] {
+            if (limit > 0) {
+                const rlimit both{limit, limit};
+                ::setrlimit(RLIMIT_NOFILE, &both);
+            }
+        });
+    }
+    qint64 pid() const { return process_.processId(); }
+
     bool start(const QString &storeDir, const QStringList &extraArguments = {})
     {
         process_.setProcessChannelMode(QProcess::MergedChannels);

@@ -53,14 +53,16 @@ public:
     // A limit the connection case can reach without exhausting the test's own descriptors.
     static constexpr int kMaxConnections = 100;
 
-    bool start()
+    // `conf`: broker.conf lines (default: serverMaxConnections=kMaxConnections).
+    bool start(const QByteArrayList &conf = {"serverMaxConnections=" + QByteArray::number(kMaxConnections)})
     {
         storeDir_ = root_.path().toStdString() + "/store";
         outsideBefore_ = outsideStore();
         QFile config(configDir_.filePath(QStringLiteral("broker.conf")));
         if (!config.open(QIODevice::WriteOnly))
             return false;
-        config.write("serverMaxConnections=" + QByteArray::number(kMaxConnections) + "\n");
+        for (const QByteArray &line : conf)
+            config.write(line + "\n");
         config.close();
         brokerArguments_ = {QStringLiteral("-c"), config.fileName()};
         return broker_.start(QString::fromStdString(storeDir_), brokerArguments_);

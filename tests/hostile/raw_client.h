@@ -124,8 +124,9 @@ public:
     RawClient(const RawClient &) = delete;
     RawClient &operator=(const RawClient &) = delete;
 
-    // "127.0.0.1:10911"
-    bool connect(const std::string &address)
+    // "127.0.0.1:10911". `receiveBuffer` > 0: the socket's SO_RCVBUF, set before connecting (a
+    // client that never reads then leaves what it is sent queued at the broker, not in its kernel).
+    bool connect(const std::string &address, int receiveBuffer = 0)
     {
         close();
         const size_t colon = address.rfind(':');
@@ -139,6 +140,8 @@ public:
             return false;
         const int one = 1;
         ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (receiveBuffer > 0)
+            ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, sizeof receiveBuffer);
         if (::connect(fd_, reinterpret_cast<const sockaddr *>(&target), sizeof target) != 0) {
             close();
             return false;

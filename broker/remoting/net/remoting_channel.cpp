@@ -55,6 +55,12 @@ bool RequestContext::sendOneway(RemotingCommand request) const
     return channel && channel->sendOneway(std::move(request));
 }
 
+bool RequestContext::sendDroppable(RemotingCommand request) const
+{
+    const std::shared_ptr<RemotingChannel> channel = channel_.lock();
+    return channel && channel->sendDroppable(std::move(request));
+}
+
 void RequestContext::invoke(RemotingCommand request, std::chrono::milliseconds timeout,
                             ResponseCallback callback) const
 {

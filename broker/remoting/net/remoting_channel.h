@@ -58,6 +58,10 @@ public:
     // Sends `request` with the oneway flag set and a fresh opaque; nothing is expected back.
     // Returns false when the channel is closed or the request cannot be encoded.
     virtual bool sendOneway(RemotingCommand request) = 0;
+    // As sendOneway, for a notification that may be lost (the client learns it again later):
+    // dropped, returning false, while the peer is not reading what it was sent already (above
+    // the write budget's high water mark, remoting_connection.h).
+    virtual bool sendDroppable(RemotingCommand request) { return sendOneway(std::move(request)); }
     // Sends `request` with a fresh opaque and calls `callback` once with its response, a
     // timeout or the connection's close.
     virtual void invoke(RemotingCommand request, std::chrono::milliseconds timeout,
@@ -84,6 +88,7 @@ public:
     // on this connection. Once it has closed, sendOneway returns false and invoke calls back
     // with ConnectionClosed.
     bool sendOneway(RemotingCommand request) const;
+    bool sendDroppable(RemotingCommand request) const; // see RemotingChannel::sendDroppable
     void invoke(RemotingCommand request, std::chrono::milliseconds timeout,
                 ResponseCallback callback) const;
     // The channel while it is alive, for tables keyed by connection; may be null.

@@ -108,8 +108,10 @@ std::shared_ptr<Connection> RemotingClient::Impl::connect(const std::string &add
         return nullptr;
     }
 
+    auto budget = std::make_shared<WriteBudget>(); // a client's requests are never dropped
+    budget->maxPerConnection = options.maxQueuedWriteBytes;
     auto connection = std::make_shared<Connection>(io.context(), std::move(socket), address, "client",
-                                                   options.maxFrameSize, options.maxQueuedWriteBytes);
+                                                   options.maxFrameSize, std::move(budget));
     {
         std::lock_guard lock(mutex);
         if (shutDown) {

@@ -9,7 +9,13 @@ namespace mqdesk::remoting {
 
 namespace {
 
-constexpr size_t kReadChunk = 64 * 1024;
+// The read buffer adapts to what the peer sends (as Netty's AdaptiveRecvByteBufAllocator): a
+// quiet connection holds 2 KiB, a busy one up to 64 KiB, so that thousands of idle clients cost
+// little.
+constexpr size_t kMinReadChunk = 2 * 1024;
+// A peer whose queued bytes have not moved for this long is not reading (WriteBudget::maxTotal).
+constexpr auto kStalledAfter = std::chrono::seconds(1);
+constexpr size_t kMaxReadChunk = 64 * 1024;
 
 std::atomic<uint64_t> nextConnectionId{1};
 
@@ -24,16 +30,17 @@ std::string endpointText(const asio::ip::tcp::endpoint &endpoint)
 
 Connection::Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::socket socket,
                        std::string peerAddress, std::string side, size_t maxFrameSize,
-                       size_t maxQueuedWriteBytes)
+                       std::shared_ptr<WriteBudget> budget)
     : io_(std::move(io))
     , socket_(std::move(socket))
     , id_(nextConnectionId.fetch_add(1))
     , peerAddress_(std::move(peerAddress))
     , side_(std::move(side))
     , decoder_(maxFrameSize)
-    , readBuffer_(kReadChunk)
-    , maxQueuedWriteBytes_(maxQueuedWriteBytes)
+    , readBuffer_(kMinReadChunk)
+    , budget_(std::move(budget))
     , lastActivityTicks_(std::chrono::steady_clock::now().time_since_epoch().count())
+    , lastDrainTicks_(lastActivityTicks_.load())
 {
     std::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
@@ -41,9 +48,32 @@ Connection::Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::sock
 
 Connection::~Connection() = default;
 
-void Connection::noteActivity()
+void Connection::noteFrames(size_t completed)
 {
-    lastActivityTicks_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+    if (completed > 0) {
+        lastActivityTicks_.store(now, std::memory_order_relaxed);
+        framesReceived_.fetch_add(completed, std::memory_order_relaxed);
+    }
+    // A frame that is still arriving keeps the time it began (or began after the last one done).
+    if (decoder_.pendingBytes() == 0)
+        partialSinceTicks_.store(0, std::memory_order_relaxed);
+    else if (completed > 0 || partialSinceTicks_.load(std::memory_order_relaxed) == 0)
+        partialSinceTicks_.store(now, std::memory_order_relaxed);
+}
+
+std::optional<std::chrono::steady_clock::time_point> Connection::partialFrameSince() const
+{
+    const int64_t ticks = partialSinceTicks_.load(std::memory_order_relaxed);
+    if (ticks == 0)
+        return std::nullopt;
+    return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(ticks));
+}
+
+std::chrono::steady_clock::time_point Connection::lastDrain() const
+{
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(lastDrainTicks_.load(std::memory_order_relaxed)));
 }
 
 std::chrono::steady_clock::time_point Connection::lastActivity() const
@@ -66,7 +96,7 @@ void Connection::readMore()
             self->closeNow(ec == asio::error::eof ? "peer closed" : "read failed: " + ec.message(), false);
             return;
         }
-        self->noteActivity();
+        self->adaptReadBuffer(n);
         std::vector<RemotingCommand> commands;
         bool ok = false;
         // Nothing a peer sends may take an io thread down: an exception while decoding or
@@ -85,17 +115,73 @@ void Connection::readMore()
             self->closeNow(std::string("exception while reading: ") + e.what(), true);
             return;
         }
+        self->noteFrames(commands.size());
         if (!ok) {
             // §1.1/§9: no answer to a malformed frame; the stream cannot be resynchronised.
             self->closeNow("malformed frame: " + self->decoder_.error(), true);
             return;
+        }
+        if (self->grownBuffer_ != 0) {
+            self->readBuffer_.assign(self->grownBuffer_, 0);
+            self->readBuffer_.shrink_to_fit();
+            self->grownBuffer_ = 0;
         }
         if (!self->closed_)
             self->readMore();
     });
 }
 
-bool Connection::enqueue(RemotingCommand command, std::string *error)
+void Connection::release(size_t size)
+{
+    queuedWriteBytes_.fetch_sub(size);
+    if (budget_)
+        budget_->total.fetch_sub(size);
+}
+
+bool Connection::admit(size_t queued, size_t size, bool droppable, std::string *error)
+{
+    if (!budget_ || queued == 0) // a single frame larger than a limit still goes out alone
+        return true;
+    const WriteBudget &budget = *budget_;
+    const size_t total = budget.total.load();
+    const bool overTotal = budget.maxTotal > 0 && total > budget.maxTotal;
+    const bool notWritable = budget.highWaterMark > 0 && queued >= budget.highWaterMark;
+    if (droppable && (notWritable || overTotal)) {
+        budget_->dropped.fetch_add(1, std::memory_order_relaxed);
+        if (error)
+            *error = "dropped: " + std::to_string(queued) + " bytes are queued for " + peerAddress_;
+        return false;
+    }
+    std::string reason;
+    if (budget.maxPerConnection > 0 && queued + size > budget.maxPerConnection)
+        reason = "the peer is not reading: " + std::to_string(queued) + " bytes already queued for it (limit "
+                 + std::to_string(budget.maxPerConnection) + ")";
+    else if (overTotal && notWritable && std::chrono::steady_clock::now() - lastDrain() > kStalledAfter)
+        reason = "the peer is not reading: " + std::to_string(queued) + " bytes queued for it while the server holds "
+                 + std::to_string(total) + " for all (limit " + std::to_string(budget.maxTotal) + ")";
+    if (reason.empty())
+        return true;
+    if (error)
+        *error = reason;
+    if (!overflowed_.exchange(true)) { // said once; later sends meet the same closing connection
+        budget_->closedForBacklog.fetch_add(1, std::memory_order_relaxed);
+        spdlog::warn("remoting {} {}: closing: {}", side_, peerAddress_, reason);
+        close(reason);
+    }
+    return false;
+}
+
+void Connection::adaptReadBuffer(size_t lastRead)
+{
+    // Requires: on the strand, between reads; decodes below use only the first lastRead bytes.
+    const size_t size = readBuffer_.size();
+    if (lastRead == size && size < kMaxReadChunk)
+        grownBuffer_ = std::min(size * 2, kMaxReadChunk);
+    else if (lastRead < size / 8 && size > kMinReadChunk)
+        grownBuffer_ = std::max(size / 2, kMinReadChunk);
+}
+
+bool Connection::enqueue(RemotingCommand command, std::string *error, bool droppable)
 {
     EncodeResult prefix = encodeFramePrefix(command, decoder_.maxFrameSize());
     if (!prefix.ok()) {
@@ -113,23 +199,15 @@ bool Connection::enqueue(RemotingCommand command, std::string *error)
     Outgoing outgoing{std::move(prefix.bytes), std::move(command.body)};
     const size_t size = outgoing.size();
     const size_t queued = queuedWriteBytes_.fetch_add(size);
-    // A single frame larger than the limit still goes out when nothing else waits.
-    if (maxQueuedWriteBytes_ > 0 && queued > 0 && queued + size > maxQueuedWriteBytes_) {
-        queuedWriteBytes_.fetch_sub(size);
-        const std::string reason = "the peer is not reading: " + std::to_string(queued)
-                                   + " bytes already queued for it (limit " + std::to_string(maxQueuedWriteBytes_)
-                                   + ")";
-        if (error)
-            *error = reason;
-        if (!overflowed_.exchange(true)) { // said once; later sends meet the same closing connection
-            spdlog::warn("remoting {} {}: closing: {}", side_, peerAddress_, reason);
-            close(reason);
-        }
+    if (budget_)
+        budget_->total.fetch_add(size);
+    if (!admit(queued, size, droppable, error)) {
+        release(size);
         return false;
     }
     asio::post(socket_.get_executor(), [self = shared_from_this(), outgoing = std::move(outgoing)]() mutable {
         if (self->closed_) {
-            self->queuedWriteBytes_.fetch_sub(outgoing.size());
+            self->release(outgoing.size());
             return;
         }
         self->writeQueue_.push_back(std::move(outgoing));
@@ -143,7 +221,7 @@ bool Connection::enqueue(RemotingCommand command, std::string *error)
 void Connection::clearWriteQueue()
 {
     for (const Outgoing &outgoing : writeQueue_)
-        queuedWriteBytes_.fetch_sub(outgoing.size());
+        release(outgoing.size());
     writeQueue_.clear();
 }
 
@@ -165,9 +243,10 @@ void Connection::writeNext()
             self->closeNow("write failed: " + ec.message(), false);
             return;
         }
-        self->noteActivity();
-        self->queuedWriteBytes_.fetch_sub(self->writeQueue_.front().size());
+        self->release(self->writeQueue_.front().size());
         self->writeQueue_.pop_front();
+        self->lastDrainTicks_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                                    std::memory_order_relaxed);
         self->writeNext();
     });
 }
@@ -178,6 +257,14 @@ bool Connection::sendOneway(RemotingCommand request)
     request.markOneway();
     request.opaque = nextOpaque();
     return enqueue(std::move(request), nullptr);
+}
+
+bool Connection::sendDroppable(RemotingCommand request)
+{
+    request.flag &= ~RemotingCommand::kResponseFlag;
+    request.markOneway();
+    request.opaque = nextOpaque();
+    return enqueue(std::move(request), nullptr, true);
 }
 
 bool Connection::sendResponse(RemotingCommand response)

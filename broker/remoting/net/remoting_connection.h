@@ -7,11 +7,17 @@
 // the public operations may be called from any thread and post onto it. The table of pending
 // invocations has its own mutex because timeouts are scanned from the owner's timer.
 //
-// Limits: a peer that stops reading makes the write queue grow; once `maxQueuedWriteBytes`
-// are queued (and not yet taken by the kernel), the next send closes the connection instead of
-// queueing without bound — the peer sees the close, as after a network fault, and reconnects.
-// The owner closes a connection idle (nothing read or written) for longer than it allows, as
-// the Java broker's IdleStateHandler does after serverChannelMaxIdleTimeSeconds.
+// Limits (WriteBudget, shared by one server's or client's connections): a peer that stops
+// reading makes the write queue grow. Above the budget's high water mark the connection is not
+// writable: a droppable one-way request (a server's notification) is dropped and counted instead
+// of queued. Once `maxPerConnection` bytes are queued (and not yet taken by the kernel), or while
+// every connection together holds more than `maxTotal` and this one is above its high water
+// mark and has not drained for a second, the next send closes the connection instead of queueing without bound — the peer sees
+// the close, as after a network fault, and reconnects.
+// The owner closes a connection that sent no complete frame for longer than it allows (as the
+// Java broker's IdleStateHandler does after serverChannelMaxIdleTimeSeconds, but counting frames,
+// not bytes: a byte now and then keeps nothing open), and one whose frame started arriving and
+// did not complete within its frame deadline.
 
 #include "broker/remoting/net/remoting_channel.h"
 #include "broker/remoting/remoting_codec.h"
@@ -24,11 +30,25 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace mqdesk::remoting {
+
+// What the connections of one server (or client) may hold queued for their peers, and what the
+// limits did. Java bounds the same with Netty's write-buffer water marks and its one-way
+// semaphores (serverOnewaySemaphoreValue). 0 disables a limit.
+struct WriteBudget
+{
+    size_t highWaterMark = 0;    // per connection: above it, droppable one-way requests are dropped
+    size_t maxPerConnection = 0; // per connection: a send past it closes the connection
+    size_t maxTotal = 0;         // all connections together (see above)
+    std::atomic<size_t> total{0};
+    std::atomic<uint64_t> dropped{0};          // one-way requests not sent
+    std::atomic<uint64_t> closedForBacklog{0}; // connections closed for not reading
+};
 
 class Connection final : public RemotingChannel, public std::enable_shared_from_this<Connection>
 {
@@ -41,10 +61,10 @@ public:
     // `socket` must be connected and use a strand executor of `io`. `io` is kept alive by the
     // connection so that a connection outliving its owner (held by a late responder) never
     // touches a destroyed io_context.
-    // `maxQueuedWriteBytes` 0: no limit.
+    // `budget` null: no write limits.
     Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::socket socket,
                std::string peerAddress, std::string side, size_t maxFrameSize,
-               size_t maxQueuedWriteBytes = 0);
+               std::shared_ptr<WriteBudget> budget = nullptr);
     ~Connection() override;
 
     // Starts reading. Call once, right after construction.
@@ -54,6 +74,7 @@ public:
     const std::string &peerAddress() const override { return peerAddress_; }
     bool isOpen() const override { return !closed_.load(); }
     bool sendOneway(RemotingCommand request) override;
+    bool sendDroppable(RemotingCommand request) override;
     void invoke(RemotingCommand request, std::chrono::milliseconds timeout,
                 ResponseCallback callback) override;
     bool sendResponse(RemotingCommand response) override;
@@ -63,8 +84,12 @@ public:
     // owner's periodic scan; a response arriving later is dropped as unknown.
     void expireRequests(std::chrono::steady_clock::time_point now);
     size_t pendingRequests() const;
-    // When bytes last moved either way (or the connection opened).
+    // When the peer last completed a frame (or the connection opened).
     std::chrono::steady_clock::time_point lastActivity() const;
+    // Whether the peer has completed any frame yet.
+    bool hasSpoken() const { return framesReceived_.load(std::memory_order_relaxed) > 0; }
+    // When the frame now arriving began to arrive; nullopt at a frame boundary.
+    std::optional<std::chrono::steady_clock::time_point> partialFrameSince() const;
     // Bytes queued for writing that the kernel has not taken yet.
     size_t queuedWriteBytes() const { return queuedWriteBytes_.load(); }
 
@@ -83,9 +108,13 @@ private:
         int32_t code = 0;
     };
 
-    // Encodes on the calling thread and queues the write on the strand. False when closed or
-    // unencodable (`error` says which).
-    bool enqueue(RemotingCommand command, std::string *error);
+    // Encodes on the calling thread and queues the write on the strand. False when closed,
+    // unencodable, dropped (`droppable` and not writable) or over the budget (`error` says which).
+    bool enqueue(RemotingCommand command, std::string *error, bool droppable = false);
+    // Whether `size` more bytes may be queued on top of `queued`; else closes (once) and says why.
+    bool admit(size_t queued, size_t size, bool droppable, std::string *error);
+    void release(size_t size); // `size` queued bytes are gone (written or dropped)
+    std::chrono::steady_clock::time_point lastDrain() const;
     void readMore();
     void writeNext();
     void clearWriteQueue();
@@ -93,7 +122,8 @@ private:
     // Requires: running on the strand.
     void closeNow(const std::string &reason, bool fault);
     int32_t nextOpaque();
-    void noteActivity();
+    // After a read: `completed` frames decoded; tracks the partial frame's start.
+    void noteFrames(size_t completed);
 
     // Declared first so it is destroyed last: the socket and strand need it.
     std::shared_ptr<asio::io_context> io_;
@@ -103,13 +133,18 @@ private:
     const std::string side_; // "server" / "client", for log lines
     FrameDecoder decoder_;
     std::vector<uint8_t> readBuffer_;
+    size_t grownBuffer_ = 0; // the read buffer's next size, applied after the read is decoded
+    void adaptReadBuffer(size_t lastRead);
     RequestHandler onRequest_;
     CloseHandler onClose_;
     std::atomic<bool> closed_{false};
-    const size_t maxQueuedWriteBytes_;
+    const std::shared_ptr<WriteBudget> budget_; // may be null
     std::atomic<size_t> queuedWriteBytes_{0};
     std::atomic<bool> overflowed_{false}; // the queue limit was hit: the connection is closing
-    std::atomic<int64_t> lastActivityTicks_; // steady_clock ticks
+    std::atomic<int64_t> lastActivityTicks_;       // steady_clock ticks
+    std::atomic<int64_t> partialSinceTicks_{0};    // steady_clock ticks; 0: at a frame boundary
+    std::atomic<int64_t> lastDrainTicks_;          // when a queued write last completed
+    std::atomic<uint64_t> framesReceived_{0};
 
     // Strand only.
     std::deque<Outgoing> writeQueue_;

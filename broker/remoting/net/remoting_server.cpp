@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
+
 #include <atomic>
 #include <cerrno>
 #include <mutex>
@@ -21,11 +23,20 @@ struct RemotingServer::Impl
         : options(std::move(opts))
         , acceptor(asio::make_strand(*io.context()))
         , acceptPause(acceptor.get_executor())
+        , writeBudget(std::make_shared<WriteBudget>())
     {
+        writeBudget->highWaterMark = options.writeBufferHighWaterMark;
+        writeBudget->maxPerConnection = options.maxQueuedWriteBytes;
+        writeBudget->maxTotal = options.maxTotalQueuedWriteBytes;
     }
 
     void accept();
     void onAccepted(asio::ip::tcp::socket socket);
+    std::shared_ptr<Connection> idlest() const;
+    // Called by the periodic scan (one io thread): trims the heap after a write backlog drained.
+    void returnMemoryAfterBurst();
+    size_t burstPeak = 0; // the scan's only
+    bool makeRoom(const std::string &peer);
     std::vector<std::shared_ptr<Connection>> snapshot() const;
 
     const RemotingServerOptions options;
@@ -38,9 +49,12 @@ struct RemotingServer::Impl
     common::LogRateLimiter acceptFailureLog{std::chrono::seconds(10)};
     std::atomic<uint64_t> acceptFailures{0};
     common::LogRateLimiter refusedConnections{std::chrono::seconds(10)};
+    std::atomic<uint64_t> shed{0};
+    std::atomic<uint64_t> refused{0};
     std::atomic<uint16_t> port{0};
     std::atomic<bool> started{false};
     std::atomic<bool> stopping{false};
+    const std::shared_ptr<WriteBudget> writeBudget; // shared with every connection
 
     mutable std::mutex mutex;
     std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections; // guarded by mutex
@@ -79,30 +93,114 @@ void RemotingServer::Impl::accept()
     });
 }
 
+namespace {
+
+// A connection may be shed for a new one once silent this long: time enough for a new client's
+// first request, not enough for a flood of connections to keep every place taken.
+constexpr auto kShedAfter = std::chrono::milliseconds(200);
+// A write backlog this large, once drained, is worth returning to the system.
+constexpr size_t kTrimAfterBurst = 16 * 1024 * 1024;
+
+std::atomic<size_t> processLimit{0};
+std::atomic<size_t> processOpen{0};
+
+} // namespace
+
+void RemotingServer::setProcessConnectionLimit(size_t limit)
+{
+    processLimit.store(limit);
+}
+
+size_t RemotingServer::processConnectionLimit()
+{
+    return processLimit.load();
+}
+
+size_t RemotingServer::processConnections()
+{
+    return processOpen.load();
+}
+
+void RemotingServer::Impl::returnMemoryAfterBurst()
+{
+    // Queued bytes are many small blocks; glibc keeps what they freed for the process. Once a
+    // burst of them has drained, the free pages go back to the system (malloc_trim also returns
+    // free pages inside the heap, not only at its top).
+    const size_t total = writeBudget->total.load(std::memory_order_relaxed);
+    burstPeak = std::max(burstPeak, total);
+    if (burstPeak >= kTrimAfterBurst && total <= burstPeak / 16) {
+        burstPeak = 0;
+        ::malloc_trim(0);
+    }
+}
+
+// Requires: mutex held. The connection to close for a new one, when one may go.
+std::shared_ptr<Connection> RemotingServer::Impl::idlest() const
+{
+    const auto now = std::chrono::steady_clock::now();
+    std::shared_ptr<Connection> chosen;
+    for (const auto &[id, connection] : connections) {
+        if (now - connection->lastActivity() < kShedAfter)
+            continue;
+        if (!chosen || (!connection->hasSpoken() && chosen->hasSpoken())
+            || (connection->hasSpoken() == chosen->hasSpoken() && connection->lastActivity() < chosen->lastActivity()))
+            chosen = connection;
+    }
+    return chosen;
+}
+
+// Requires: mutex held. Whether a new connection fits, after shedding the idlest if need be.
+bool RemotingServer::Impl::makeRoom(const std::string &peer)
+{
+    const size_t limit = processLimit.load();
+    const bool full = (options.maxConnections > 0 && connections.size() >= options.maxConnections)
+                      || (limit > 0 && processOpen.load() >= limit);
+    if (!full)
+        return true;
+    if (const std::shared_ptr<Connection> victim = idlest()) {
+        shed.fetch_add(1, std::memory_order_relaxed);
+        if (const auto suppressed = refusedConnections.admit())
+            spdlog::warn("remoting server {}: at its connection limit ({} open here, {} in the process); closing the "
+                         "idlest, {} from {}, for {} ({} similar not logged)",
+                         options.name, connections.size(), processOpen.load(), victim->id(), victim->peerAddress(),
+                         peer, *suppressed);
+        connections.erase(victim->id()); // its close handler finds it gone
+        processOpen.fetch_sub(1);
+        victim->close("closed for a new connection at the limit");
+        return true;
+    }
+    refused.fetch_add(1, std::memory_order_relaxed);
+    if (const auto suppressed = refusedConnections.admit())
+        spdlog::warn("remoting server {}: refusing the connection from {}: {} connections are open here, {} in the "
+                     "process, every one active ({} similar refusals not logged)",
+                     options.name, peer, connections.size(), processOpen.load(), *suppressed);
+    return false;
+}
+
 void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
 {
     std::error_code ec;
     const asio::ip::tcp::endpoint remote = socket.remote_endpoint(ec);
     const std::string peer = ec ? std::string("unknown peer") : endpointText(remote);
-    if (options.maxConnections > 0) {
+    {
         std::lock_guard lock(mutex);
-        if (connections.size() >= options.maxConnections) {
-            // Closed at once rather than left in the backlog, so the client sees a refusal.
-            if (const auto suppressed = refusedConnections.admit())
-                spdlog::warn("remoting server {}: refusing the connection from {}: {} connections are open, the "
-                             "limit ({} similar refusals not logged)",
-                             options.name, peer, connections.size(), *suppressed);
-            socket.close(ec);
+        if (!makeRoom(peer)) {
+            socket.close(ec); // closed at once rather than left in the backlog: the client sees a refusal
             return;
         }
     }
+    if (options.socketSendBufferSize > 0)
+        socket.set_option(asio::socket_base::send_buffer_size(options.socketSendBufferSize), ec);
+    if (options.socketReceiveBufferSize > 0)
+        socket.set_option(asio::socket_base::receive_buffer_size(options.socketReceiveBufferSize), ec);
     auto connection = std::make_shared<Connection>(io.context(), std::move(socket), peer, "server",
-                                                   options.maxFrameSize, options.maxQueuedWriteBytes);
+                                                   options.maxFrameSize, writeBudget);
     {
         std::lock_guard lock(mutex);
         if (stopping)
             return; // the socket closes with the connection
         connections.emplace(connection->id(), connection);
+        processOpen.fetch_add(1);
     }
     spdlog::debug("remoting server {}: connection {} from {}", options.name, connection->id(), peer);
     if (openListener)
@@ -114,7 +212,8 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
         [this](const std::shared_ptr<Connection> &closed) {
             {
                 std::lock_guard lock(mutex);
-                connections.erase(closed->id());
+                if (connections.erase(closed->id()) > 0) // a shed one was counted out already
+                    processOpen.fetch_sub(1);
             }
             if (closeListener)
                 closeListener(RequestContext(closed));
@@ -200,13 +299,20 @@ bool RemotingServer::start(std::string *error)
 
     d.accept();
     d.io.start(d.options.name, d.options.ioThreads, [&d] {
+        d.returnMemoryAfterBurst();
         const auto now = std::chrono::steady_clock::now();
         for (const std::shared_ptr<Connection> &connection : d.snapshot()) {
             connection->expireRequests(now);
             if (d.options.maxIdle.count() > 0 && now - connection->lastActivity() > d.options.maxIdle) {
-                spdlog::info("remoting server {}: closing connection {} from {}: idle for more than {} ms",
+                spdlog::info("remoting server {}: closing connection {} from {}: no frame for more than {} ms",
                              d.options.name, connection->id(), connection->peerAddress(), d.options.maxIdle.count());
                 connection->close("idle");
+            } else if (const auto since = connection->partialFrameSince();
+                       since && d.options.frameTimeout.count() > 0 && now - *since > d.options.frameTimeout) {
+                spdlog::info("remoting server {}: closing connection {} from {}: a frame did not arrive whole "
+                             "within {} ms",
+                             d.options.name, connection->id(), connection->peerAddress(), d.options.frameTimeout.count());
+                connection->close("frame timeout");
             }
         }
     });
@@ -233,6 +339,7 @@ void RemotingServer::stop()
         connection->close("server stopping");
     d.io.join();
     std::lock_guard lock(d.mutex);
+    processOpen.fetch_sub(d.connections.size()); // those whose close handler did not run
     d.connections.clear();
     if (d.started)
         spdlog::info("remoting server {}: stopped", d.options.name);
@@ -256,6 +363,31 @@ uint16_t RemotingServer::localPort() const
 uint64_t RemotingServer::acceptFailures() const
 {
     return impl_->acceptFailures.load(std::memory_order_relaxed);
+}
+
+size_t RemotingServer::queuedWriteBytes() const
+{
+    return impl_->writeBudget->total.load(std::memory_order_relaxed);
+}
+
+uint64_t RemotingServer::droppedNotifications() const
+{
+    return impl_->writeBudget->dropped.load(std::memory_order_relaxed);
+}
+
+uint64_t RemotingServer::connectionsShed() const
+{
+    return impl_->shed.load(std::memory_order_relaxed);
+}
+
+uint64_t RemotingServer::connectionsRefused() const
+{
+    return impl_->refused.load(std::memory_order_relaxed);
+}
+
+uint64_t RemotingServer::connectionsClosedForBacklog() const
+{
+    return impl_->writeBudget->closedForBacklog.load(std::memory_order_relaxed);
 }
 
 size_t RemotingServer::connectionCount() const

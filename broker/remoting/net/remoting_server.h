@@ -27,21 +27,44 @@ struct RemotingServerOptions
     size_t ioThreads = 1;
     size_t maxFrameSize = kDefaultMaxFrameSize; // a larger frame closes the connection
     std::string name = "remoting"; // prefixes io thread names and log lines
-    // A connection with this many bytes queued for a peer that does not read them is closed
-    // (0: no limit). Generous: a busy consumer's pull responses stay far below it.
+    // What connections may hold queued for peers that do not read (remoting_connection.h's
+    // WriteBudget; 0: no limit). Above `writeBufferHighWaterMark` a connection's notifications
+    // (sendDroppable) are dropped; with `maxQueuedWriteBytes` queued a connection is closed
+    // (generous: a busy consumer's pull responses stay far below it); while all connections
+    // together hold more than `maxTotalQueuedWriteBytes`, notifications are dropped everywhere
+    // and a connection above its high water mark that drained nothing for a second is closed at
+    // its next send.
+    size_t writeBufferHighWaterMark = 1024 * 1024;
     size_t maxQueuedWriteBytes = 64 * 1024 * 1024;
-    // A connection with nothing read or written for this long is closed, as the Java broker's
-    // serverChannelMaxIdleTimeSeconds (120) does; clients heartbeat every 30 s. 0: never.
+    size_t maxTotalQueuedWriteBytes = 64 * 1024 * 1024;
+    // SO_SNDBUF / SO_RCVBUF of accepted sockets (Java's serverSocketSndBufSize /
+    // serverSocketRcvBufSize); 0: the kernel's autotuned default.
+    int socketSendBufferSize = 0;
+    int socketReceiveBufferSize = 0;
+    // A connection whose peer completed no frame for this long is closed, as the Java broker's
+    // serverChannelMaxIdleTimeSeconds (120) does (counting frames, not bytes); clients heartbeat
+    // every 30 s. 0: never.
     std::chrono::milliseconds maxIdle{120'000};
-    // Connections open at once; one more is accepted and closed at once, with a rate-limited
-    // warning. 0: no limit (the process's descriptor limit still applies: accept() failing with
-    // EMFILE pauses accepting for 100 ms instead of spinning).
+    // A frame must arrive whole within this long once its first byte came; else the connection
+    // is closed (a peer sending a frame a byte at a time holds its buffer no longer). 0: never.
+    std::chrono::milliseconds frameTimeout{30'000};
+    // Connections open at once (also processConnectionLimit(), shared by every server of the
+    // process). When the limit is reached, a new connection takes the place of the idlest one —
+    // a connection that never completed a frame first, then the one silent longest, if silent
+    // for 200 ms or more — else it is closed at once, with a rate-limited warning. 0: no limit
+    // (accept() failing with EMFILE then pauses accepting for 100 ms instead of spinning).
     size_t maxConnections = 10000;
 };
 
 class RemotingServer
 {
 public:
+    // Client connections every server of this process may hold together (0: no limit): set from
+    // the descriptor limit, so that sockets never starve the store of files (descriptors.h).
+    static void setProcessConnectionLimit(size_t limit);
+    static size_t processConnectionLimit();
+    static size_t processConnections();
+
     // Called on an io thread; must be quick and must not block.
     using ConnectionListener = std::function<void(const RequestContext &connection)>;
 
@@ -85,6 +108,14 @@ public:
     // accept() calls that failed (EMFILE and the like) since start: a pause between retries keeps
     // this small where a spinning loop would count millions.
     uint64_t acceptFailures() const;
+    // The write budget's figures: bytes queued for peers now, notifications dropped and
+    // connections closed for not reading since start.
+    size_t queuedWriteBytes() const;
+    uint64_t droppedNotifications() const;
+    uint64_t connectionsClosedForBacklog() const;
+    // Connections closed to make room for a new one at the limit, and new ones refused there.
+    uint64_t connectionsShed() const;
+    uint64_t connectionsRefused() const;
 
 private:
     struct Impl;

@@ -254,6 +254,8 @@ private slots:
         QCOMPARE(broker.call(createTopic("BcTopic", 2)).code, ResponseCode::kSuccess);
         for (int i = 0; i < 5; ++i)
             QCOMPARE(broker.call(sendV2("BcTopic", 0, "m")).code, ResponseCode::kSuccess);
+        // Dispatched to the queue (a loaded machine runs the reput thread late) before the pull.
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("BcTopic", 0), int64_t{5}, 5000);
         for (const char *group : {"BcGroup", "BcIdle"}) {
             RemotingCommand create = request(RequestCode::kUpdateAndCreateSubscriptiongroup);
             setBodyText(create, std::string("{\"groupName\":\"") + group + "\"}");
