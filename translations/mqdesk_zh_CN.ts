@@ -400,6 +400,10 @@ Check the address and that it runs, then press F5.</source>
         <source>Read the brokers again (F5)</source>
         <translation>重新读取 Broker（F5）</translation>
     </message>
+    <message>
+        <source>%1 (%2) started from a config file&apos;s backup: %3</source>
+        <translation>%1（%2）启动时使用了配置文件的备份：%3</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::CheckpointView</name>

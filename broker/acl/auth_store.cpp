@@ -96,6 +96,7 @@ bool AuthStore::open(std::string &error)
     };
     if (!file_->load(decode, info, error))
         return false;
+    loadWarning_ = info.warning;
     std::lock_guard lock(stateMutex_);
     state_ = std::move(state);
     return true;

@@ -33,6 +33,8 @@ public:
     // Reads the file (or its .bak); a missing file is an empty store. False with `error` naming
     // the file and member when it cannot be read.
     bool open(std::string &error);
+    // Why open() skipped the file for its .bak (naming it); empty when it read the file.
+    const std::string &loadWarning() const { return loadWarning_; }
     const std::string &path() const;
 
     // The admin operations (3001–3010). False with `error` in Java's words; nothing changes then.
@@ -74,6 +76,7 @@ private:
     mutable std::mutex writeMutex_;  // serialises changes and their fsyncs
     mutable std::mutex stateMutex_;  // guards state_ (the pointer only)
     std::shared_ptr<const State> state_;
+    std::string loadWarning_; // set by open()
 };
 
 } // namespace mqdesk::acl

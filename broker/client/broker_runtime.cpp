@@ -182,6 +182,8 @@ BrokerRuntime readBrokerRuntime(const std::map<std::string, std::string> &table)
     runtime.commitLogMaxOffset = integer("commitLogMaxOffset");
     runtime.putMessageEntireTimeMaxMillis = integer("putMessageEntireTimeMax");
     runtime.putLatencyBuckets = parseLatencyDistribution(text("putMessageDistributeTime"));
+    runtime.configLoadWarnings = std::string(text("configLoadWarnings"));
+    runtime.clientConnections = integer("clientConnections");
     return runtime;
 }
 

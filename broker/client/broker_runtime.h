@@ -43,6 +43,8 @@ struct BrokerRuntime
     std::optional<int64_t> commitLogMaxOffset;
     std::optional<int64_t> putMessageEntireTimeMaxMillis;
     std::vector<LatencyBucket> putLatencyBuckets; // empty when the broker does not send them
+    std::string configLoadWarnings;               // MQDesk only: config files read from their .bak
+    std::optional<int64_t> clientConnections;     // MQDesk only
 };
 
 // Reads the table; unknown keys are ignored, unparsable values are left absent.

@@ -378,6 +378,11 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
         // Set once a commit-log flush failed: the store refuses every put until it is reopened
         // (a failed fdatasync is never retried into success). Empty while writes are healthy.
         put("storeWriteFault", store.writeFault());
+        // Config files read from their .bak at start, "; "-separated; empty when none was.
+        std::string configWarnings;
+        for (const std::string &warning : broker_.configLoadWarnings())
+            configWarnings += (configWarnings.empty() ? "" : "; ") + warning;
+        put("configLoadWarnings", configWarnings);
         // What clients hold of the broker (README, Limits): descriptors, connections, the bytes
         // queued for clients that do not read and what the limits did about them.
         put("openFileDescriptors", common::openDescriptors());

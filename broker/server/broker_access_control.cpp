@@ -70,7 +70,10 @@ bool BrokerController::prepareAccessControl(std::string &error)
         std::error_code ec;
         std::filesystem::create_directories(root + "/config", ec);
         authStore_ = std::make_unique<acl::AuthStore>(root + "/config/auth.json");
-        if (!authStore_->open(error) || !seedSuperUsers(auth, *authStore_, error)) {
+        const bool opened = authStore_->open(error);
+        if (opened)
+            noteConfigLoad(authStore_->loadWarning());
+        if (!opened || !seedSuperUsers(auth, *authStore_, error)) {
             error = "broker: ACL 2.0: " + error;
             return false;
         }

@@ -149,8 +149,21 @@ bool BrokerController::loadConfigFiles(std::string &error)
     for (store::ConfigManager *manager : managers) {
         if (!manager->load(configDir, error))
             return false;
+        noteConfigLoad(manager->lastLoad().warning);
     }
-    return pop_->load(configDir, error) && topicManager_->initialize(error);
+    if (!pop_->load(configDir, error))
+        return false;
+    for (const std::string &warning : pop_->loadWarnings())
+        noteConfigLoad(warning);
+    return topicManager_->initialize(error);
+}
+
+void BrokerController::noteConfigLoad(const std::string &warning)
+{
+    if (warning.empty())
+        return;
+    spdlog::warn("config: {}", warning);
+    configLoadWarnings_.push_back(warning);
 }
 
 bool BrokerController::startServer(std::string &error)

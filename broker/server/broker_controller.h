@@ -137,6 +137,10 @@ public:
     const acl::AccessGate *accessGate() const { return gate_.get(); }
     std::shared_ptr<acl::AccessGate> namesrvGate() const { return namesrvGate_; }
     acl::AuthStore *authStore() const { return authStore_.get(); }
+    // Config files read from their .bak at start (a damaged or missing file): each "<file>: why",
+    // also logged as a warning, and shown in runtime info and the console's Overview. Set before
+    // the broker serves; not changed after.
+    const std::vector<std::string> &configLoadWarnings() const { return configLoadWarnings_; }
     // The client port's server (null before start): its connection and write-budget figures.
     const remoting::RemotingServer *remotingServer() const { return server_.get(); }
 
@@ -158,6 +162,8 @@ public:
 
 private:
     bool loadConfigFiles(std::string &error);
+    // Keeps (and logs) why a config file was not read as it was.
+    void noteConfigLoad(const std::string &warning);
     bool startServer(std::string &error);
     void registerProcessors();
     void onConnectionClosed(uint64_t connectionId);
@@ -201,6 +207,7 @@ private:
     std::shared_ptr<acl::AccessGate> gate_;           // this broker's; set by prepareAccessControl
     std::shared_ptr<acl::AccessGate> namesrvGate_;    // the embedded NameServer's
     std::unique_ptr<remoting::RemotingServer> server_;
+    std::vector<std::string> configLoadWarnings_;
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
     std::unique_ptr<BrokerScheduler> scheduler_;
     std::unique_ptr<TransactionService> transactions_; // half messages, END_TRANSACTION, checks

@@ -90,10 +90,18 @@ void BrokersPanel::refresh()
         loadError_ = listing.status.ok ? QString() : QString::fromStdString(listing.status.error);
         if (listing.status.ok)
             model_->setRows(std::move(listing.rows));
-        // An unreachable cluster keeps the last rows it showed, under a banner saying so.
-        showBanner(loadError_.isEmpty() || model_->rowCount() == 0
-                       ? QString()
-                       : tr("The cluster could not be read just now: %1 (showing the last answer)").arg(loadError_));
+        // An unreachable cluster keeps the last rows it showed, under a banner saying so; a
+        // broker that started from a config file's backup says which file and why.
+        QStringList problems;
+        if (!loadError_.isEmpty() && model_->rowCount() > 0)
+            problems << tr("The cluster could not be read just now: %1 (showing the last answer)").arg(loadError_);
+        for (const BrokerRow &broker : model_->rows()) {
+            if (!broker.runtime.configLoadWarnings.empty())
+                problems << tr("%1 (%2) started from a config file's backup: %3")
+                                .arg(broker.brokerName, broker.address,
+                                     QString::fromStdString(broker.runtime.configLoadWarnings));
+        }
+        showBanner(problems.join(u'\n'));
         updateEmptyState();
         emit refreshed();
     });

@@ -57,6 +57,15 @@ bool PopService::load(const std::string &configDir, std::string &error)
     return true;
 }
 
+std::vector<std::string> PopService::loadWarnings() const
+{
+    std::vector<std::string> warnings;
+    for (const std::string &warning : {requestModes_->lastLoad().warning, orderInfo_->lastLoad().warning})
+        if (!warning.empty())
+            warnings.push_back(warning);
+    return warnings;
+}
+
 void PopService::persist()
 {
     std::string error;

@@ -105,6 +105,8 @@ public:
 
     // For the revive service, the console and tests.
     BrokerController &broker() { return broker_; }
+    // Why load() read a file of its own from its .bak (each naming the file); empty when none.
+    std::vector<std::string> loadWarnings() const;
     store::MessageRequestModeManager &requestModes() { return *requestModes_; }
     std::string reviveTopic() const;
     size_t parkedCount() const;

@@ -3,9 +3,14 @@
 // (also run under ThreadSanitizer by the tsan preset); a key is applied live or refused with an
 // error naming it, never stored and ignored.
 
+#include "admin_test_util.h"
 #include "broker_test_util.h"
 
+#include "broker/server/topic_manager.h"
 #include "broker/store/message_store.h"
+
+#include <QFile>
+#include <QTemporaryDir>
 
 #include <atomic>
 #include <thread>
@@ -93,6 +98,50 @@ private slots:
         const std::string badValue = controller.updateConfig({{"flushDiskType", "SOMETIMES"}});
         QVERIFY2(badValue.find("flushDiskType") != std::string::npos, badValue.c_str());
         QCOMPARE(controller.store().commitLog().flushDiskType(), store::FlushDiskType::SyncFlush);
+    }
+
+    // A config file damaged by a crash or a hand (here topics.json truncated and
+    // consumerOffset.json random bytes) is read from its .bak — and said so, naming the file, in
+    // the broker's warnings and its runtime info, never silently.
+    void aConfigReadFromItsBackupIsSaid()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.path();
+        {
+            test::TestBroker first({}, store);
+            std::string error;
+            QVERIFY2(first.start(error), error.c_str());
+            QCOMPARE(first.call(test::createTopic("KeptTopic", 2)).code, remoting::ResponseCode::kSuccess);
+            QCOMPARE(first.call(test::createTopic("KeptTopic2", 2)).code, remoting::ResponseCode::kSuccess);
+            QCOMPARE(first.call(test::commitOffset("KeptGroup", "KeptTopic", 0, 1)).code,
+                     remoting::ResponseCode::kSuccess);
+            QCOMPARE(first.call(test::commitOffset("KeptGroup", "KeptTopic", 1, 1)).code,
+                     remoting::ResponseCode::kSuccess);
+        }
+        {
+            test::TestBroker again({}, store); // a second clean stop: every file has its .bak now
+            std::string error;
+            QVERIFY2(again.start(error), error.c_str());
+        }
+        const QString config = store + QStringLiteral("/config/");
+        QVERIFY(QFile::exists(config + QStringLiteral("topics.json.bak")));
+        QVERIFY(QFile::exists(config + QStringLiteral("consumerOffset.json.bak")));
+        QFile topics(config + QStringLiteral("topics.json"));
+        QVERIFY(topics.resize(topics.size() / 2));
+        QFile offsets(config + QStringLiteral("consumerOffset.json"));
+        QVERIFY(offsets.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        offsets.write(QByteArray("\x13\x9f\x00garbage{", 10));
+        offsets.close();
+
+        test::TestBroker second({}, store);
+        std::string error;
+        QVERIFY2(second.start(error), error.c_str());
+        const std::vector<std::string> &warnings = second.controller().configLoadWarnings();
+        QCOMPARE(warnings.size(), size_t(2));
+        const std::string info = test::runtimeInfoOf(second)["configLoadWarnings"];
+        QVERIFY2(info.find("topics.json") != std::string::npos, info.c_str());
+        QVERIFY2(info.find("consumerOffset.json") != std::string::npos, info.c_str());
+        QVERIFY(second.controller().topics().find("KeptTopic").has_value()); // from the backup
     }
 };
 

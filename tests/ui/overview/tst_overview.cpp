@@ -470,6 +470,32 @@ private slots:
     // port, offers a free one, and one click starts the broker there (remembered for next time).
     // The user switches to SYNC_FLUSH in the flush monitor's mode box (mouse clicks): the
     // Overview's header, its brokers table and the status bar all say SYNC_FLUSH.
+    // A broker that started from a config file's backup (topics.json truncated) says so above
+    // the brokers table, naming the broker and the file.
+    void aConfigReadFromItsBackupIsShown()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("damaged"));
+        for (int run = 0; run < 2; ++run) { // two clean stops: topics.json has its .bak
+            server::EmbeddedBroker broker(optionsFor(store));
+            std::string error;
+            QVERIFY2(broker.start(error), error.c_str());
+            broker.shutdown();
+        }
+        QFile topics(store + QStringLiteral("/config/topics.json"));
+        QVERIFY(QFile::exists(topics.fileName() + QStringLiteral(".bak")));
+        QVERIFY(topics.resize(topics.size() / 2));
+        MainWindow window(optionsFor(store));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+        auto *overview = qobject_cast<ui::OverviewView *>(window.pages()->widget(0));
+        QVERIFY(overview);
+        QTRY_VERIFY_WITH_TIMEOUT(overview->brokers()->bannerText().contains(QStringLiteral("topics.json")), 60000);
+        QVERIFY2(overview->brokers()->bannerText().contains(QStringLiteral("broker-a")),
+                 qPrintable(overview->brokers()->bannerText()));
+        saveScreenshot(window, QStringLiteral("overview-config-backup"));
+    }
+
     void flushModeSwitchIsShownEverywhere()
     {
         QTemporaryDir dir;
