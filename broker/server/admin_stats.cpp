@@ -396,6 +396,8 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
             put("clientQueuedWriteBytes", static_cast<int64_t>(server->queuedWriteBytes()));
             put("clientNotificationsDropped", static_cast<int64_t>(server->droppedNotifications()));
             put("clientConnectionsClosedForBacklog", static_cast<int64_t>(server->connectionsClosedForBacklog()));
+            put("clientConnectionsClosedForPartialFrames",
+                static_cast<int64_t>(server->connectionsClosedForPartialFrames()));
         }
     }
 

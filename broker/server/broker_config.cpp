@@ -62,6 +62,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"writeBufferHighWaterMark", intField(&C::writeBufferHighWaterMark, int64_t{0})},
         {"serverMaxQueuedWriteBytes", intField(&C::serverMaxQueuedWriteBytes, int64_t{0})},
         {"serverTotalQueuedWriteBytes", intField(&C::serverTotalQueuedWriteBytes, int64_t{0})},
+        {"serverTotalPartialFrameBytes", intField(&C::serverTotalPartialFrameBytes, int64_t{0})},
         {"serverChannelMaxIdleTimeSeconds", intField(&C::serverChannelMaxIdleTimeSeconds, 0)},
         {"serverFrameTimeoutMillis", intField(&C::serverFrameTimeoutMillis, 0)},
         {"serverSocketSndBufSize", intField(&C::serverSocketSndBufSize, 0)},

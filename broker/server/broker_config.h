@@ -85,6 +85,9 @@ struct BrokerConfig
     int64_t writeBufferHighWaterMark = 1024 * 1024;
     int64_t serverMaxQueuedWriteBytes = 64 * 1024 * 1024;
     int64_t serverTotalQueuedWriteBytes = 64 * 1024 * 1024;
+    // Bytes of frames still arriving from all clients together; a read past it closes its
+    // connection. MQDesk's key; 0: no limit. Read at start.
+    int64_t serverTotalPartialFrameBytes = 128 * 1024 * 1024;
     // A connection whose client completed no frame for this long is closed (Java's key; frames,
     // not bytes, count here), and one whose frame did not arrive whole within
     // serverFrameTimeoutMillis (MQDesk's). 0: never. Read at start.

@@ -185,6 +185,7 @@ bool BrokerController::startServer(std::string &error)
     options.writeBufferHighWaterMark = static_cast<size_t>(config.writeBufferHighWaterMark);
     options.maxQueuedWriteBytes = static_cast<size_t>(config.serverMaxQueuedWriteBytes);
     options.maxTotalQueuedWriteBytes = static_cast<size_t>(config.serverTotalQueuedWriteBytes);
+    options.maxTotalPartialFrameBytes = static_cast<size_t>(config.serverTotalPartialFrameBytes);
     options.maxIdle = std::chrono::seconds(config.serverChannelMaxIdleTimeSeconds);
     options.frameTimeout = std::chrono::milliseconds(config.serverFrameTimeoutMillis);
     options.socketSendBufferSize = config.serverSocketSndBufSize;

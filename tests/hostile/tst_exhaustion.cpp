@@ -94,7 +94,7 @@ private slots:
         // A send buffer as over a network (loopback's autotuned one holds megabytes per socket,
         // which would hide what the broker itself queues).
         QVERIFY2(fixture_.start({"serverMaxConnections=700", "serverFrameTimeoutMillis=2000",
-                                 "serverSocketSndBufSize=65536"}),
+                                 "serverSocketSndBufSize=65536", "serverTotalPartialFrameBytes=33554432"}),
                  qPrintable(fixture_.broker().log()));
         QVERIFY(fixture_.createTopic(kTopic));
         QVERIFY(sendControl("start"));
@@ -182,6 +182,40 @@ private slots:
         RawClient admin;
         QVERIFY(admin.connect(fixture_.broker().brokerAddress()));
         QVERIFY(runtimeValue(admin, "clientConnectionsShed") >= 1);
+    }
+
+    // 16 connections each send 4 MiB of a frame that says it holds 16 MiB, and stop: frames still
+    // arriving may hold 32 MiB in all (serverTotalPartialFrameBytes), so the reads past it close
+    // their connections, and the rest go at the frame deadline — RSS stays within 64 MiB of idle.
+    void halfSentFramesAreBounded()
+    {
+        const qint64 pid = fixture_.broker().pid();
+        const int64_t idle = rssMiB(pid);
+        std::vector<uint8_t> part(4 * 1024 * 1024 + 8, 'x');
+        const uint32_t length = 16 * 1024 * 1024 - 8; // the frame's length field (all but itself)
+        const uint32_t headerLength = 100;            // JSON header, serialize type 0
+        for (int i = 0; i < 4; ++i) {
+            part[i] = static_cast<uint8_t>(length >> (24 - 8 * i));
+            part[4 + i] = static_cast<uint8_t>(headerLength >> (24 - 8 * i));
+        }
+        std::vector<std::unique_ptr<RawClient>> halves;
+        for (int i = 0; i < 16; ++i) {
+            halves.push_back(std::make_unique<RawClient>());
+            QVERIFY(halves.back()->connect(fixture_.broker().brokerAddress()));
+            halves.back()->sendBytes(part);
+        }
+        const int64_t peak = rssMiB(pid);
+        RawClient admin;
+        QVERIFY(admin.connect(fixture_.broker().brokerAddress()));
+        QTRY_VERIFY_WITH_TIMEOUT(runtimeValue(admin, "clientConnectionsClosedForPartialFrames") >= 8, 10000);
+        int closed = 0;
+        for (const auto &half : halves)
+            closed += half->waitClosed(5000ms) ? 1 : 0;
+        qInfo("RSS %lld MiB idle, %lld MiB with 16 half-sent 16 MiB frames; %lld closed over the budget",
+              static_cast<long long>(idle), static_cast<long long>(peak),
+              static_cast<long long>(runtimeValue(admin, "clientConnectionsClosedForPartialFrames")));
+        QCOMPARE(closed, 16);
+        QVERIFY2(peak - idle < 64, qPrintable(QStringLiteral("RSS grew from %1 to %2 MiB").arg(idle).arg(peak)));
     }
 
     // A broker started with only 1,024 descriptors (soft and hard, so it cannot raise them) and

@@ -108,7 +108,7 @@ std::shared_ptr<Connection> RemotingClient::Impl::connect(const std::string &add
         return nullptr;
     }
 
-    auto budget = std::make_shared<WriteBudget>(); // a client's requests are never dropped
+    auto budget = std::make_shared<MemoryBudget>(); // a client's requests are never dropped
     budget->maxPerConnection = options.maxQueuedWriteBytes;
     auto connection = std::make_shared<Connection>(io.context(), std::move(socket), address, "client",
                                                    options.maxFrameSize, std::move(budget));

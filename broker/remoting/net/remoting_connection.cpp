@@ -13,7 +13,7 @@ namespace {
 // quiet connection holds 2 KiB, a busy one up to 64 KiB, so that thousands of idle clients cost
 // little.
 constexpr size_t kMinReadChunk = 2 * 1024;
-// A peer whose queued bytes have not moved for this long is not reading (WriteBudget::maxTotal).
+// A peer whose queued bytes have not moved for this long is not reading (MemoryBudget::maxTotal).
 constexpr auto kStalledAfter = std::chrono::seconds(1);
 constexpr size_t kMaxReadChunk = 64 * 1024;
 
@@ -30,7 +30,7 @@ std::string endpointText(const asio::ip::tcp::endpoint &endpoint)
 
 Connection::Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::socket socket,
                        std::string peerAddress, std::string side, size_t maxFrameSize,
-                       std::shared_ptr<WriteBudget> budget)
+                       std::shared_ptr<MemoryBudget> budget)
     : io_(std::move(io))
     , socket_(std::move(socket))
     , id_(nextConnectionId.fetch_add(1))
@@ -116,6 +116,13 @@ void Connection::readMore()
             return;
         }
         self->noteFrames(commands.size());
+        if (ok && !self->accountPartial()) {
+            self->closeNow("half-received frames of all connections hold more than "
+                               + std::to_string(self->budget_->maxPartialTotal) + " bytes; this one "
+                               + std::to_string(self->decoder_.pendingBytes()),
+                           false); // counted in the budget; a flood of them is not logged one by one
+            return;
+        }
         if (!ok) {
             // §1.1/§9: no answer to a malformed frame; the stream cannot be resynchronised.
             self->closeNow("malformed frame: " + self->decoder_.error(), true);
@@ -142,7 +149,7 @@ bool Connection::admit(size_t queued, size_t size, bool droppable, std::string *
 {
     if (!budget_ || queued == 0) // a single frame larger than a limit still goes out alone
         return true;
-    const WriteBudget &budget = *budget_;
+    const MemoryBudget &budget = *budget_;
     const size_t total = budget.total.load();
     const bool overTotal = budget.maxTotal > 0 && total > budget.maxTotal;
     const bool notWritable = budget.highWaterMark > 0 && queued >= budget.highWaterMark;
@@ -168,6 +175,22 @@ bool Connection::admit(size_t queued, size_t size, bool droppable, std::string *
         spdlog::warn("remoting {} {}: closing: {}", side_, peerAddress_, reason);
         close(reason);
     }
+    return false;
+}
+
+bool Connection::accountPartial()
+{
+    if (!budget_)
+        return true;
+    const size_t pending = decoder_.pendingBytes();
+    if (pending >= partialCounted_)
+        budget_->partialTotal.fetch_add(pending - partialCounted_);
+    else
+        budget_->partialTotal.fetch_sub(partialCounted_ - pending);
+    partialCounted_ = pending;
+    if (budget_->maxPartialTotal == 0 || pending == 0 || budget_->partialTotal.load() <= budget_->maxPartialTotal)
+        return true;
+    budget_->closedForPartial.fetch_add(1, std::memory_order_relaxed);
     return false;
 }
 
@@ -381,6 +404,9 @@ void Connection::closeNow(const std::string &reason, bool fault)
     std::error_code ignored;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
+    if (budget_ && partialCounted_ > 0) // its half-received frame is dropped with it
+        budget_->partialTotal.fetch_sub(partialCounted_);
+    partialCounted_ = 0;
     // A write in flight still references the front entry; its handler frees the queue.
     if (!writing_)
         clearWriteQueue();

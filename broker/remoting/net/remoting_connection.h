@@ -7,8 +7,9 @@
 // the public operations may be called from any thread and post onto it. The table of pending
 // invocations has its own mutex because timeouts are scanned from the owner's timer.
 //
-// Limits (WriteBudget, shared by one server's or client's connections): a peer that stops
-// reading makes the write queue grow. Above the budget's high water mark the connection is not
+// Limits (MemoryBudget, shared by one server's or client's connections): frames still arriving
+// count against a total for all connections; a read past it closes its connection. A peer that
+// stops reading makes the write queue grow. Above the budget's high water mark the connection is not
 // writable: a droppable one-way request (a server's notification) is dropped and counted instead
 // of queued. Once `maxPerConnection` bytes are queued (and not yet taken by the kernel), or while
 // every connection together holds more than `maxTotal` and this one is above its high water
@@ -40,7 +41,7 @@ namespace mqdesk::remoting {
 // What the connections of one server (or client) may hold queued for their peers, and what the
 // limits did. Java bounds the same with Netty's write-buffer water marks and its one-way
 // semaphores (serverOnewaySemaphoreValue). 0 disables a limit.
-struct WriteBudget
+struct MemoryBudget
 {
     size_t highWaterMark = 0;    // per connection: above it, droppable one-way requests are dropped
     size_t maxPerConnection = 0; // per connection: a send past it closes the connection
@@ -48,6 +49,11 @@ struct WriteBudget
     std::atomic<size_t> total{0};
     std::atomic<uint64_t> dropped{0};          // one-way requests not sent
     std::atomic<uint64_t> closedForBacklog{0}; // connections closed for not reading
+    // Bytes of frames still arriving, all connections together: a read that takes them past
+    // `maxPartialTotal` closes its connection (the frame deadline bounds how long they are held).
+    size_t maxPartialTotal = 0;
+    std::atomic<size_t> partialTotal{0};
+    std::atomic<uint64_t> closedForPartial{0};
 };
 
 class Connection final : public RemotingChannel, public std::enable_shared_from_this<Connection>
@@ -64,7 +70,7 @@ public:
     // `budget` null: no write limits.
     Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::socket socket,
                std::string peerAddress, std::string side, size_t maxFrameSize,
-               std::shared_ptr<WriteBudget> budget = nullptr);
+               std::shared_ptr<MemoryBudget> budget = nullptr);
     ~Connection() override;
 
     // Starts reading. Call once, right after construction.
@@ -134,11 +140,14 @@ private:
     FrameDecoder decoder_;
     std::vector<uint8_t> readBuffer_;
     size_t grownBuffer_ = 0; // the read buffer's next size, applied after the read is decoded
+    size_t partialCounted_ = 0; // strand only: this connection's share of budget_->partialTotal
+    // After a read: counts the decoder's partial frame in the budget; false when over it.
+    bool accountPartial();
     void adaptReadBuffer(size_t lastRead);
     RequestHandler onRequest_;
     CloseHandler onClose_;
     std::atomic<bool> closed_{false};
-    const std::shared_ptr<WriteBudget> budget_; // may be null
+    const std::shared_ptr<MemoryBudget> budget_; // may be null
     std::atomic<size_t> queuedWriteBytes_{0};
     std::atomic<bool> overflowed_{false}; // the queue limit was hit: the connection is closing
     std::atomic<int64_t> lastActivityTicks_;       // steady_clock ticks

@@ -23,11 +23,12 @@ struct RemotingServer::Impl
         : options(std::move(opts))
         , acceptor(asio::make_strand(*io.context()))
         , acceptPause(acceptor.get_executor())
-        , writeBudget(std::make_shared<WriteBudget>())
+        , writeBudget(std::make_shared<MemoryBudget>())
     {
         writeBudget->highWaterMark = options.writeBufferHighWaterMark;
         writeBudget->maxPerConnection = options.maxQueuedWriteBytes;
         writeBudget->maxTotal = options.maxTotalQueuedWriteBytes;
+        writeBudget->maxPartialTotal = options.maxTotalPartialFrameBytes;
     }
 
     void accept();
@@ -54,7 +55,7 @@ struct RemotingServer::Impl
     std::atomic<uint16_t> port{0};
     std::atomic<bool> started{false};
     std::atomic<bool> stopping{false};
-    const std::shared_ptr<WriteBudget> writeBudget; // shared with every connection
+    const std::shared_ptr<MemoryBudget> writeBudget; // shared with every connection
 
     mutable std::mutex mutex;
     std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections; // guarded by mutex
@@ -373,6 +374,11 @@ size_t RemotingServer::queuedWriteBytes() const
 uint64_t RemotingServer::droppedNotifications() const
 {
     return impl_->writeBudget->dropped.load(std::memory_order_relaxed);
+}
+
+uint64_t RemotingServer::connectionsClosedForPartialFrames() const
+{
+    return impl_->writeBudget->closedForPartial.load(std::memory_order_relaxed);
 }
 
 uint64_t RemotingServer::connectionsShed() const

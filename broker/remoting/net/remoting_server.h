@@ -28,7 +28,7 @@ struct RemotingServerOptions
     size_t maxFrameSize = kDefaultMaxFrameSize; // a larger frame closes the connection
     std::string name = "remoting"; // prefixes io thread names and log lines
     // What connections may hold queued for peers that do not read (remoting_connection.h's
-    // WriteBudget; 0: no limit). Above `writeBufferHighWaterMark` a connection's notifications
+    // MemoryBudget; 0: no limit). Above `writeBufferHighWaterMark` a connection's notifications
     // (sendDroppable) are dropped; with `maxQueuedWriteBytes` queued a connection is closed
     // (generous: a busy consumer's pull responses stay far below it); while all connections
     // together hold more than `maxTotalQueuedWriteBytes`, notifications are dropped everywhere
@@ -39,6 +39,9 @@ struct RemotingServerOptions
     size_t maxTotalQueuedWriteBytes = 64 * 1024 * 1024;
     // SO_SNDBUF / SO_RCVBUF of accepted sockets (Java's serverSocketSndBufSize /
     // serverSocketRcvBufSize); 0: the kernel's autotuned default.
+    // Bytes of frames still arriving, all connections together; a read past it closes its
+    // connection (a frame may be up to maxFrameSize; the frame deadline bounds how long). 0: none.
+    size_t maxTotalPartialFrameBytes = 128 * 1024 * 1024;
     int socketSendBufferSize = 0;
     int socketReceiveBufferSize = 0;
     // A connection whose peer completed no frame for this long is closed, as the Java broker's
@@ -113,6 +116,8 @@ public:
     size_t queuedWriteBytes() const;
     uint64_t droppedNotifications() const;
     uint64_t connectionsClosedForBacklog() const;
+    // Connections closed because half-received frames of all held too much.
+    uint64_t connectionsClosedForPartialFrames() const;
     // Connections closed to make room for a new one at the limit, and new ones refused there.
     uint64_t connectionsShed() const;
     uint64_t connectionsRefused() const;
