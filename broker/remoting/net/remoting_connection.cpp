@@ -13,9 +13,9 @@ namespace {
 // quiet connection holds 2 KiB, a busy one up to 64 KiB, so that thousands of idle clients cost
 // little.
 constexpr size_t kMinReadChunk = 2 * 1024;
+constexpr size_t kMaxReadChunk = 64 * 1024;
 // A peer whose queued bytes have not moved for this long is not reading (MemoryBudget::maxTotal).
 constexpr auto kStalledAfter = std::chrono::seconds(1);
-constexpr size_t kMaxReadChunk = 64 * 1024;
 
 std::atomic<uint64_t> nextConnectionId{1};
 

@@ -11,12 +11,14 @@
 #include "broker/client/producer.h"
 #include "ui/access/access_model.h"
 #include "ui/access/access_view.h"
+#include "ui/main_window.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTableWidget>
 
@@ -28,6 +30,16 @@ template <typename T>
 T *child(QObject *parent, const char *name)
 {
     return parent->findChild<T *>(QString::fromLatin1(name));
+}
+
+// The page of type View among `window`'s pages; nullptr when there is none.
+template <typename View>
+View *pageOf(ui::MainWindow &window)
+{
+    for (int i = 0; i < window.pages()->count(); ++i)
+        if (auto *view = qobject_cast<View *>(window.pages()->widget(i)))
+            return view;
+    return nullptr;
 }
 
 // Clicks row `row` of `table` (scrolled into view first).

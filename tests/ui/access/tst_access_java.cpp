@@ -24,6 +24,7 @@
 
 using namespace mqdesk;
 using mqdesk::test::child;
+using mqdesk::test::pageOf;
 using mqdesk::test::JavaCluster;
 using mqdesk::test::optionsFor;
 using mqdesk::test::saveScreenshot;
@@ -37,15 +38,6 @@ constexpr int kTimeout = 60000; // the JVM answers slowly on a loaded machine
 const std::string kRoot = "root";
 const std::string kRootSecret = "root-secret-4711";
 const std::string kTopic = "orders-1";
-
-template <typename View>
-View *pageOf(MainWindow &window)
-{
-    for (int i = 0; i < window.pages()->count(); ++i)
-        if (auto *view = qobject_cast<View *>(window.pages()->widget(i)))
-            return view;
-    return nullptr;
-}
 
 } // namespace
 

@@ -40,6 +40,7 @@
 
 using namespace mqdesk;
 using mqdesk::test::child;
+using mqdesk::test::pageOf;
 using mqdesk::test::clickDialogButton;
 using mqdesk::test::optionsFor;
 using mqdesk::test::saveScreenshot;
@@ -54,15 +55,6 @@ constexpr int kTimeout = 60000;
 const std::string kRoot = "root";
 const std::string kRootSecret = "root-secret-4711";
 const std::string kTopic = "orders-1";
-
-template <typename View>
-View *pageOf(MainWindow &window)
-{
-    for (int i = 0; i < window.pages()->count(); ++i)
-        if (auto *view = qobject_cast<View *>(window.pages()->widget(i)))
-            return view;
-    return nullptr;
-}
 
 bool keyringRun()
 {
