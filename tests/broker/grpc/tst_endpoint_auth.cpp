@@ -214,8 +214,9 @@ private:
         settings.mutable_user_agent()->set_language(v2::Language::CPP);
         settings.mutable_user_agent()->set_version("5.0.0");
         *settings.mutable_publishing()->add_topics() = resource("AuthTopic");
-        if (!stream->Write(command))
-            return v2::Code::INTERNAL_SERVER_ERROR;
+        // A refused stream is answered and finished at once, possibly before this write goes
+        // out: the write may then fail, and the refusal is still there to read.
+        stream->Write(command);
         v2::TelemetryCommand answer;
         const v2::Code code = stream->Read(&answer) ? answer.status().code() : v2::Code::INTERNAL_SERVER_ERROR;
         stream->WritesDone();
