@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -51,6 +52,42 @@ uint64_t connectionBudget(uint64_t softLimit)
 {
     const uint64_t reserve = std::max<uint64_t>(256, softLimit / 8);
     return softLimit > reserve ? softLimit - reserve : 0;
+}
+
+namespace {
+std::atomic<uint64_t> connectionLimit{0};
+std::atomic<uint64_t> openConnections{0};
+} // namespace
+
+void ProcessConnections::setLimit(uint64_t limit)
+{
+    connectionLimit.store(limit);
+}
+
+uint64_t ProcessConnections::limit()
+{
+    return connectionLimit.load();
+}
+
+uint64_t ProcessConnections::open()
+{
+    return openConnections.load();
+}
+
+bool ProcessConnections::fits(uint64_t count)
+{
+    const uint64_t limit = connectionLimit.load();
+    return limit == 0 || openConnections.load() + count <= limit;
+}
+
+void ProcessConnections::add(uint64_t count)
+{
+    openConnections.fetch_add(count);
+}
+
+void ProcessConnections::remove(uint64_t count)
+{
+    openConnections.fetch_sub(count);
 }
 
 } // namespace mqdesk::common

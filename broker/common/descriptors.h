@@ -30,4 +30,19 @@ int64_t openDescriptors();
 // least 256). 0 when the limit leaves none.
 uint64_t connectionBudget(uint64_t softLimit);
 
+// The client connections every server of the process holds together (remoting's, the gRPC
+// guard's), against one limit set from connectionBudget at start. A server counts the
+// descriptors a connection takes: one for a remoting connection, three for a gRPC one (its
+// socket and the pair that hands it to grpc++).
+struct ProcessConnections
+{
+    static void setLimit(uint64_t limit); // 0: no limit
+    static uint64_t limit();
+    static uint64_t open();
+    // Whether `count` more fit under the limit.
+    static bool fits(uint64_t count);
+    static void add(uint64_t count);
+    static void remove(uint64_t count);
+};
+
 } // namespace mqdesk::common

@@ -1,10 +1,12 @@
 #include "broker/grpc/grpc_endpoint.h"
 
+#include "broker/grpc/http2_guard.h"
 #include "broker/grpc/messaging_service.h"
 #include "broker/server/broker_controller.h"
 #include "broker/store/store_config.h"
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/server_posix.h>
 #include <spdlog/spdlog.h>
 
 #include <condition_variable>
@@ -15,6 +17,25 @@ namespace mqdesk::grpc {
 namespace {
 
 constexpr int kMaxMessageBytes = 130 * 1024 * 1024; // the Java proxy's grpcMaxInboundMessageSize
+
+Http2GuardOptions guardOptions(const server::BrokerController &broker, const GrpcEndpointOptions &options)
+{
+    const server::BrokerConfig &config = broker.settings()->broker;
+    Http2GuardOptions guard;
+    guard.bindAddress = options.bindAddress;
+    guard.port = options.port;
+    guard.maxConnections = static_cast<size_t>(config.grpcMaxConnections);
+    guard.maxConnectionsPerAddress = static_cast<size_t>(config.grpcMaxConnectionsPerAddress);
+    guard.frameTimeout = std::chrono::milliseconds(config.serverFrameTimeoutMillis);
+    guard.limits.maxHeaderBlockBytes = static_cast<size_t>(config.grpcMaxHeaderBlockBytes);
+    guard.limits.maxOpenStreams = static_cast<size_t>(config.grpcMaxConcurrentStreams);
+    guard.limits.maxTotalOpenStreams = static_cast<size_t>(config.grpcMaxTotalStreams);
+    guard.limits.resetsPerSecond = config.grpcStreamResetsPerSecond;
+    guard.limits.resetBurst = config.grpcStreamResetBurst;
+    guard.limits.idleFramesPerSecond = config.grpcIdleFramesPerSecond;
+    guard.limits.idleFrameBurst = config.grpcIdleFrameBurst;
+    return guard;
+}
 
 std::string hostPort(const std::string &host, uint16_t port)
 {
@@ -49,6 +70,7 @@ struct GrpcEndpoint::Impl
     std::string advertisedHost;
     std::unique_ptr<MessagingService> service;
     std::unique_ptr<::grpc::Server> server;
+    std::unique_ptr<Http2Guard> guard; // owns the port; hands each connection to `server`
     int boundPort = 0;
     std::thread ticker;
     std::mutex tickMutex;
@@ -79,22 +101,45 @@ bool GrpcEndpoint::start(std::string &error)
     config.consumerLongPollingMillis = d.options.consumerLongPollingMillis;
     d.service = std::make_unique<MessagingService>(d.broker, config);
 
+    // grpc++ listens on no port of its own: the guard accepts and hands it each connection.
     ::grpc::ServerBuilder builder;
-    const std::string listen = hostPort(d.options.bindAddress, d.options.port);
-    builder.AddListeningPort(listen, ::grpc::InsecureServerCredentials(), &d.boundPort);
     builder.RegisterService(d.service.get());
     builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
     builder.SetMaxSendMessageSize(kMaxMessageBytes);
     // A connection idle for 120 s goes, as the Java proxy's do; clients keep theirs alive.
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 120'000);
-    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    // Streams one connection may have open at once (a client queues calls past it); unbounded in
+    // grpc++ by default. The guard holds a client that has not acknowledged it to it as well.
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, d.broker.settings()->broker.grpcMaxConcurrentStreams);
     d.server = builder.BuildAndStart();
-    if (!d.server || d.boundPort == 0) {
-        error = "grpc: cannot listen on " + listen + " (in use, or not an address of this machine); --grpc-port 0 picks a free port";
+    if (!d.server) {
+        error = "grpc: cannot start the gRPC server";
+        d.service.reset();
+        return false;
+    }
+    ::grpc::Server *server = d.server.get();
+    d.guard = std::make_unique<Http2Guard>(guardOptions(d.broker, d.options),
+                                           [server](int descriptor) { ::grpc::AddInsecureChannelFromFd(server, descriptor); });
+    if (!d.guard->start(error)) {
+        d.guard.reset();
+        d.server->Shutdown(std::chrono::system_clock::now());
         d.server.reset();
         d.service.reset();
         return false;
     }
+    d.boundPort = d.guard->port();
+    d.broker.setRuntimeInfoSource("grpc", [guard = d.guard.get()] {
+        const Http2GuardStats stats = guard->stats();
+        const auto count = [](uint64_t value) { return static_cast<int64_t>(value); };
+        return server::BrokerController::RuntimeFigures{
+            {"grpcConnections", count(stats.connections)},
+            {"grpcConnectionsAccepted", count(stats.accepted)},
+            {"grpcConnectionsShed", count(stats.shed)},
+            {"grpcConnectionsRefused", count(stats.refused)},
+            {"grpcConnectionsClosedForFrames", count(stats.closedForFrames)},
+            {"grpcConnectionsClosedForFrameTimeout", count(stats.closedForFrameTimeout)},
+        };
+    });
     d.service->setPort(static_cast<uint16_t>(d.boundPort));
     {
         std::lock_guard lock(d.tickMutex);
@@ -119,9 +164,15 @@ void GrpcEndpoint::shutdown()
     if (d.ticker.joinable())
         d.ticker.join();
     // Calls waiting on the broker are answered when their clients' channels close.
+    d.broker.setRuntimeInfoSource("grpc", {});
     d.service->shutdown();
+    // No new connections; on the open ones grpc++ sends GOAWAY and ends the calls, then the
+    // guard closes what is left.
+    d.guard->stopAccepting();
     d.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    d.guard->stop();
     d.server.reset();
+    d.guard.reset();
     d.service.reset();
     d.boundPort = 0;
 }

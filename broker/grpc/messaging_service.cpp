@@ -7,6 +7,7 @@
 #include "broker/common/message_id.h"
 #include "broker/common/record_codec.h"
 #include "broker/grpc/access_control.h"
+#include "broker/grpc/http2_guard.h"
 #include "broker/grpc/message_codec.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
@@ -93,7 +94,7 @@ std::string metadataValue(const ::grpc::CallbackServerContext *context, std::str
 
 std::string peerAddressOf(const ::grpc::CallbackServerContext *context)
 {
-    std::string peer = context->peer();
+    std::string peer = Http2Guard::peerOf(context->peer());
     for (const char *prefix : {"ipv4:", "ipv6:"}) {
         if (peer.rfind(prefix, 0) == 0)
             return peer.substr(5);

@@ -57,13 +57,12 @@ bool NamesrvController::start(std::string &error)
     }
     executor_ = std::make_unique<remoting::ProcessorExecutor>("namesrv", initialConfig_.processorThreads,
                                                               initialConfig_.processorQueueCapacity);
-    server_ = std::make_unique<remoting::RemotingServer>(remoting::RemotingServerOptions{
-        .host = initialConfig_.listenHost,
-        .port = initialConfig_.listenPort,
-        .ioThreads = initialConfig_.ioThreads,
-        .maxFrameSize = remoting::kDefaultMaxFrameSize,
-        .name = "namesrv",
-    });
+    remoting::RemotingServerOptions options = initialConfig_.clientLimits;
+    options.host = initialConfig_.listenHost;
+    options.port = initialConfig_.listenPort;
+    options.ioThreads = initialConfig_.ioThreads;
+    options.name = "namesrv";
+    server_ = std::make_unique<remoting::RemotingServer>(options);
     registerProcessors();
     if (requestFilter_)
         server_->setRequestFilter(requestFilter_);

@@ -10,6 +10,7 @@
 #include "broker/namesrv/kv_config_manager.h"
 #include "broker/namesrv/route_info_manager.h"
 #include "broker/remoting/net/remoting_dispatcher.h"
+#include "broker/remoting/net/remoting_server.h"
 #include "broker/remoting/remoting_command.h"
 
 #include <atomic>
@@ -22,7 +23,6 @@
 
 namespace mqdesk::remoting {
 class ProcessorExecutor;
-class RemotingServer;
 class RequestContext;
 } // namespace mqdesk::remoting
 
@@ -41,6 +41,9 @@ struct NamesrvConfig
     std::chrono::milliseconds scanPeriod{10000};
     // Serve ORDER_TOPIC_CONFIG KV entries as a route's orderTopicConf.
     bool orderMessageEnable = false;
+    // What clients may hold of the process (the broker's server* keys when embedded); its host,
+    // port and name are the NameServer's own, set from the fields above.
+    remoting::RemotingServerOptions clientLimits;
 };
 
 class NamesrvController

@@ -399,6 +399,8 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
             put("clientConnectionsClosedForPartialFrames",
                 static_cast<int64_t>(server->connectionsClosedForPartialFrames()));
         }
+        for (const auto &[key, value] : broker_.externalRuntimeInfo())
+            put(key.c_str(), value);
     }
 
     remoting::KVTable body;

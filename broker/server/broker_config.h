@@ -96,6 +96,24 @@ struct BrokerConfig
     int serverSocketSndBufSize = 0;
     int serverSocketRcvBufSize = 0;
     int serverFrameTimeoutMillis = 30000;
+    // Connections from one source address, remoting port (0: no limit of its own). At the limit a
+    // new one takes the place of that address's idlest, as at serverMaxConnections. MQDesk's key.
+    int serverMaxConnectionsPerAddress = 0;
+    // The gRPC port's guard (broker/grpc/http2_guard.h), MQDesk's keys: connections in all and
+    // from one address (0: none of its own), the bytes of one header block (HEADERS and its
+    // CONTINUATION frames), streams open at once on one connection (also what grpc++ advertises)
+    // and on all, and what one connection may send per second after a burst — stream resets
+    // (rapid reset; all connections together ten times that) and frames that carry nothing
+    // (PING, SETTINGS, PRIORITY, empty). Read at start.
+    int grpcMaxConnections = 10000;
+    int grpcMaxConnectionsPerAddress = 0;
+    int grpcMaxHeaderBlockBytes = 64 * 1024;
+    int grpcMaxConcurrentStreams = 256;
+    int grpcMaxTotalStreams = 5000;
+    int grpcStreamResetsPerSecond = 33;
+    int grpcStreamResetBurst = 200;
+    int grpcIdleFramesPerSecond = 100;
+    int grpcIdleFrameBurst = 1000;
     // ms an ordered consumer's queue lock (LOCK_BATCH_MQ) lives without renewal. RocketMQ reads
     // it from the system property rocketmq.broker.rebalance.lockMaxLiveTime; here it is a key.
     int64_t rebalanceLockMaxLiveTime = 60000;

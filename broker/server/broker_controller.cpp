@@ -17,6 +17,7 @@
 #include "broker/server/auth_admin_processor.h"
 #include "broker/server/broker_stats.h"
 #include "broker/server/client_manage_processor.h"
+#include "broker/server/client_limits.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_message_processor.h"
 #include "broker/server/pull_request_hold_service.h"
@@ -177,20 +178,8 @@ bool BrokerController::startServer(std::string &error)
     adminExecutor_ = std::make_unique<remoting::ProcessorExecutor>(
         "admin", static_cast<size_t>(config.adminBrokerThreadPoolNums), 10000);
 
-    remoting::RemotingServerOptions options;
-    options.host = config.bindAddress;
-    options.port = static_cast<uint16_t>(settings_.store.listenPort);
-    options.name = "broker";
-    options.maxConnections = static_cast<size_t>(config.serverMaxConnections);
-    options.writeBufferHighWaterMark = static_cast<size_t>(config.writeBufferHighWaterMark);
-    options.maxQueuedWriteBytes = static_cast<size_t>(config.serverMaxQueuedWriteBytes);
-    options.maxTotalQueuedWriteBytes = static_cast<size_t>(config.serverTotalQueuedWriteBytes);
-    options.maxTotalPartialFrameBytes = static_cast<size_t>(config.serverTotalPartialFrameBytes);
-    options.maxIdle = std::chrono::seconds(config.serverChannelMaxIdleTimeSeconds);
-    options.frameTimeout = std::chrono::milliseconds(config.serverFrameTimeoutMillis);
-    options.socketSendBufferSize = config.serverSocketSndBufSize;
-    options.socketReceiveBufferSize = config.serverSocketRcvBufSize;
-    server_ = std::make_unique<remoting::RemotingServer>(options);
+    server_ = std::make_unique<remoting::RemotingServer>(remotingServerOptions(
+        config, config.bindAddress, static_cast<uint16_t>(settings_.store.listenPort), "broker"));
     registerProcessors();
     if (!prepareAccessControl(error))
         return false;
@@ -623,6 +612,25 @@ std::string BrokerController::updateConfig(const std::map<std::string, std::stri
 std::string BrokerController::configText() const
 {
     return settings()->toPropertiesText();
+}
+
+void BrokerController::setRuntimeInfoSource(const std::string &name, std::function<RuntimeFigures()> source)
+{
+    std::lock_guard lock(runtimeSourcesMutex_);
+    if (source)
+        runtimeSources_[name] = std::move(source);
+    else
+        runtimeSources_.erase(name);
+}
+
+BrokerController::RuntimeFigures BrokerController::externalRuntimeInfo() const
+{
+    std::lock_guard lock(runtimeSourcesMutex_);
+    RuntimeFigures figures;
+    for (const auto &[name, source] : runtimeSources_)
+        for (auto &figure : source())
+            figures.push_back(std::move(figure));
+    return figures;
 }
 
 } // namespace mqdesk::server

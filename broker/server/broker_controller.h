@@ -143,6 +143,12 @@ public:
     const std::vector<std::string> &configLoadWarnings() const { return configLoadWarnings_; }
     // The client port's server (null before start): its connection and write-budget figures.
     const remoting::RemotingServer *remotingServer() const { return server_.get(); }
+    // Figures parts above the broker add to runtime info (the gRPC endpoint's connections and
+    // guard): a source per name, replaced by the next of that name, removed by an empty one.
+    // Thread-safe; a source must not call back into the controller.
+    using RuntimeFigures = std::vector<std::pair<std::string, int64_t>>;
+    void setRuntimeInfoSource(const std::string &name, std::function<RuntimeFigures()> source);
+    RuntimeFigures externalRuntimeInfo() const;
 
     // In-process clients (the gRPC endpoint, RocketMQ's proxy in local mode): `request` runs
     // through the processor of its code on that processor's executor, as from a connection, and
@@ -208,6 +214,8 @@ private:
     std::shared_ptr<acl::AccessGate> namesrvGate_;    // the embedded NameServer's
     std::unique_ptr<remoting::RemotingServer> server_;
     std::vector<std::string> configLoadWarnings_;
+    mutable std::mutex runtimeSourcesMutex_;
+    std::map<std::string, std::function<RuntimeFigures()>> runtimeSources_; // guarded by runtimeSourcesMutex_
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
     std::unique_ptr<BrokerScheduler> scheduler_;
     std::unique_ptr<TransactionService> transactions_; // half messages, END_TRANSACTION, checks

@@ -7,6 +7,7 @@
 #include "broker/remoting/net/remoting_channel.h"
 #include "broker/server/bind_policy.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/client_limits.h"
 #include "broker/server/topic_manager.h"
 
 #include <spdlog/spdlog.h>
@@ -69,6 +70,7 @@ bool EmbeddedBroker::start(std::string &error)
         namesrv::NamesrvConfig config;
         config.listenHost = options_.settings.broker.bindAddress;
         config.listenPort = options_.namesrvPort;
+        config.clientLimits = remotingServerOptions(options_.settings.broker, {}, 0, {});
         namesrv_ = std::make_unique<namesrv::NamesrvController>(config);
     }
     broker_ = std::make_unique<BrokerController>(options_.settings, namesrv_.get());

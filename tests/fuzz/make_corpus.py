@@ -188,3 +188,25 @@ put('fuzz_acl', 'send', code(310) + b'a=PG\nb=orders\nc=TBW102\x00')
 put('fuzz_acl', 'pull', code(11) + b'consumerGroup=CG\ntopic=%RETRY%CG\x00')
 put('fuzz_acl', 'heartbeat', code(34) + b'\x00{"clientID":"c","consumerDataSet":[{"groupName":"g","subscriptionDataSet":[{"topic":"t"}]}],"producerDataSet":[]}')
 put('fuzz_acl', 'batch-ack', code(200151) + b'\x00{"acks":[{"c":"g","t":"t","q":0,"so":0,"rq":0}]}')
+
+# The gRPC guard's HTTP/2 inspector (fuzz_http2_inspector.cpp): byte 0 bit 0 prepends the
+# preface; then chunks of [length | 0x40 second connection | 0x80 from grpc++][ms][bytes].
+def h2frame(kind, flags, stream, payload=b''):
+    return struct.pack('>I', len(payload))[1:] + bytes([kind, flags]) + struct.pack('>I', stream) + payload
+
+def h2chunks(data, control=0, step=0):
+    out = b''
+    for i in range(0, len(data), 63):
+        part = data[i:i + 63]
+        out += bytes([control | len(part), step]) + part
+    return out
+
+h2headers = b'\x83\x86\x04\x05/a/b1\x01\x09localhost'
+put('fuzz_http2_inspector', 'call', b'\x01' + h2chunks(h2frame(4, 0, 0) + h2frame(1, 4, 1, h2headers) + h2frame(0, 1, 1, b'\x00' * 5))
+    + h2chunks(h2frame(1, 5, 1, b'\x88'), 0x80))
+put('fuzz_http2_inspector', 'rapid-reset', b'\x01' + h2chunks(b''.join(
+    h2frame(1, 4, s, h2headers) + h2frame(3, 0, s, b'\x00\x00\x00\x08') for s in range(1, 40, 2)), 0, 1))
+put('fuzz_http2_inspector', 'continuation', b'\x01' + h2chunks(h2frame(1, 0, 1, h2headers)
+    + b''.join(h2frame(9, 0, 1, b'\x00' * 600) for _ in range(8))))
+put('fuzz_http2_inspector', 'two-connections', b'\x01' + h2chunks(b''.join(h2frame(1, 4, s, h2headers) for s in range(1, 30, 2)))
+    + h2chunks(b''.join(h2frame(1, 4, s, h2headers) for s in range(1, 30, 2)), 0x40, 50))

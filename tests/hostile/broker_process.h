@@ -55,7 +55,9 @@ public:
             const QString text = log();
             const auto match = ready.match(text, readySearchFrom_);
             if (match.hasMatch()) {
+                namesrvAddress_ = match.captured(1).toStdString();
                 brokerAddress_ = match.captured(2).toStdString();
+                grpcAddress_ = match.captured(4).toStdString();
                 readySearchFrom_ = match.capturedEnd();
                 return true;
             }
@@ -87,6 +89,8 @@ public:
 
     bool running() const { return process_.state() == QProcess::Running; }
     const std::string &brokerAddress() const { return brokerAddress_; }
+    const std::string &namesrvAddress() const { return namesrvAddress_; }
+    const std::string &grpcAddress() const { return grpcAddress_; }
 
     // Lines logged so far, over every start.
     int logLines() { return static_cast<int>(log().count(QLatin1Char('\n'))); }
@@ -102,6 +106,8 @@ private:
     QTemporaryDir logDir_; // apart from the store's scratch folder, which must hold nothing else
     QProcess process_;
     std::string brokerAddress_;
+    std::string namesrvAddress_;
+    std::string grpcAddress_;
     qsizetype readySearchFrom_ = 0;
 };
 

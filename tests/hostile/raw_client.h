@@ -219,6 +219,8 @@ public:
     }
 
     bool closedByPeer() const { return peerClosed_; }
+    // The socket, for a suite that reads what is not a remoting frame (-1 when not connected).
+    int descriptor() const { return fd_; }
 
 private:
     // Reads what arrives before `deadline`; false on timeout or close.

@@ -6,13 +6,12 @@
 // message is there at the end. Sizes are those of the issue that found them, scaled only where
 // this machine's descriptors or minutes do not reach.
 
+#include "exhaustion_support.h"
 #include "hostile_fixture.h"
 
 #include "broker/common/descriptors.h"
-#include "broker/common/json.h"
 #include "broker/remoting/remoting_codes.h"
 
-#include <QFile>
 #include <QtTest/QtTest>
 
 #include <memory>
@@ -29,18 +28,6 @@ namespace {
 const std::string kTopic = "ExhaustionTopic";
 const std::string kGroup = "CG_EXHAUSTION";
 
-// The broker's resident memory in MiB (VmRSS of /proc/<pid>/status); -1 when unknown.
-int64_t rssMiB(qint64 pid)
-{
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
-    return -1;
-}
-
 // A consumer's HEART_BEAT body joining kGroup (plain strings: moc does not read raw ones).
 std::string heartbeatBody(const std::string &clientId)
 {
@@ -51,23 +38,6 @@ std::string heartbeatBody(const std::string &clientId)
            + "\",\"subString\":\"*\",\"tagsSet\":[],\"codeSet\":[],\"subVersion\":0,"
              "\"classFilterMode\":false,\"expressionType\":\"TAG\"}],\"unitMode\":false}],"
              "\"producerDataSet\":[]}";
-}
-
-// A value of the broker's runtime info, -1 when absent.
-int64_t runtimeValue(RawClient &client, const std::string &key)
-{
-    const auto response = client.call(RequestCode::kGetBrokerRuntimeInfo, {});
-    if (!response || response->code != ResponseCode::kSuccess)
-        return -1;
-    const common::JsonParseResult parsed = common::parseJson(
-        std::string_view(reinterpret_cast<const char *>(response->body.data()), response->body.size()));
-    if (!parsed.ok() || !parsed.value.isObject())
-        return -1;
-    const common::JsonValue *table = parsed.value.asObject().find("table");
-    if (!table || !table->isObject())
-        return -1;
-    const common::JsonValue *value = table->asObject().find(key);
-    return value && value->isString() ? std::stoll(value->asString()) : -1;
 }
 
 } // namespace
@@ -191,13 +161,7 @@ private slots:
     {
         const qint64 pid = fixture_.broker().pid();
         const int64_t idle = rssMiB(pid);
-        std::vector<uint8_t> part(4 * 1024 * 1024 + 8, 'x');
-        const uint32_t length = 16 * 1024 * 1024 - 8; // the frame's length field (all but itself)
-        const uint32_t headerLength = 100;            // JSON header, serialize type 0
-        for (int i = 0; i < 4; ++i) {
-            part[i] = static_cast<uint8_t>(length >> (24 - 8 * i));
-            part[4 + i] = static_cast<uint8_t>(headerLength >> (24 - 8 * i));
-        }
+        const std::vector<uint8_t> part = halfOfABigFrame();
         std::vector<std::unique_ptr<RawClient>> halves;
         for (int i = 0; i < 16; ++i) {
             halves.push_back(std::make_unique<RawClient>());

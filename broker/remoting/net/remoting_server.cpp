@@ -1,5 +1,6 @@
 #include "broker/remoting/net/remoting_server.h"
 
+#include "broker/common/descriptors.h"
 #include "broker/common/log_rate_limiter.h"
 #include "broker/remoting/net/io_threads.h"
 #include "broker/remoting/net/remoting_connection.h"
@@ -33,11 +34,13 @@ struct RemotingServer::Impl
 
     void accept();
     void onAccepted(asio::ip::tcp::socket socket);
-    std::shared_ptr<Connection> idlest() const;
+    std::shared_ptr<Connection> idlest(const std::string *address) const;
+    void countIn(const std::shared_ptr<Connection> &connection);
+    bool countOut(uint64_t id); // false when it was counted out already
     // Called by the periodic scan (one io thread): trims the heap after a write backlog drained.
     void returnMemoryAfterBurst();
     size_t burstPeak = 0; // the scan's only
-    bool makeRoom(const std::string &peer);
+    bool makeRoom(const std::string &peer, const std::string &address);
     std::vector<std::shared_ptr<Connection>> snapshot() const;
 
     const RemotingServerOptions options;
@@ -59,6 +62,7 @@ struct RemotingServer::Impl
 
     mutable std::mutex mutex;
     std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections; // guarded by mutex
+    std::unordered_map<std::string, size_t> perAddress;                     // guarded by mutex
 };
 
 void RemotingServer::Impl::accept()
@@ -102,24 +106,21 @@ constexpr auto kShedAfter = std::chrono::milliseconds(200);
 // A write backlog this large, once drained, is worth returning to the system.
 constexpr size_t kTrimAfterBurst = 16 * 1024 * 1024;
 
-std::atomic<size_t> processLimit{0};
-std::atomic<size_t> processOpen{0};
-
 } // namespace
 
 void RemotingServer::setProcessConnectionLimit(size_t limit)
 {
-    processLimit.store(limit);
+    common::ProcessConnections::setLimit(limit);
 }
 
 size_t RemotingServer::processConnectionLimit()
 {
-    return processLimit.load();
+    return common::ProcessConnections::limit();
 }
 
 size_t RemotingServer::processConnections()
 {
-    return processOpen.load();
+    return common::ProcessConnections::open();
 }
 
 void RemotingServer::Impl::returnMemoryAfterBurst()
@@ -135,13 +136,25 @@ void RemotingServer::Impl::returnMemoryAfterBurst()
     }
 }
 
-// Requires: mutex held. The connection to close for a new one, when one may go.
-std::shared_ptr<Connection> RemotingServer::Impl::idlest() const
+namespace {
+
+// "10.0.0.7" of "10.0.0.7:53412", "[::1]" of "[::1]:53412".
+std::string addressOf(const std::string &peer)
+{
+    return peer.substr(0, peer.rfind(':'));
+}
+
+} // namespace
+
+// Requires: mutex held. The connection to close for a new one (from `address` only, when
+// given), when one may go.
+std::shared_ptr<Connection> RemotingServer::Impl::idlest(const std::string *address) const
 {
     const auto now = std::chrono::steady_clock::now();
     std::shared_ptr<Connection> chosen;
     for (const auto &[id, connection] : connections) {
-        if (now - connection->lastActivity() < kShedAfter)
+        if (now - connection->lastActivity() < kShedAfter
+            || (address && addressOf(connection->peerAddress()) != *address))
             continue;
         if (!chosen || (!connection->hasSpoken() && chosen->hasSpoken())
             || (connection->hasSpoken() == chosen->hasSpoken() && connection->lastActivity() < chosen->lastActivity()))
@@ -150,23 +163,47 @@ std::shared_ptr<Connection> RemotingServer::Impl::idlest() const
     return chosen;
 }
 
-// Requires: mutex held. Whether a new connection fits, after shedding the idlest if need be.
-bool RemotingServer::Impl::makeRoom(const std::string &peer)
+// Requires: mutex held.
+void RemotingServer::Impl::countIn(const std::shared_ptr<Connection> &connection)
 {
-    const size_t limit = processLimit.load();
-    const bool full = (options.maxConnections > 0 && connections.size() >= options.maxConnections)
-                      || (limit > 0 && processOpen.load() >= limit);
+    connections.emplace(connection->id(), connection);
+    ++perAddress[addressOf(connection->peerAddress())];
+    common::ProcessConnections::add(1);
+}
+
+// Requires: mutex held.
+bool RemotingServer::Impl::countOut(uint64_t id)
+{
+    const auto found = connections.find(id);
+    if (found == connections.end())
+        return false;
+    const auto count = perAddress.find(addressOf(found->second->peerAddress()));
+    if (count != perAddress.end() && --count->second == 0)
+        perAddress.erase(count);
+    connections.erase(found);
+    common::ProcessConnections::remove(1);
+    return true;
+}
+
+// Requires: mutex held. Whether a new connection fits, after shedding the idlest (of its
+// address, when that address is at its own limit) if need be.
+bool RemotingServer::Impl::makeRoom(const std::string &peer, const std::string &address)
+{
+    const auto fromAddress = perAddress.find(address);
+    const bool addressFull = options.maxConnectionsPerAddress > 0 && fromAddress != perAddress.end()
+                             && fromAddress->second >= options.maxConnectionsPerAddress;
+    const bool full = addressFull || (options.maxConnections > 0 && connections.size() >= options.maxConnections)
+                      || !common::ProcessConnections::fits(1);
     if (!full)
         return true;
-    if (const std::shared_ptr<Connection> victim = idlest()) {
+    if (const std::shared_ptr<Connection> victim = idlest(addressFull ? &address : nullptr)) {
         shed.fetch_add(1, std::memory_order_relaxed);
         if (const auto suppressed = refusedConnections.admit())
             spdlog::warn("remoting server {}: at its connection limit ({} open here, {} in the process); closing the "
                          "idlest, {} from {}, for {} ({} similar not logged)",
-                         options.name, connections.size(), processOpen.load(), victim->id(), victim->peerAddress(),
+                         options.name, connections.size(), common::ProcessConnections::open(), victim->id(), victim->peerAddress(),
                          peer, *suppressed);
-        connections.erase(victim->id()); // its close handler finds it gone
-        processOpen.fetch_sub(1);
+        countOut(victim->id()); // its close handler finds it gone
         victim->close("closed for a new connection at the limit");
         return true;
     }
@@ -174,7 +211,7 @@ bool RemotingServer::Impl::makeRoom(const std::string &peer)
     if (const auto suppressed = refusedConnections.admit())
         spdlog::warn("remoting server {}: refusing the connection from {}: {} connections are open here, {} in the "
                      "process, every one active ({} similar refusals not logged)",
-                     options.name, peer, connections.size(), processOpen.load(), *suppressed);
+                     options.name, peer, connections.size(), common::ProcessConnections::open(), *suppressed);
     return false;
 }
 
@@ -185,7 +222,7 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
     const std::string peer = ec ? std::string("unknown peer") : endpointText(remote);
     {
         std::lock_guard lock(mutex);
-        if (!makeRoom(peer)) {
+        if (!makeRoom(peer, addressOf(peer))) {
             socket.close(ec); // closed at once rather than left in the backlog: the client sees a refusal
             return;
         }
@@ -200,8 +237,7 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
         std::lock_guard lock(mutex);
         if (stopping)
             return; // the socket closes with the connection
-        connections.emplace(connection->id(), connection);
-        processOpen.fetch_add(1);
+        countIn(connection);
     }
     spdlog::debug("remoting server {}: connection {} from {}", options.name, connection->id(), peer);
     if (openListener)
@@ -213,8 +249,7 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
         [this](const std::shared_ptr<Connection> &closed) {
             {
                 std::lock_guard lock(mutex);
-                if (connections.erase(closed->id()) > 0) // a shed one was counted out already
-                    processOpen.fetch_sub(1);
+                countOut(closed->id()); // a shed one was counted out already
             }
             if (closeListener)
                 closeListener(RequestContext(closed));
@@ -340,8 +375,9 @@ void RemotingServer::stop()
         connection->close("server stopping");
     d.io.join();
     std::lock_guard lock(d.mutex);
-    processOpen.fetch_sub(d.connections.size()); // those whose close handler did not run
+    common::ProcessConnections::remove(d.connections.size()); // those whose close handler did not run
     d.connections.clear();
+    d.perAddress.clear();
     if (d.started)
         spdlog::info("remoting server {}: stopped", d.options.name);
 }

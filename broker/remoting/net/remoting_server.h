@@ -57,6 +57,9 @@ struct RemotingServerOptions
     // for 200 ms or more — else it is closed at once, with a rate-limited warning. 0: no limit
     // (accept() failing with EMFILE then pauses accepting for 100 ms instead of spinning).
     size_t maxConnections = 10000;
+    // Connections from one source address (0: no limit of its own). At it, a new connection from
+    // that address takes the place of its idlest one (as above), else is closed at once.
+    size_t maxConnectionsPerAddress = 0;
 };
 
 class RemotingServer

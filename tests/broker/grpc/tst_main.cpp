@@ -4,6 +4,7 @@ QObject *createGrpcAccessControlTest();
 QObject *createReceiptRenewalsTest();
 QObject *createGrpcEndpointTest();
 QObject *createGrpcEndpointAuthTest();
+QObject *createHttp2InspectorTest();
 
 MQDESK_TEST_MAIN(createGrpcAccessControlTest(), createReceiptRenewalsTest(), createGrpcEndpointTest(),
-                 createGrpcEndpointAuthTest())
+                 createGrpcEndpointAuthTest(), createHttp2InspectorTest())
