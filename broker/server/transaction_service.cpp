@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <map>
 
 namespace mqdesk::server {
 
@@ -40,6 +41,13 @@ int64_t propertyNumber(const common::MessageProperties &properties, std::string_
     if (text)
         std::from_chars(text->data(), text->data() + text->size(), value);
     return value;
+}
+
+// The queue offset of the original half message of `half` (stored at `halfQueueOffset`): a
+// check round's copy names it, the original is itself.
+int64_t originOf(const common::StoredMessage &half, int64_t halfQueueOffset)
+{
+    return propertyNumber(half.properties, kPreparedQueueOffset, halfQueueOffset);
 }
 
 } // namespace
@@ -68,12 +76,13 @@ void TransactionService::ensureTopics()
         broker_.topics().createTopicIfAbsent(topic, 1, store::perm::kRead | store::perm::kWrite);
 }
 
-bool TransactionService::writeOpRecord(int64_t halfQueueOffset, std::string &error)
+bool TransactionService::writeOpRecord(int64_t halfQueueOffset, std::string &error, int64_t origin)
 {
     common::BrokerMessage op;
     op.topic = kTransOpHalfTopic;
     op.queueId = 0;
-    op.setBody(std::to_string(halfQueueOffset) + ",");
+    op.setBody(std::to_string(halfQueueOffset) + ","
+               + (origin >= 0 && origin != halfQueueOffset ? std::to_string(origin) + "," : std::string()));
     op.properties.set(property::kTags, kRemoveTag);
     op.waitStoreMsgOk = false;
     op.bornTimestamp = common::wallMillis();
@@ -122,6 +131,18 @@ void TransactionService::endTransaction(const remoting::RequestContext &context,
     if (half->physicalOffset != commitLogOffset)
         return fail(ResponseCode::kSystemError, "The commit log offset wrong");
 
+    const int64_t origin = originOf(*half, half->queueOffset);
+    std::lock_guard decision(decideMutex_);
+    if (decided_.contains(origin)) {
+        // Another copy of this transaction was decided already: mark this one done, store nothing.
+        std::string error;
+        if (!writeOpRecord(half->queueOffset, error))
+            return fail(ResponseCode::kSystemError, error);
+        spdlog::info("transaction: {} of producer {} was decided already (another copy of half message {}); "
+                     "nothing stored again",
+                     commitLogOffset, producerGroup, origin);
+        return respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
+    }
     if (commitOrRollback == sysflag::kTransactionCommit) {
         common::BrokerMessage committed = common::toBrokerMessage(*half);
         committed.topic = std::string(half->properties.get(property::kRealTopic).value_or(""));
@@ -137,8 +158,9 @@ void TransactionService::endTransaction(const remoting::RequestContext &context,
                                                         + stored.error);
     }
     std::string error;
-    if (!writeOpRecord(half->queueOffset, error))
+    if (!writeOpRecord(half->queueOffset, error, origin))
         return fail(ResponseCode::kSystemError, error);
+    decided_.insert(origin);
     spdlog::debug("transaction: {} {} (producer {})", commitOrRollback == sysflag::kTransactionCommit ? "commit" : "rollback",
                   commitLogOffset, producerGroup);
     respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
@@ -148,14 +170,19 @@ void TransactionService::loadRemovedOffsets()
 {
     // Requires: mutex_ held.
     store::MessageStore &store = broker_.store();
+    std::vector<int64_t> decided; // every offset an op lists: copies' and originals'
+    const auto remember = [this, &decided] {
+        std::lock_guard decision(decideMutex_);
+        decided_.insert(decided.begin(), decided.end());
+    };
     for (;;) {
         const store::GetMessageResult result = store.getMessage(kTransOpHalfTopic, 0, opProgress_, 32);
         if (result.status != store::GetMessageStatus::Found) {
-            if (result.status == store::GetMessageStatus::OffsetTooSmall)
+            if (result.status == store::GetMessageStatus::OffsetTooSmall) {
                 opProgress_ = result.nextBeginOffset;
-            else
-                return;
-            continue;
+                continue;
+            }
+            return remember();
         }
         for (const common::StoredMessage &op : result.messages) {
             std::string_view body(reinterpret_cast<const char *>(op.body.data()), op.body.size());
@@ -163,8 +190,10 @@ void TransactionService::loadRemovedOffsets()
                 const size_t comma = body.find(',');
                 int64_t offset = -1;
                 std::from_chars(body.data(), body.data() + body.size(), offset);
-                if (offset >= 0)
+                if (offset >= 0) {
                     removed_.insert(offset);
+                    decided.push_back(offset);
+                }
                 body = comma == std::string_view::npos ? std::string_view() : body.substr(comma + 1);
             }
         }
@@ -245,6 +274,24 @@ void TransactionService::check()
     const int64_t end = store.maxOffsetInQueue(kTransHalfTopic, 0);
     const int64_t now = common::wallMillis();
     const BrokerConfig &config = broker_.brokerConfig();
+    // The newest copy of each transaction still waiting: only it is asked about (older copies
+    // are left behind when the progress offset was lost, by a crash, before they were passed).
+    std::map<int64_t, int64_t> newestCopy; // origin → half queue offset
+    int64_t lowestOrigin = offset;
+    for (int64_t at = offset; at < end; ++at) {
+        const store::GetMessageResult read = removed_.contains(at) ? store::GetMessageResult{}
+                                                                   : store.getMessage(kTransHalfTopic, 0, at, 1);
+        if (read.status == store::GetMessageStatus::Found && !read.messages.empty()) {
+            const int64_t origin = originOf(read.messages.front(), at);
+            newestCopy[origin] = at;
+            lowestOrigin = std::min(lowestOrigin, origin);
+        }
+    }
+    {
+        // Decisions about transactions no copy is left of are needed no more.
+        std::lock_guard decision(decideMutex_);
+        decided_.erase(decided_.begin(), decided_.lower_bound(lowestOrigin));
+    }
     for (; offset < end; ++offset) {
         if (removed_.contains(offset))
             continue;
@@ -252,6 +299,14 @@ void TransactionService::check()
         if (read.status != store::GetMessageStatus::Found || read.messages.empty())
             continue; // a hole or data already removed by retention
         const common::StoredMessage &half = read.messages.front();
+        const int64_t origin = originOf(half, offset);
+        bool decidedAlready = false;
+        {
+            std::lock_guard decision(decideMutex_);
+            decidedAlready = decided_.contains(origin);
+        }
+        if (decidedAlready || newestCopy[origin] != offset)
+            continue; // decided through another copy, or a newer copy waits further on
         if (propertyNumber(half.properties, kCheckTimes, 0) >= config.transactionCheckMax) {
             lock.unlock();
             moveToCheckMaxTopic(half, offset);

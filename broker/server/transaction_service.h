@@ -13,7 +13,12 @@
 //    is re-appended with TRANSACTION_CHECK_TIMES + 1 and its producer group is asked with
 //    CHECK_TRANSACTION_STATE; after transactionCheckMax checks it moves to
 //    TRANS_CHECK_MAX_TIME_TOPIC.
-// Differences: op records are written one per END_TRANSACTION, not batched.
+// Differences: op records are written one per END_TRANSACTION, not batched. A transaction is
+// decided once, whatever copies check rounds and crashes left of its half message: each copy
+// names its original (TRAN_PREPARED_QUEUE_OFFSET); a decision's op record lists the copy's and
+// the original's queue offsets; END_TRANSACTION for a copy of a decided transaction stores
+// nothing more, and a check round asks only about the newest copy of an undecided one (after a
+// crash lost the round's progress, Java asks about each copy and stores a commit per answer).
 
 #include "broker/common/message.h"
 #include "broker/common/service_thread.h"
@@ -51,8 +56,10 @@ protected:
     void run() override;
 
 private:
-    // Marks the half message at `halfQueueOffset` done: the op record.
-    bool writeOpRecord(int64_t halfQueueOffset, std::string &error);
+    // Marks the half message at `halfQueueOffset` done: the op record; `origin` (the original's
+    // queue offset, when it is a copy) is listed too, so that the transaction reads as decided
+    // after a restart.
+    bool writeOpRecord(int64_t halfQueueOffset, std::string &error, int64_t origin = -1);
     void loadRemovedOffsets();
     bool reappendAndAsk(const common::StoredMessage &half, int64_t halfQueueOffset);
     void moveToCheckMaxTopic(const common::StoredMessage &half, int64_t halfQueueOffset);
@@ -61,6 +68,10 @@ private:
     std::mutex mutex_;
     std::set<int64_t> removed_; // half queue offsets with an op record, at or above the progress
     int64_t opProgress_ = 0;    // op queue offset read up to
+    // Originals' queue offsets of the transactions decided while copies of them may remain (op
+    // records read, and END_TRANSACTION): a decision and the store it makes are one step.
+    std::mutex decideMutex_;
+    std::set<int64_t> decided_; // guarded by decideMutex_
 };
 
 } // namespace mqdesk::server

@@ -86,15 +86,20 @@ bool ConsumeQueue::truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &er
         const auto last = queue_.lastFile();
         if (!last)
             break;
+        // Only the tail goes: entries past the end that no entry within it follows. Dispatch
+        // writes in log order, so a log cut short leaves exactly such a tail; an entry past the
+        // end with good ones after it is damage, kept for the read that meets it to rebuild
+        // (consume_queue_repair.cpp) rather than taking every later entry with it.
         int64_t position = 0;
         int64_t maxPhysic = -1;
-        for (; position + kEntrySize <= last->readPosition(); position += kEntrySize) {
-            const ConsumeQueueEntry entry = readEntry(last->data() + position);
-            if (entry.isFiller())
-                continue;
-            if (entry.commitLogOffset + entry.size > commitLogEnd)
-                break;
-            maxPhysic = entry.commitLogOffset + entry.size;
+        for (int64_t at = 0; at + kEntrySize <= last->readPosition(); at += kEntrySize) {
+            const ConsumeQueueEntry entry = readEntry(last->data() + at);
+            if (entry.isFiller()) {
+                position = at + kEntrySize;
+            } else if (entry.commitLogOffset >= 0 && entry.size > 0 && entry.commitLogOffset + entry.size <= commitLogEnd) {
+                position = at + kEntrySize;
+                maxPhysic = entry.commitLogOffset + entry.size;
+            }
         }
         if (position == 0 && queue_.fileCount() > 1) {
             // The whole file points past the end: delete it and look at the one before.
@@ -225,6 +230,26 @@ int64_t ConsumeQueue::lastStoreTimestamp() const
 {
     const auto last = queue_.lastFile();
     return last ? last->lastStoreTimestamp() : 0;
+}
+
+bool ConsumeQueue::rewriteEntry(int64_t queueOffset, const ConsumeQueueEntry &entry, std::string &error)
+{
+    const int64_t logical = queueOffset * kEntrySize;
+    const auto file = queue_.findFileByOffset(logical);
+    if (!file || logical - file->fileFromOffset() + kEntrySize > file->readPosition()) {
+        error = "consume queue " + topic_ + "/" + std::to_string(queueId_) + " has no entry at queue offset "
+                + std::to_string(queueOffset) + " to rewrite";
+        return false;
+    }
+    uint8_t bytes[kEntrySize];
+    writeEntry(bytes, entry.commitLogOffset, entry.size, entry.tagsCode);
+    if (!file->writeAt(logical - file->fileFromOffset(), bytes, kEntrySize, error))
+        return false;
+    // The last entry also says how far the queue was dispatched: a damaged one pointing past
+    // the log would make the dispatcher skip every record up to it.
+    if (queueOffset + 1 == maxOffset())
+        maxPhysicOffset_.store(entry.commitLogOffset + entry.size, std::memory_order_release);
+    return true;
 }
 
 std::optional<ConsumeQueueEntry> ConsumeQueue::entryAt(int64_t queueOffset) const

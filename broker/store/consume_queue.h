@@ -79,6 +79,11 @@ public:
     // Up to `maxCount` entries from `queueOffset` on, stopping at a file end.
     std::vector<ConsumeQueueEntry> entriesFrom(int64_t queueOffset, int maxCount) const;
 
+    // Rewrites the existing entry of `queueOffset` (a damaged one, found by a read: see
+    // MessageStore's consume-queue repair). Requires: the entry exists; one rewriter at a time
+    // (the dispatcher only appends past it). False with `error` naming the file.
+    bool rewriteEntry(int64_t queueOffset, const ConsumeQueueEntry &entry, std::string &error);
+
     // Sets the min offset to the first entry whose record is still in the commit log (§5.2).
     void correctMinOffset(int64_t commitLogMinOffset);
     // Deletes leading files (never the last) whose last entry points below `commitLogMinOffset`.

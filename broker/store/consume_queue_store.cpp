@@ -82,13 +82,18 @@ bool ConsumeQueueStore::recover(int64_t &dispatchFromPhyOffset, std::string &err
     return true;
 }
 
-bool ConsumeQueueStore::truncateDirty(int64_t commitLogEnd, std::string &error)
+bool ConsumeQueueStore::truncateDirty(int64_t commitLogEnd, int64_t &lowestEnd, std::string &error)
 {
     std::shared_lock lock(mutex_);
+    lowestEnd = -1;
     for (auto &[topic, byId] : queues_) {
         for (auto &[id, queue] : byId) {
-            if (queue->maxPhysicOffset() > commitLogEnd && !queue->truncateDirtyLogicFiles(commitLogEnd, error))
+            if (queue->maxPhysicOffset() <= commitLogEnd)
+                continue;
+            if (!queue->truncateDirtyLogicFiles(commitLogEnd, error))
                 return false;
+            const int64_t end = std::max<int64_t>(0, queue->maxPhysicOffset());
+            lowestEnd = lowestEnd < 0 ? end : std::min(lowestEnd, end);
         }
     }
     return true;

@@ -28,7 +28,10 @@ public:
     // queue points at, -1 when no queue holds an entry.
     // `progress`: the "consume queues" phase (recovery_progress.h).
     bool recover(int64_t &dispatchFromPhyOffset, std::string &error, const RecoveryProgressCallback &progress = {});
-    bool truncateDirty(int64_t commitLogEnd, std::string &error);
+    // Drops the entries past `commitLogEnd` at the end of each queue. `lowestEnd` becomes the
+    // lowest record end a cut queue still points at (the log's start when one kept nothing), -1
+    // when none was cut: dispatch must start there again to refill what a damaged tail lost.
+    bool truncateDirty(int64_t commitLogEnd, int64_t &lowestEnd, std::string &error);
     void correctMinOffsets(int64_t commitLogMinOffset);
 
     // The queue, created (with its directory) when `create` is set. Creation fails (nullptr,

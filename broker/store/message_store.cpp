@@ -122,7 +122,8 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
         return false;
     // Queues and index never point past the log, and never below what retention left of it.
     int droppedIndexFiles = 0;
-    if (!consumeQueues_->truncateDirty(recovery_.processOffset, error)
+    int64_t cutQueuesEnd = -1;
+    if (!consumeQueues_->truncateDirty(recovery_.processOffset, cutQueuesEnd, error)
         || !index_->truncateDirtyFiles(recovery_.processOffset, droppedIndexFiles, error))
         return false;
     consumeQueues_->correctMinOffsets(commitLog_->minOffset());
@@ -179,6 +180,12 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
         reputFrom = std::min(reputFrom, indexFiles.empty() ? commitLog_->minOffset()
                                                            : indexFiles.back().header.endPhyOffset);
     }
+    if (cutQueuesEnd >= 0 && lastExitOk && cutQueuesEnd < reputFrom)
+        spdlog::warn("store {}: a consume queue's last entries pointed past the commit log after a clean stop (a "
+                     "damaged file); they were dropped and are dispatched again from commit-log offset {}",
+                     root, cutQueuesEnd);
+    if (cutQueuesEnd >= 0)
+        reputFrom = std::min(reputFrom, cutQueuesEnd); // a queue's tail pointed past the log: refill it
     reputFrom = std::clamp(reputFrom, commitLog_->minOffset(), recovery_.processOffset);
     reput_->setReputFromOffset(reputFrom);
     PhaseProgress dispatched(recoveryProgress_, "dispatch", recovery_.processOffset - reputFrom);

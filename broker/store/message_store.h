@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -28,7 +29,9 @@
 
 namespace mqdesk::store {
 
+class ConsumeQueue;
 class ConsumeQueueStore;
+struct ConsumeQueueEntry;
 class FlushConsumeQueueService;
 class IndexService;
 class ReputMessageService;
@@ -204,6 +207,12 @@ private:
     std::unique_ptr<StoreCleaner> cleaner_;
     std::unique_ptr<StoreTicker> ticker_;
     std::unique_ptr<TimerMessageStore> timer_;
+    // Reads that find a consume-queue entry not pointing at its own record repair it from the
+    // commit log (consume_queue_repair.cpp), one at a time; each damaged queue is logged once.
+    mutable std::mutex repairMutex_;
+    mutable std::set<std::string> damagedQueuesReported_; // guarded by repairMutex_
+    std::optional<ConsumeQueueEntry> repairConsumeQueueEntry(ConsumeQueue &queue, int64_t queueOffset) const;
+    bool entryIsItsRecord(const ConsumeQueue &queue, int64_t queueOffset, const ConsumeQueueEntry &entry) const;
     std::vector<int64_t> delayLevelMillis_; // messageDelayLevel, index level - 1
     RecoveryReport recovery_;
     bool running_ = false;

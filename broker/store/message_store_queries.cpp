@@ -71,6 +71,9 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
     }
 
     result.status = GetMessageStatus::NoMatchedMessage;
+    const auto isItsRecord = [this, &queue](const ConsumeQueueEntry &entry, int64_t queueOffset) {
+        return entryIsItsRecord(*queue, queueOffset, entry);
+    };
     int64_t next = offset;
     const int64_t commitLogMin = commitLog_->minOffset();
     // Scan at most a few times maxCount entries so a selective filter cannot make one read
@@ -106,9 +109,20 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
             }
             const int64_t queueOffset = next++;
             ++scanned;
+            // An entry that does not name its own record (a damaged queue file) is rebuilt from
+            // the commit log rather than its message skipped (consume_queue_repair.cpp).
+            ConsumeQueueEntry target = entry;
+            if (!isItsRecord(target, queueOffset)) {
+                const auto repaired = repairConsumeQueueEntry(*queue, queueOffset);
+                if (!repaired) {
+                    result.status = GetMessageStatus::OffsetFoundNull;
+                    continue;
+                }
+                target = *repaired;
+            }
             if (options.rawRecords) {
                 const size_t before = result.recordBytes.size();
-                if (!commitLog_->copyRecord(entry.commitLogOffset, entry.size, result.recordBytes)) {
+                if (!commitLog_->copyRecord(target.commitLogOffset, target.size, result.recordBytes)) {
                     result.status = GetMessageStatus::OffsetFoundNull;
                     continue;
                 }
@@ -124,7 +138,7 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
                     }
                 }
             } else {
-                auto message = commitLog_->readMessage(entry.commitLogOffset);
+                auto message = commitLog_->readMessage(target.commitLogOffset);
                 if (!message) {
                     result.status = GetMessageStatus::OffsetFoundNull;
                     continue;

@@ -50,6 +50,10 @@ public:
     // few MiB.
     void dispatchAvailable(const std::function<void(int64_t offset)> &progress = {});
 
+    // The tags code a record's consume-queue entry carries (§3.8): the tag's hash, or a delayed
+    // message's delivery time. Thread-safe.
+    int64_t tagsCodeFor(std::string_view topic, std::string_view properties, int64_t storeTimestamp) const;
+
 protected:
     void run() override;
 
@@ -57,7 +61,6 @@ private:
     int64_t reputEnd() const;
     // Dispatches records from reputFromOffset up to the reput end; returns how many.
     int doReput(const std::function<void(int64_t offset)> &progress = {});
-    int64_t tagsCodeFor(std::string_view topic, std::string_view properties, int64_t storeTimestamp) const;
     // Where dispatch continues after the undecodable record at `offset` (see the header comment).
     int64_t stepOver(const MappedFile &file, int64_t offset, int64_t limit, const std::string &why);
 

@@ -8,6 +8,8 @@
 #include "broker/common/message.h"
 #include "broker/common/message_id.h"
 #include "broker/server/topic_manager.h"
+#include "broker/server/transaction_service.h"
+#include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
@@ -206,6 +208,60 @@ private slots:
         response = end("PG_A", sent.value.send.queueOffset, id->commitLogOffset);
         QCOMPARE(response.code, remoting::ResponseCode::kSuccess);
         QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, "TxWrong").size(), size_t{1}, 10000);
+    }
+
+    // Check rounds re-appended the half message twice, then a crash lost the rounds' progress:
+    // the next round finds the original and both copies. It asks about the newest copy only,
+    // and a commit for any other copy (a late answer) stores nothing more: the message is in
+    // its topic once.
+    void aTransactionIsDecidedOnceWhateverCopiesRemain()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) {
+            settings.broker.transactionTimeOut = 0;
+            settings.broker.transactionCheckInterval = 3'600'000; // rounds run when the test says
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        std::atomic<bool> knows{false};
+        std::atomic<int> checks{0};
+        TransactionProducer producer(configFor(broker), group("PG_ONCE"), [&](const common::StoredMessage &) {
+            ++checks;
+            return knows ? LocalTransactionState::CommitMessage : LocalTransactionState::Unknown;
+        });
+        QVERIFY(producer.start().ok);
+        QVERIFY(producer
+                    .sendMessageInTransaction(message("TxOnce", "exactly-once"),
+                                              [](const Message &, const SendResult &) {
+                                                  return LocalTransactionState::Unknown;
+                                              })
+                    .ok);
+        server::TransactionService &service = broker.controller().transactions();
+        service.check();
+        QTRY_COMPARE_WITH_TIMEOUT(checks.load(), 1, 10000);
+        service.check();
+        QTRY_COMPARE_WITH_TIMEOUT(checks.load(), 2, 10000);
+        QCOMPARE(storedIn(broker, server::kTransHalfTopic).size(), size_t{3}); // the original, two copies
+
+        // The crash: the check group's progress goes back to the start.
+        broker.controller().offsets().commitOffset("", server::kTransactionCheckGroup, server::kTransHalfTopic, 0, 0);
+        knows = true;
+        service.check();
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, "TxOnce").size(), size_t{1}, 10000);
+        QCOMPARE(checks.load(), 3); // one question for the three copies
+
+        // A late commit for the first copy stores nothing.
+        const auto firstCopy = broker.controller().store().getMessage(server::kTransHalfTopic, 0, 1, 1);
+        QCOMPARE(firstCopy.messages.size(), size_t{1});
+        const auto late = broker.call(remoting::RemotingCommand::createRequest(
+            remoting::RequestCode::kEndTransaction,
+            {{"producerGroup", "PG_ONCE"}, {"tranStateTableOffset", "1"},
+             {"commitLogOffset", std::to_string(firstCopy.messages.front().physicalOffset)},
+             {"commitOrRollback", "8"}, {"fromTransactionCheck", "true"}}));
+        QCOMPARE(late.code, remoting::ResponseCode::kSuccess);
+        service.check();
+        QTest::qWait(300);
+        QCOMPARE(storedIn(broker, "TxOnce").size(), size_t{1});
+        QCOMPARE(storedIn(broker, "TxOnce").front().bodyText(), std::string("exactly-once"));
     }
 
     void brokerCanRefuseTransactions()

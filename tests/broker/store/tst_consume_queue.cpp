@@ -5,6 +5,7 @@
 #include "broker/common/bytes.h"
 #include "broker/common/java_hash.h"
 #include "broker/common/message_id.h"
+#include "broker/common/record_codec.h"
 #include "broker/store/consume_queue.h"
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/store_services.h"
@@ -102,6 +103,76 @@ private slots:
         QCOMPARE(store->minOffsetInQueue("Topic1", 1), int64_t{0});
         QCOMPARE(store->messageCountInQueue("Topic1", 1, 10, 1000), int64_t{40});
         QVERIFY(fs::exists(dir.path().toStdString() + "/consumequeue/Topic2/3/00000000000000000000"));
+    }
+
+    // Entries overwritten after a clean stop — pointing past the commit log, or at another
+    // topic's record — are trusted by recovery; the reads that meet them rebuild them from the
+    // commit log, and every message is served, in order, as raw records and decoded alike.
+    void damagedEntriesAreRebuiltWhereTheyAreRead_data()
+    {
+        QTest::addColumn<bool>("rawRecords");
+        QTest::newRow("decoded") << false;
+        QTest::newRow("raw records") << true;
+    }
+
+    void damagedEntriesAreRebuiltWhereTheyAreRead()
+    {
+        QFETCH(bool, rawRecords);
+        QTemporaryDir dir;
+        const auto config = test::smallStoreConfig(dir.path(), 64 * 1024);
+        {
+            auto store = test::openStore(config);
+            for (int i = 0; i < 200; ++i) {
+                QCOMPARE(store->putMessage(test::makeMessage("R", 0, "message-" + std::to_string(i))).status,
+                         PutMessageStatus::PutOk);
+                if (i % 2 == 0)
+                    store->putMessage(test::makeMessage("S", 0, "other-" + std::to_string(i)));
+            }
+            store->waitForDispatch();
+        } // a clean stop
+        const std::string queueFile = dir.path().toStdString() + "/consumequeue/R/0/00000000000000000000";
+        const std::string otherFile = dir.path().toStdString() + "/consumequeue/S/0/00000000000000000000";
+        std::vector<uint8_t> entries = test::readFile(queueFile);
+        const std::vector<uint8_t> other = test::readFile(otherFile);
+        for (const int q : {3, 50, 120, 198, 199}) // past the end of the log
+            common::writeInt64(entries.data() + q * 20, int64_t{1} << 40);
+        std::copy_n(other.begin() + 20 * 7, 20, entries.begin() + 20 * 51); // another topic's record
+        test::writeFile(queueFile, entries);
+
+        auto store = test::openStore(config);
+        QVERIFY(store);
+        QCOMPARE(store->maxOffsetInQueue("R", 0), int64_t{200});
+        GetMessageOptions options;
+        options.rawRecords = rawRecords;
+        std::vector<std::string> bodies;
+        for (int64_t offset = 0; offset < 200;) {
+            const GetMessageResult got = store->getMessage("R", 0, offset, 32, options);
+            QCOMPARE(got.status, GetMessageStatus::Found);
+            if (rawRecords) {
+                for (size_t at = 0; at < got.recordBytes.size();) {
+                    const auto decoded = common::decodeRecord(std::span(got.recordBytes).subspan(at));
+                    QCOMPARE(decoded.status, common::DecodeStatus::Ok);
+                    bodies.emplace_back(reinterpret_cast<const char *>(decoded.record.body.data()), decoded.record.body.size());
+                    at += static_cast<size_t>(decoded.record.totalSize);
+                }
+            } else {
+                for (const auto &message : got.messages)
+                    bodies.push_back(message.bodyText());
+            }
+            offset = got.nextBeginOffset;
+        }
+        QCOMPARE(bodies.size(), size_t{200});
+        for (int i = 0; i < 200; ++i)
+            QCOMPARE(bodies[static_cast<size_t>(i)], "message-" + std::to_string(i));
+        // The file now says what the log says: the entries were rewritten, not only served.
+        const std::vector<uint8_t> repaired = test::readFile(queueFile);
+        for (const int q : {3, 50, 51, 120, 198, 199}) {
+            const auto record = store->commitLog().readMessage(common::readInt64(repaired.data() + q * 20));
+            QVERIFY(record);
+            QCOMPARE(record->topic, std::string("R"));
+            QCOMPARE(record->queueOffset, int64_t{q});
+        }
+        QCOMPARE(store->putMessage(test::makeMessage("R", 0, "after")).queueOffset, int64_t{200});
     }
 
     void readsMessagesWithOffsetsAndTagFilter()
