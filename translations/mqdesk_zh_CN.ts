@@ -352,6 +352,20 @@
         <source>%1 of %2</source>
         <translation>%1（共 %2）</translation>
     </message>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>This broker does not count its connections (a Java broker)</source>
+        <translation>此 Broker 不统计其连接（Java Broker）</translation>
+    </message>
+    <message>
+        <source>%1 remoting and %2 gRPC connections open.
+Since start: %3 closed to make room for a new client at a limit, %4 refused, %5 closed for what the client did (did not read, never finished a frame, flooded the HTTP/2 layer).</source>
+        <translation>%1 个 remoting 连接和 %2 个 gRPC 连接。
+启动以来：%3 个因达到上限而为新客户端让出位置被关闭，%4 个被拒绝，%5 个因客户端行为被关闭（不读取、帧始终未完整、冲击 HTTP/2 层）。</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::BrokerWorker</name>

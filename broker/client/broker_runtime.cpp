@@ -184,6 +184,18 @@ BrokerRuntime readBrokerRuntime(const std::map<std::string, std::string> &table)
     runtime.putLatencyBuckets = parseLatencyDistribution(text("putMessageDistributeTime"));
     runtime.configLoadWarnings = std::string(text("configLoadWarnings"));
     runtime.clientConnections = integer("clientConnections");
+    runtime.grpcConnections = integer("grpcConnections");
+    const auto sum = [&integer](std::initializer_list<const char *> keys) {
+        int64_t total = 0;
+        for (const char *key : keys)
+            total += integer(key).value_or(0);
+        return total;
+    };
+    runtime.connectionsShed = sum({"clientConnectionsShed", "grpcConnectionsShed"});
+    runtime.connectionsRefused = sum({"clientConnectionsRefused", "grpcConnectionsRefused"});
+    runtime.connectionsClosedForAbuse =
+        sum({"clientConnectionsClosedForBacklog", "clientConnectionsClosedForPartialFrames",
+             "grpcConnectionsClosedForFrames", "grpcConnectionsClosedForFrameTimeout"});
     return runtime;
 }
 

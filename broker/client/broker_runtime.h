@@ -44,7 +44,14 @@ struct BrokerRuntime
     std::optional<int64_t> putMessageEntireTimeMaxMillis;
     std::vector<LatencyBucket> putLatencyBuckets; // empty when the broker does not send them
     std::string configLoadWarnings;               // MQDesk only: config files read from their .bak
-    std::optional<int64_t> clientConnections;     // MQDesk only
+    // MQDesk only (README, Limits): connections open now on the remoting and gRPC ports, and
+    // since start those shed for a new one at a limit, refused, and closed for what the client
+    // did (did not read, never finished a frame, attacked the HTTP/2 layer).
+    std::optional<int64_t> clientConnections;
+    std::optional<int64_t> grpcConnections;
+    int64_t connectionsShed = 0;
+    int64_t connectionsRefused = 0;
+    int64_t connectionsClosedForAbuse = 0;
 };
 
 // Reads the table; unknown keys are ignored, unparsable values are left absent.

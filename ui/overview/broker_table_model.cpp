@@ -164,6 +164,7 @@ QVariant BrokerTableModel::headerData(int section, Qt::Orientation orientation, 
     case UptimeColumn: return tr("Uptime");
     case PutTodayColumn: return tr("Put today");
     case GetTodayColumn: return tr("Get today");
+    case ConnectionsColumn: return tr("Connections");
     }
     return {};
 }
@@ -181,6 +182,8 @@ QVariant BrokerTableModel::data(const QModelIndex &index, int role) const
             return tr("%1 did not answer GET_BROKER_RUNTIME_INFO: %2").arg(row.address, row.error);
         if (index.column() == DiskColumn)
             return QString::fromStdString(row.runtime.commitLogDirCapacity);
+        if (index.column() == ConnectionsColumn)
+            return connectionsToolTip(row.runtime);
         return {};
     case Qt::ForegroundRole:
         if (!row.error.isEmpty() && index.column() == VersionColumn)
@@ -220,8 +223,28 @@ QVariant BrokerTableModel::display(const BrokerRow &row, int column) const
     case UptimeColumn: return r.bootTimestamp ? uptimeText(row.fetchedAt - *r.bootTimestamp) : QString();
     case PutTodayColumn: return optionalCount(r.putToday);
     case GetTodayColumn: return optionalCount(r.getToday);
+    case ConnectionsColumn:
+        if (!r.clientConnections)
+            return QString(); // a Java broker does not count them
+        return QLocale().toString(static_cast<qlonglong>(*r.clientConnections + r.grpcConnections.value_or(0)));
     }
     return {};
+}
+
+// What the limits did about clients (README, Limits), for the connections cell.
+QString BrokerTableModel::connectionsToolTip(const client::BrokerRuntime &r)
+{
+    if (!r.clientConnections)
+        return tr("This broker does not count its connections (a Java broker)");
+    const QLocale locale;
+    return tr("%1 remoting and %2 gRPC connections open.\nSince start: %3 closed to make room for a new "
+              "client at a limit, %4 refused, %5 closed for what the client did (did not read, never "
+              "finished a frame, flooded the HTTP/2 layer).")
+        .arg(locale.toString(static_cast<qlonglong>(*r.clientConnections)),
+             locale.toString(static_cast<qlonglong>(r.grpcConnections.value_or(0))),
+             locale.toString(static_cast<qlonglong>(r.connectionsShed)),
+             locale.toString(static_cast<qlonglong>(r.connectionsRefused)),
+             locale.toString(static_cast<qlonglong>(r.connectionsClosedForAbuse)));
 }
 
 QVariant BrokerTableModel::sortKey(const BrokerRow &row, int column) const
@@ -237,6 +260,8 @@ QVariant BrokerTableModel::sortKey(const BrokerRow &row, int column) const
     case UptimeColumn: return r.bootTimestamp ? static_cast<double>(row.fetchedAt - *r.bootTimestamp) : kUnknown;
     case PutTodayColumn: return r.putToday ? static_cast<double>(*r.putToday) : kUnknown;
     case GetTodayColumn: return r.getToday ? static_cast<double>(*r.getToday) : kUnknown;
+    case ConnectionsColumn:
+        return r.clientConnections ? static_cast<double>(*r.clientConnections + r.grpcConnections.value_or(0)) : kUnknown;
     default: return display(row, column);
     }
 }

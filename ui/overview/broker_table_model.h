@@ -50,7 +50,8 @@ class BrokerTableModel : public QAbstractTableModel
 public:
     enum Column {
         ClusterColumn, BrokerColumn, RoleColumn, AddressColumn, VersionColumn, FlushColumn, PutTpsColumn,
-        GetTpsColumn, DiskColumn, UptimeColumn, PutTodayColumn, GetTodayColumn, ColumnCount
+        GetTpsColumn, DiskColumn, UptimeColumn, PutTodayColumn, GetTodayColumn,
+        ConnectionsColumn, ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1;
 
@@ -67,6 +68,7 @@ public:
 private:
     QVariant display(const BrokerRow &row, int column) const;
     QVariant sortKey(const BrokerRow &row, int column) const;
+    static QString connectionsToolTip(const client::BrokerRuntime &runtime);
 
     std::vector<BrokerRow> rows_;
 };

@@ -171,6 +171,17 @@ private slots:
         QCOMPARE(client::bucketQuantileMicros(huge, {huge[0].count, huge[1].count}, 0.5), int64_t{10000});
         QCOMPARE(client::bucketQuantileMicros(huge, {huge[0].count, huge[1].count}, 1.0), int64_t{10000});
         QVERIFY(client::readBrokerRuntime({{"putTps", "fast"}}).putTps == std::nullopt);
+        // MQDesk's connection figures: both ports' limits summed; a Java broker sends none.
+        const client::BrokerRuntime limits = client::readBrokerRuntime(
+            {{"clientConnections", "7"}, {"grpcConnections", "3"}, {"clientConnectionsShed", "2"},
+             {"grpcConnectionsShed", "1"}, {"clientConnectionsRefused", "4"}, {"grpcConnectionsClosedForFrames", "5"},
+             {"clientConnectionsClosedForPartialFrames", "1"}});
+        QCOMPARE(*limits.clientConnections, int64_t{7});
+        QCOMPARE(*limits.grpcConnections, int64_t{3});
+        QCOMPARE(limits.connectionsShed, int64_t{3});
+        QCOMPARE(limits.connectionsRefused, int64_t{4});
+        QCOMPARE(limits.connectionsClosedForAbuse, int64_t{6});
+        QVERIFY(!runtime.clientConnections);
         QCOMPARE(ui::uptimeText(3 * 86400000LL + 4 * 3600000LL), QStringLiteral("3 d 4 h"));
         QCOMPARE(ui::uptimeText(42000), QStringLiteral("42 s"));
     }
@@ -385,6 +396,15 @@ private slots:
         QVERIFY(cell(panel, 0, BrokerTableModel::UptimeColumn).endsWith(QStringLiteral(" s")));
         QVERIFY2(cell(panel, 0, BrokerTableModel::DiskColumn).contains(QStringLiteral(" % of ")),
                  qPrintable(cell(panel, 0, BrokerTableModel::DiskColumn)));
+        // The console's own connection and the producer's, at least; what the limits did in the tooltip.
+        QVERIFY2(cell(panel, 0, BrokerTableModel::ConnectionsColumn).toInt() >= 2,
+                 qPrintable(cell(panel, 0, BrokerTableModel::ConnectionsColumn)));
+        const QString connections = panel.table()
+                                        ->model()
+                                        ->index(0, BrokerTableModel::ConnectionsColumn)
+                                        .data(Qt::ToolTipRole)
+                                        .toString();
+        QVERIFY2(connections.contains(QStringLiteral("gRPC connections open")), qPrintable(connections));
         QVERIFY(panel.emptyStateText().isEmpty());
         saveScreenshot(window, QStringLiteral("overview-brokers"));
 
