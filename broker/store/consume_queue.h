@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mqdesk::store {
@@ -35,6 +36,17 @@ struct ConsumeQueueEntry
     // The filler RocketMQ writes before the first entry of a re-created queue (§5.1).
     bool isFiller() const { return commitLogOffset == 0 && size == 0x7FFFFFFF && tagsCode == 0; }
 };
+
+// Whether `record` (a record's fields as stored: common::RecordView or StoredMessage) is the one
+// the entry of `queueOffset` in queue `topic`/`queueId` names: each record keeps its own
+// commit-log offset, size, topic, queue id and queue offset.
+template<typename Record>
+bool isEntrysRecord(const Record &record, const ConsumeQueueEntry &entry, std::string_view topic, int32_t queueId,
+                    int64_t queueOffset)
+{
+    return record.totalSize == entry.size && record.physicalOffset == entry.commitLogOffset
+           && record.queueId == queueId && record.queueOffset == queueOffset && std::string_view(record.topic) == topic;
+}
 
 class ConsumeQueue
 {

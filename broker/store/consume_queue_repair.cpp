@@ -35,9 +35,8 @@ bool MessageStore::entryIsItsRecord(const ConsumeQueue &queue, int64_t queueOffs
     if (entry.size <= 0 || !commitLog_->copyRecord(entry.commitLogOffset, entry.size, bytes))
         return false;
     const common::DecodeResult decoded = common::decodeRecord(bytes, {.checkCrc = false});
-    return decoded.status == common::DecodeStatus::Ok && decoded.record.totalSize == entry.size
-           && decoded.record.physicalOffset == entry.commitLogOffset && decoded.record.queueId == queue.queueId()
-           && decoded.record.queueOffset == queueOffset && decoded.record.topic == queue.topic();
+    return decoded.status == common::DecodeStatus::Ok
+           && isEntrysRecord(decoded.record, entry, queue.topic(), queue.queueId(), queueOffset);
 }
 
 std::optional<ConsumeQueueEntry> MessageStore::repairConsumeQueueEntry(ConsumeQueue &queue, int64_t queueOffset) const

@@ -71,9 +71,6 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
     }
 
     result.status = GetMessageStatus::NoMatchedMessage;
-    const auto isItsRecord = [this, &queue](const ConsumeQueueEntry &entry, int64_t queueOffset) {
-        return entryIsItsRecord(*queue, queueOffset, entry);
-    };
     int64_t next = offset;
     const int64_t commitLogMin = commitLog_->minOffset();
     // Scan at most a few times maxCount entries so a selective filter cannot make one read
@@ -109,44 +106,56 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
             }
             const int64_t queueOffset = next++;
             ++scanned;
-            // An entry that does not name its own record (a damaged queue file) is rebuilt from
-            // the commit log rather than its message skipped (consume_queue_repair.cpp).
+            // The record is checked as the entry's own as it is read; an entry that names another
+            // (a damaged queue file) is rebuilt from the commit log and read again, rather than its
+            // message skipped (consume_queue_repair.cpp).
+            bool filteredOut = false;
+            bool read = false;
             ConsumeQueueEntry target = entry;
-            if (!isItsRecord(target, queueOffset)) {
-                const auto repaired = repairConsumeQueueEntry(*queue, queueOffset);
-                if (!repaired) {
-                    result.status = GetMessageStatus::OffsetFoundNull;
-                    continue;
+            for (int attempt = 0; attempt < 2 && !read; ++attempt) {
+                if (attempt == 1) {
+                    const auto repaired = repairConsumeQueueEntry(*queue, queueOffset);
+                    if (!repaired)
+                        break;
+                    target = *repaired;
                 }
-                target = *repaired;
-            }
-            if (options.rawRecords) {
-                const size_t before = result.recordBytes.size();
-                if (!commitLog_->copyRecord(target.commitLogOffset, target.size, result.recordBytes)) {
-                    result.status = GetMessageStatus::OffsetFoundNull;
-                    continue;
-                }
-                if (options.propertiesFilter) {
-                    const std::span<const uint8_t> record(result.recordBytes.data() + before,
-                                                          result.recordBytes.size() - before);
-                    const common::DecodeResult decoded = common::decodeRecord(record, {.checkCrc = false});
-                    // A record that does not decode is served as it is (the client reports it).
-                    if (decoded.status == common::DecodeStatus::Ok
-                        && !options.propertiesFilter(common::MessageProperties::decode(decoded.record.properties))) {
+                if (options.rawRecords) {
+                    const size_t before = result.recordBytes.size();
+                    if (commitLog_->copyRecord(target.commitLogOffset, target.size, result.recordBytes)) {
+                        const std::span<const uint8_t> record(result.recordBytes.data() + before,
+                                                              result.recordBytes.size() - before);
+                        const common::DecodeResult decoded = common::decodeRecord(record, {.checkCrc = false});
+                        if (decoded.status == common::DecodeStatus::Ok) {
+                            read = isEntrysRecord(decoded.record, target, topic, queueId, queueOffset);
+                            filteredOut = read && options.propertiesFilter
+                                          && !options.propertiesFilter(
+                                              common::MessageProperties::decode(decoded.record.properties));
+                        } else {
+                            // A damaged record where the entry says (its own offset and size at
+                            // its start) is served as it is: the client reports it.
+                            const auto header = common::peekRecordHeader(record);
+                            read = header && header->physicalOffset == target.commitLogOffset
+                                   && header->totalSize == target.size;
+                        }
+                    }
+                    if (!read || filteredOut)
                         result.recordBytes.resize(before);
-                        continue;
+                } else {
+                    auto message = commitLog_->readMessage(target.commitLogOffset);
+                    read = message && isEntrysRecord(*message, target, topic, queueId, queueOffset);
+                    if (read) {
+                        filteredOut = options.propertiesFilter && !options.propertiesFilter(message->properties);
+                        if (!filteredOut)
+                            result.messages.push_back(std::move(*message));
                     }
                 }
-            } else {
-                auto message = commitLog_->readMessage(target.commitLogOffset);
-                if (!message) {
-                    result.status = GetMessageStatus::OffsetFoundNull;
-                    continue;
-                }
-                if (options.propertiesFilter && !options.propertiesFilter(message->properties))
-                    continue;
-                result.messages.push_back(std::move(*message));
             }
+            if (!read) {
+                result.status = GetMessageStatus::OffsetFoundNull;
+                continue;
+            }
+            if (filteredOut)
+                continue;
             result.queueOffsets.push_back(queueOffset);
             if (++result.messageCount >= maxCount)
                 break;

@@ -236,11 +236,15 @@ private slots:
                                               })
                     .ok);
         server::TransactionService &service = broker.controller().transactions();
+        // A round sees what the dispatcher has put in the half queue: wait for each copy there.
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, server::kTransHalfTopic).size(), size_t{1}, 10000);
         service.check();
         QTRY_COMPARE_WITH_TIMEOUT(checks.load(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, server::kTransHalfTopic).size(), size_t{2}, 10000);
         service.check();
         QTRY_COMPARE_WITH_TIMEOUT(checks.load(), 2, 10000);
-        QCOMPARE(storedIn(broker, server::kTransHalfTopic).size(), size_t{3}); // the original, two copies
+        // The original and two copies.
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, server::kTransHalfTopic).size(), size_t{3}, 10000);
 
         // The crash: the check group's progress goes back to the start.
         broker.controller().offsets().commitOffset("", server::kTransactionCheckGroup, server::kTransHalfTopic, 0, 0);
