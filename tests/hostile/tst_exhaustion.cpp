@@ -212,9 +212,13 @@ private slots:
         QVERIFY2(missing.empty(), missing.c_str());
     }
 
+    // Every message acknowledged beside the attacks is there after the broker is killed and
+    // started again on its store.
     void cleanupTestCase()
     {
         QVERIFY(sendControl("end"));
+        const std::string restarted = fixture_.restart(SIGKILL);
+        QVERIFY2(restarted.empty(), restarted.c_str());
         const std::string missing = fixture_.missingAcknowledged();
         QVERIFY2(missing.empty(), missing.c_str());
     }
