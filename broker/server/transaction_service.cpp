@@ -131,9 +131,15 @@ void TransactionService::endTransaction(const remoting::RequestContext &context,
     if (half->physicalOffset != commitLogOffset)
         return fail(ResponseCode::kSystemError, "The commit log offset wrong");
 
+    // The decision is taken (and the origin marked) before the store: only the first answer for
+    // any copy of this transaction stores, without holding other transactions up behind a put.
     const int64_t origin = originOf(*half, half->queueOffset);
-    std::lock_guard decision(decideMutex_);
-    if (decided_.contains(origin)) {
+    bool decidedAlready = false;
+    {
+        std::lock_guard decision(decideMutex_);
+        decidedAlready = !decided_.insert(origin).second;
+    }
+    if (decidedAlready) {
         // Another copy of this transaction was decided already: mark this one done, store nothing.
         std::string error;
         if (!writeOpRecord(half->queueOffset, error))
@@ -152,15 +158,19 @@ void TransactionService::endTransaction(const remoting::RequestContext &context,
         // RocketMQ re-serialises the half message's properties, REAL_TOPIC, REAL_QID and TRAN_MSG
         // included (its later clearProperty calls do not reach the string): so do we.
         const store::PutMessageResult stored = broker_.store().putMessage(committed);
-        if (!stored.stored())
+        if (!stored.stored()) {
+            {
+                std::lock_guard decision(decideMutex_);
+                decided_.erase(origin); // undecided after all: a later check asks again
+            }
             return fail(ResponseCode::kSystemError, "commit of " + std::to_string(commitLogOffset) + " failed: "
                                                         + std::string(store::putStatusName(stored.status)) + " "
                                                         + stored.error);
+        }
     }
     std::string error;
     if (!writeOpRecord(half->queueOffset, error, origin))
         return fail(ResponseCode::kSystemError, error);
-    decided_.insert(origin);
     spdlog::debug("transaction: {} {} (producer {})", commitOrRollback == sysflag::kTransactionCommit ? "commit" : "rollback",
                   commitLogOffset, producerGroup);
     respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));

@@ -69,7 +69,8 @@ private:
     std::set<int64_t> removed_; // half queue offsets with an op record, at or above the progress
     int64_t opProgress_ = 0;    // op queue offset read up to
     // Originals' queue offsets of the transactions decided while copies of them may remain (op
-    // records read, and END_TRANSACTION): a decision and the store it makes are one step.
+    // records read, and END_TRANSACTION, which marks one before its store and unmarks it when
+    // the store fails).
     std::mutex decideMutex_;
     std::set<int64_t> decided_; // guarded by decideMutex_
 };
