@@ -156,9 +156,11 @@ class GrpcExhaustionTest : public QObject
     };
 
     // Runs one connection's attack (`attack` sends on the connected client until the broker
-    // closes it or its share is sent, and returns what it counts: pairs, frames, bytes) on fresh
-    // connections until `total` is reached, sampling RSS; counts the connections the broker cut.
-    Attack attackUntil(int64_t total, const std::function<int64_t(RawClient &, int64_t left)> &attack)
+    // closes it, or all of `total` went through that one connection, and returns what it counts:
+    // pairs, frames, bytes) on fresh connections until `total` is reached, sampling RSS; counts
+    // the connections the broker cut. Each connection attacks in full (a last one sending only
+    // what is left could stay below every limit, and rightly not be cut).
+    Attack attackUntil(int64_t total, const std::function<int64_t(RawClient &, int64_t cap)> &attack)
     {
         Attack result;
         while (result.done < total && result.connections < 5000) {
@@ -166,7 +168,7 @@ class GrpcExhaustionTest : public QObject
             if (!attacker.connect(fixture_.broker().grpcAddress()))
                 continue;
             ++result.connections;
-            result.done += std::max<int64_t>(1, attack(attacker, total - result.done));
+            result.done += std::max<int64_t>(1, attack(attacker, total));
             result.cut += attacker.waitClosed(3000ms) ? 1 : 0;
             peak_ = std::max(peak_, rssMiB(fixture_.broker().pid()));
         }
@@ -218,11 +220,11 @@ private slots:
     void rapidResetIsCut()
     {
         const http2::Bytes headers = http2::requestHeaders(kQueryRoute);
-        const Attack attack = attackUntil(128'800, [this, &headers](RawClient &attacker, int64_t left) {
+        const Attack attack = attackUntil(128'800, [this, &headers](RawClient &attacker, int64_t cap) {
             int64_t pairs = 0;
             if (!send(attacker, http2::prefaceAndSettings()))
                 return pairs;
-            for (uint32_t stream = 1; pairs < left;) {
+            for (uint32_t stream = 1; pairs < cap;) {
                 http2::Bytes batch;
                 for (int i = 0; i < 100; ++i, stream += 2) {
                     http2::appendFrame(batch, http2::kHeaders, http2::kEndHeaders, stream, headers);
@@ -250,13 +252,13 @@ private slots:
             http2::appendField(fields, "x-flood-" + std::to_string(fields.size()), std::string(200, 'v'));
         http2::Bytes frame;
         http2::appendFrame(frame, http2::kContinuation, 0, 1, fields);
-        const Attack attack = attackUntil(int64_t{1} << 30, [this, &frame](RawClient &attacker, int64_t left) {
+        const Attack attack = attackUntil(int64_t{1} << 30, [this, &frame](RawClient &attacker, int64_t cap) {
             int64_t bytes = 0;
             http2::Bytes opening = http2::prefaceAndSettings();
             http2::appendFrame(opening, http2::kHeaders, 0, 1, http2::requestHeaders(kQueryRoute));
             if (!send(attacker, opening))
                 return bytes;
-            while (bytes < left && send(attacker, frame))
+            while (bytes < cap && send(attacker, frame))
                 bytes += static_cast<int64_t>(frame.size());
             return bytes;
         });
@@ -275,11 +277,11 @@ private slots:
             http2::appendFrame(batch, http2::kSettings, 0, 0, {});
             http2::appendFrame(batch, http2::kPriority, 0, 3, {0, 0, 0, 0, 16});
         }
-        const Attack attack = attackUntil(1'000'000, [this, &batch](RawClient &attacker, int64_t left) {
+        const Attack attack = attackUntil(1'000'000, [this, &batch](RawClient &attacker, int64_t cap) {
             int64_t frames = 0;
             if (!send(attacker, http2::prefaceAndSettings()))
                 return frames;
-            while (frames < left && send(attacker, batch))
+            while (frames < cap && send(attacker, batch))
                 frames += 900;
             return frames;
         });
