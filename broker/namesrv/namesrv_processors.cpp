@@ -135,7 +135,9 @@ RemotingCommand NamesrvController::routeInfoByTopic(const RequestContext &, cons
     std::optional<remoting::TopicRouteData> route = routes_.topicRoute(topic);
     if (!route) {
         return RemotingCommand::createResponse(request, ResponseCode::kTopicNotExist,
-                                               "No topic route info in name server for the topic: " + topic);
+                                               "No topic route info in name server for the topic: " + topic
+                                                   + "\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for "
+                                                     "further details.");
     }
     if (orderMessageEnable_.load())
         route->orderTopicConf = kv_.get(KvConfigManager::kOrderTopicConfigNamespace, topic);

@@ -13,6 +13,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/broker_stats.h"
 #include "broker/server/topic_manager.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
@@ -121,6 +122,7 @@ RemotingCommand AdminProcessor::deleteSubscriptionGroup(const RemotingCommand &r
         if (!broker_.offsets().persist(error))
             return failure(request, ResponseCode::kSystemError, "cannot save consumer offsets: " + error);
     }
+    broker_.stats().items().removeGroup(group);
     spdlog::info("admin: subscription group {} deleted{}", group, removeOffset ? " with its offsets" : "");
     return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
 }

@@ -5,9 +5,11 @@
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/protocol/topic_attributes.h"
+#include "broker/remoting/net/remoting_dispatcher.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/broker_stats.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/topic_config_manager.h"
@@ -39,6 +41,7 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kGetBrokerConsumeStats,
             RequestCode::kGetBrokerRuntimeInfo,
             RequestCode::kGetFlushSamples,
+            RequestCode::kViewBrokerStatsData,
             RequestCode::kGetActivityTotals,
             RequestCode::kGetTimerTimeline,
             RequestCode::kGetPopStats,
@@ -56,13 +59,14 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kViewMessageById};
 }
 
-void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand request, remoting::Responder respond)
+void AdminProcessor::process(const remoting::RequestContext &context, RemotingCommand request,
+                             remoting::Responder respond)
 {
     // With the extensions off the broker answers them as Java's default processor does.
     if (request.code >= RequestCode::kFirstMqdeskExtension && request.code <= RequestCode::kLastMqdeskExtension
         && !broker_.brokerConfig().mqdeskExtensionsEnable)
-        return respond(failure(request, ResponseCode::kRequestCodeNotSupported,
-                               " request type " + std::to_string(request.code) + " not supported"));
+        return respond(remoting::refuseUnsupportedRequest(request, context.peerAddress(),
+                                                          "MQDesk's extensions are off (mqdeskExtensionsEnable=false)"));
     switch (request.code) {
     case RequestCode::kUpdateAndCreateTopic: return respond(updateAndCreateTopic(request));
     case RequestCode::kDeleteTopicInBroker: return respond(deleteTopic(request));
@@ -76,6 +80,7 @@ void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand r
     case RequestCode::kGetBrokerConsumeStats: return respond(getBrokerConsumeStats(request));
     case RequestCode::kGetBrokerRuntimeInfo: return respond(getBrokerRuntimeInfo(request));
     case RequestCode::kGetFlushSamples: return respond(getFlushSamples(request));
+    case RequestCode::kViewBrokerStatsData: return respond(viewBrokerStatsData(request));
     case RequestCode::kGetActivityTotals: return respond(getActivityTotals(request));
     case RequestCode::kGetTimerTimeline: return respond(getTimerTimeline(request));
     case RequestCode::kGetPopStats: return respond(getPopStats(request));
@@ -92,8 +97,7 @@ void AdminProcessor::process(const remoting::RequestContext &, RemotingCommand r
     case RequestCode::kQueryMessage: return respond(queryMessage(request));
     case RequestCode::kViewMessageById: return respond(viewMessageById(request));
     default:
-        return respond(failure(request, ResponseCode::kRequestCodeNotSupported,
-                               " request type " + std::to_string(request.code) + " not supported"));
+        return respond(remoting::refuseUnsupportedRequest(request, context.peerAddress(), "not served by this broker"));
     }
 }
 
@@ -202,6 +206,7 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     // the same name does not inherit them. Its consume-queue files stay (the store has no
     // per-topic removal yet), so such a topic continues their queue offsets.
     broker_.pullOffsets().clearTopic(topic);
+    broker_.stats().items().removeTopic(topic);
     store::ConsumerOffsetManager &offsets = broker_.offsets();
     bool offsetsChanged = false;
     for (const std::string &group : offsets.whichGroupByTopic(topic))

@@ -7,7 +7,7 @@
 //
 // The handlers live in several files by subject: admin_processor.cpp (dispatch, topics,
 // configuration), admin_stats.cpp (topic and consume statistics, runtime info, flush samples,
-// activity totals), admin_groups.cpp (subscription groups, connections, who consumes a topic),
+// activity totals, VIEW_BROKER_STATS_DATA), admin_groups.cpp (subscription groups, connections, who consumes a topic),
 // admin_offsets.cpp (offset tables, reset, clone), admin_messages.cpp (QUERY_MESSAGE, VIEW_MESSAGE_BY_ID).
 // Handlers run on the broker's admin executor, only while the broker is serving (the store is
 // open); each answers with a response built from the request, never throws on bad input.
@@ -66,6 +66,9 @@ private:
     Command getBrokerConsumeStats(const Command &request);
     Command getBrokerRuntimeInfo(const Command &request);
     Command getFlushSamples(const Command &request);
+    Command viewBrokerStatsData(const Command &request);
+    // The minute's gets per second of `group` from `topic` (GROUP_GET_NUMS).
+    double consumeTps(const std::string &group, const std::string &topic) const;
     Command getActivityTotals(const Command &request);
     // Whether the consume stats of `online` (the group's live state, if any) include `topic`.
     static bool subscribesTo(const std::optional<ConsumerGroupSnapshot> &online, const std::string &topic);

@@ -180,6 +180,8 @@ RemotingCommand AdminProcessor::getTopicStats(const RemotingCommand &request)
         if (entry.maxOffset > 0)
             entry.lastUpdateTimestamp = storeTimeAt(topic, queueId, entry.maxOffset - 1);
     }
+    if (const StatsItemSet *puts = broker_.stats().items().set(stats::kTopicPutNums))
+        table.topicPutTps = puts->minute(topic, common::wallMillis()).tps;
     return successWithBody(request, table.toJson());
 }
 
@@ -190,6 +192,28 @@ bool AdminProcessor::subscribesTo(const std::optional<ConsumerGroupSnapshot> &on
     return !online || online->subscriptions.empty()
            || std::any_of(online->subscriptions.begin(), online->subscriptions.end(),
                           [&](const remoting::SubscriptionData &s) { return s.topic == topic; });
+}
+
+double AdminProcessor::consumeTps(const std::string &group, const std::string &topic) const
+{
+    const StatsItemSet *gets = broker_.stats().items().set(stats::kGroupGetNums);
+    return gets ? gets->minute(topic + "@" + group, common::wallMillis()).tps : 0.0;
+}
+
+// VIEW_BROKER_STATS_DATA (315; the Dashboard's counts of today, mqadmin statsAll): one stats
+// item's minute, hour and day.
+RemotingCommand AdminProcessor::viewBrokerStatsData(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string name = reader.requireString("statsName");
+    const std::string key = reader.requireString("statsKey");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    const StatsItemSet *set = broker_.stats().items().set(name);
+    const std::optional<StatsData> data = set ? set->find(key, common::wallMillis()) : std::nullopt;
+    if (!data)
+        return failure(request, ResponseCode::kSystemError, "The stats <" + name + "> <" + key + "> not exist");
+    return successWithBody(request, data->toJson());
 }
 
 void AdminProcessor::appendConsumeOffsets(const std::string &group, const store::TopicConfig &config,
@@ -230,8 +254,8 @@ RemotingCommand AdminProcessor::getConsumeStats(const RemotingCommand &request)
         if (!config || !subscribesTo(online, topic))
             continue;
         appendConsumeOffsets(group, *config, stats);
+        stats.consumeTps += consumeTps(group, topic);
     }
-    // MQDesk does not count gets per group, so the group's consume TPS is reported as 0.
     return successWithBody(request, stats.toJson());
 }
 
@@ -260,6 +284,7 @@ RemotingCommand AdminProcessor::getBrokerConsumeStats(const RemotingCommand &req
                 continue;
             remoting::ConsumeStats topicStats;
             appendConsumeOffsets(group, *config, topicStats);
+            topicStats.consumeTps = consumeTps(group, topic);
             for (const auto &[queue, entry] : topicStats.offsetTable) {
                 totalDiff += entry.brokerOffset - entry.consumerOffset;
                 totalInflightDiff += entry.pullOffset - entry.consumerOffset;

@@ -4,6 +4,7 @@
 #include "broker/acl/acl_signer.h"
 #include "broker/acl/auth_store.h"
 #include "broker/common/json.h"
+#include "broker/remoting/net/remoting_dispatcher.h"
 #include "broker/remoting/remoting_codes.h"
 
 #include <spdlog/spdlog.h>
@@ -70,8 +71,7 @@ void AuthAdminProcessor::process(const remoting::RequestContext &context, Remoti
     case RequestCode::kAuthGetAcl: response = getAcl(request); break;
     case RequestCode::kAuthListAcl: response = listAcls(request); break;
     default:
-        response = answer(request, ResponseCode::kRequestCodeNotSupported,
-                          " request type " + std::to_string(request.code) + " not supported");
+        response = remoting::refuseUnsupportedRequest(request, context.peerAddress(), "not served by this broker");
     }
     const bool changes = request.code == RequestCode::kAuthCreateUser || request.code == RequestCode::kAuthUpdateUser
                          || request.code == RequestCode::kAuthDeleteUser || request.code == RequestCode::kAuthCreateAcl
@@ -172,8 +172,8 @@ RemotingCommand AuthAdminProcessor::listUsers(const Command &request)
     common::JsonArray users;
     for (const acl::User &user : store_.users(field(request, "filter")))
         users.push_back(acl::userToJson(user));
-    if (users.empty())
-        return answer(request, ResponseCode::kSuccess);
+    // Java sends no body for an empty list; the Dashboard 2.1.0 then fails on a null list. `[]`
+    // reads as the same empty list everywhere.
     return withBody(request, common::JsonValue(std::move(users)));
 }
 
@@ -220,9 +220,7 @@ RemotingCommand AuthAdminProcessor::listAcls(const Command &request)
     common::JsonArray acls;
     for (const acl::Acl &acl : store_.acls(field(request, "subjectFilter"), field(request, "resourceFilter")))
         acls.push_back(acl::aclToJson(acl));
-    if (acls.empty())
-        return answer(request, ResponseCode::kSuccess);
-    return withBody(request, common::JsonValue(std::move(acls)));
+    return withBody(request, common::JsonValue(std::move(acls))); // `[]` when empty, as for users
 }
 
 } // namespace mqdesk::server

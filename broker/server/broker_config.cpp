@@ -66,6 +66,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"serverChannelMaxIdleTimeSeconds", intField(&C::serverChannelMaxIdleTimeSeconds, 0)},
         {"serverFrameTimeoutMillis", intField(&C::serverFrameTimeoutMillis, 0)},
         {"serverMaxConnectionsPerAddress", intField(&C::serverMaxConnectionsPerAddress, 0)},
+        {"fastListenPort", intField(&C::fastListenPort, -1)},
         {"grpcMaxConnections", intField(&C::grpcMaxConnections, 0)},
         {"grpcMaxConnectionsPerAddress", intField(&C::grpcMaxConnectionsPerAddress, 0)},
         {"grpcMaxHeaderBlockBytes", intField(&C::grpcMaxHeaderBlockBytes, 1024)},

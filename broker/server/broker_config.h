@@ -99,6 +99,11 @@ struct BrokerConfig
     // Connections from one source address, remoting port (0: no limit of its own). At the limit a
     // new one takes the place of that address's idlest, as at serverMaxConnections. MQDesk's key.
     int serverMaxConnectionsPerAddress = 0;
+    // The fast ("VIP") channel: the same requests on a second port, which the Java clients and
+    // tools with their VIP channel on (the Dashboard's default) reach at the broker's port − 2.
+    // Java always opens it at listenPort − 2; MQDesk's key: 0 (the default) is listenPort − 2,
+    // another number that port, -1 none. Read at start.
+    int fastListenPort = 0;
     // The gRPC port's guard (broker/grpc/http2_guard.h), MQDesk's keys: connections in all and
     // from one address (0: none of its own), the bytes of one header block (HEADERS and its
     // CONTINUATION frames), streams open at once on one connection (also what grpc++ advertises)

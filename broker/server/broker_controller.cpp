@@ -16,6 +16,7 @@
 #include "broker/server/admin_processor.h"
 #include "broker/server/auth_admin_processor.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/client_call_processor.h"
 #include "broker/server/client_manage_processor.h"
 #include "broker/server/client_limits.h"
 #include "broker/server/consumer_manager.h"
@@ -97,7 +98,7 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
       delayOffsetTable_(std::make_unique<store::DelayOffsetManager>()),
       filterTable_(std::make_unique<store::ConsumerFilterManager>()),
       consumers_(std::make_unique<ConsumerManager>()), producers_(std::make_unique<ProducerManager>()),
-      stats_(std::make_unique<BrokerStats>()), sqlFilters_(std::make_unique<SqlFilterCache>())
+      stats_(std::make_unique<BrokerStats>(settings_.broker.brokerClusterName)), sqlFilters_(std::make_unique<SqlFilterCache>())
 {
     topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_, settings_.store.timerWheelEnable);
     publishSettings(settings_);
@@ -178,8 +179,15 @@ bool BrokerController::startServer(std::string &error)
     adminExecutor_ = std::make_unique<remoting::ProcessorExecutor>(
         "admin", static_cast<size_t>(config.adminBrokerThreadPoolNums), 10000);
 
-    server_ = std::make_unique<remoting::RemotingServer>(remotingServerOptions(
-        config, config.bindAddress, static_cast<uint16_t>(settings_.store.listenPort), "broker"));
+    if (config.fastListenPort > 65535) {
+        error = "broker: fastListenPort " + std::to_string(config.fastListenPort) + " is not a port (0: listenPort - 2, -1: none)";
+        return false;
+    }
+    remoting::RemotingServerOptions options = remotingServerOptions(
+        config, config.bindAddress, static_cast<uint16_t>(settings_.store.listenPort), "broker");
+    options.fastListener = config.fastListenPort >= 0;
+    options.fastPort = static_cast<uint16_t>(std::max(config.fastListenPort, 0));
+    server_ = std::make_unique<remoting::RemotingServer>(std::move(options));
     registerProcessors();
     if (!prepareAccessControl(error))
         return false;
@@ -204,6 +212,8 @@ bool BrokerController::startServer(std::string &error)
         return false;
     }
     settings_.store.listenPort = server_->localPort();
+    if (server_->fastPort() != 0)
+        settings_.broker.fastListenPort = server_->fastPort();
     publishSettings(settings_);
     return true;
 }
@@ -312,6 +322,14 @@ void BrokerController::registerProcessors()
     bindPop(RequestCode::kQueryAssignment, &pop::PopService::queryAssignment, *clientExecutor_);
     bindPop(RequestCode::kSetMessageRequestMode, &pop::PopService::setMessageRequestMode, *adminExecutor_);
     bindPop(RequestCode::kGetAllMessageRequestMode, &pop::PopService::getAllMessageRequestMode, *adminExecutor_);
+
+    auto clientCalls = std::make_shared<ClientCallProcessor>(*this);
+    for (int32_t code : ClientCallProcessor::codes()) {
+        server_->registerProcessor(code, guarded([clientCalls](const auto &c, RemotingCommand r, remoting::Responder d) {
+                                       clientCalls->process(c, std::move(r), std::move(d));
+                                   }),
+                                   *adminExecutor_);
+    }
 
     auto admin = std::make_shared<AdminProcessor>(*this);
     for (int32_t code : AdminProcessor::codes()) {

@@ -1,5 +1,7 @@
 #include "broker/server/broker_stats.h"
 
+#include "broker/common/clock.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -25,8 +27,55 @@ std::string BrokerStats::Tps::text() const
     return buffer;
 }
 
+void BrokerStats::addItem(std::string_view set, std::string key, int64_t value, int64_t times)
+{
+    if (StatsItemSet *items = items_.set(set))
+        items->add(key, value, times, common::wallMillis());
+}
+
+void BrokerStats::addPut(std::string_view topic, int32_t queueId, int64_t messages, int64_t bytes)
+{
+    putMessages_ += messages;
+    putBytes_ += bytes;
+    const std::string topicKey(topic);
+    addItem(stats::kTopicPutNums, topicKey, messages, 1);
+    addItem(stats::kTopicPutSize, topicKey, bytes, 1);
+    if (queueId >= 0) {
+        const std::string queueKey = topicKey + "@" + std::to_string(queueId);
+        addItem(stats::kQueuePutNums, queueKey, messages, 1);
+        addItem(stats::kQueuePutSize, queueKey, bytes, 1);
+    }
+    addItem(stats::kBrokerPutNums, brokerKey_, messages, 1);
+}
+
+void BrokerStats::addGet(std::string_view group, std::string_view topic, int32_t queueId, int64_t messages,
+                         int64_t bytes)
+{
+    getFound_ += messages;
+    const std::string groupKey = std::string(topic) + "@" + std::string(group);
+    addItem(stats::kGroupGetNums, groupKey, messages, 1);
+    addItem(stats::kGroupGetSize, groupKey, bytes, 1);
+    if (queueId >= 0) {
+        const std::string queueKey = std::string(topic) + "@" + std::to_string(queueId) + "@" + std::string(group);
+        addItem(stats::kQueueGetNums, queueKey, messages, 1);
+        addItem(stats::kQueueGetSize, queueKey, bytes, 1);
+    }
+    addItem(stats::kBrokerGetNums, brokerKey_, messages, 1);
+}
+
+void BrokerStats::addSendBack(std::string_view group, std::string_view topic)
+{
+    addItem(stats::kSendBackPutNums, std::string(topic) + "@" + std::string(group), 1, 1);
+}
+
+void BrokerStats::addDeadLetter(std::string_view group)
+{
+    addItem(stats::kDlqPutNums, std::string(group), 1, 1);
+}
+
 void BrokerStats::sample(int64_t wallMillis)
 {
+    items_.sample(wallMillis);
     std::lock_guard lock(mutex_);
     const int64_t day = localDayOf(wallMillis);
     if (day != day_) {

@@ -241,7 +241,8 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
     }
 
     if (code == ResponseCode::kSuccess) {
-        broker_.stats().addGet(result.messageCount);
+        broker_.stats().addGet(header.consumerGroup, header.topic, header.queueId, result.messageCount,
+                               static_cast<int64_t>(result.recordBytes.size()));
         response.body = std::move(result.recordBytes);
     } else {
         broker_.stats().addGetMiss();

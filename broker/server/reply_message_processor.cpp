@@ -116,9 +116,9 @@ void ReplyMessageProcessor::process(const remoting::RequestContext &context, Rem
         }
         message->properties.set(common::property::kCluster, broker_.brokerConfig().brokerClusterName);
         broker_.store().asyncPutMessage(*message, [this, response = std::move(response), respond = std::move(respond),
-                                                   queueId](const store::PutMessageResult &result) mutable {
+                                                   queueId, topic = message->topic](const store::PutMessageResult &result) mutable {
             if (result.stored()) {
-                broker_.stats().addPut(1, result.wroteBytes);
+                broker_.stats().addPut(topic, queueId, 1, result.wroteBytes);
                 const auto host = common::HostAddress::parse(broker_.brokerAddress());
                 remoting::setField(response.extFields, "msgId",
                                    common::createOffsetMessageId(host.value_or(common::HostAddress{}), result.wroteOffset));

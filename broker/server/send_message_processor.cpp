@@ -145,10 +145,18 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         if (const auto uniqKey = messages.front().properties.get(common::property::kUniqClientMessageId))
             recall = RecallHandle{storeTopic, config.brokerName, {}, std::string(*uniqKey)};
     }
+    // Java answers every single message's send with its UNIQ_KEY as `transactionId`; a
+    // transactional producer copies it into END_TRANSACTION and its SendResult.
+    std::string transactionId;
+    if (!header.batch) {
+        if (const auto uniqKey = messages.front().properties.get(common::property::kUniqClientMessageId))
+            transactionId = *uniqKey;
+    }
     auto storeHost = common::HostAddress::parse(broker_.brokerAddress());
     auto done = [this, request = std::move(request), respond = std::move(respond), queueId = header.queueId,
-                 host = storeHost.value_or(common::HostAddress{}),
-                 recall = std::move(recall)](const store::PutMessageResult &result) mutable {
+                 host = storeHost.value_or(common::HostAddress{}), recall = std::move(recall),
+                 transactionId = std::move(transactionId), statsTopic = messages.front().topic,
+                 statsQueueId = messages.front().queueId](const store::PutMessageResult &result) mutable {
         RemotingCommand response = RemotingCommand::createResponse(request, responseCodeOf(result.status));
         if (!result.stored()) {
             broker_.stats().addPutFailure();
@@ -156,7 +164,7 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
             respond(std::move(response));
             return;
         }
-        broker_.stats().addPut(std::max(result.messageCount, 1), result.wroteBytes);
+        broker_.stats().addPut(statsTopic, statsQueueId, std::max(result.messageCount, 1), result.wroteBytes);
         std::string msgId = common::createOffsetMessageId(host, result.wroteOffset);
         int64_t offset = result.wroteOffset;
         for (size_t i = 0; i + 1 < result.recordSizes.size(); ++i) {
@@ -170,6 +178,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         remoting::setField(response.extFields, "queueOffset", result.queueOffset);
         remoting::setField(response.extFields, "MSG_REGION", broker_.brokerConfig().regionId);
         remoting::setField(response.extFields, "TRACE_ON", broker_.brokerConfig().traceOn);
+        if (!transactionId.empty())
+            remoting::setField(response.extFields, "transactionId", transactionId);
         if (recall && result.timerOutMs >= 0) {
             recall->deliverMs = std::to_string(result.timerOutMs + 1); // Java: "consider of floor"
             remoting::setField(response.extFields, "recallHandle", encodeRecallHandle(*recall));

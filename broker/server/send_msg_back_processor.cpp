@@ -8,6 +8,7 @@
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/broker_stats.h"
 #include "broker/server/send_header.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -125,9 +126,18 @@ void SendMsgBackProcessor::process(const remoting::RequestContext &, RemotingCom
     message.queueId = queueId;
     message.reconsumeTimes = original->reconsumeTimes + 1;
 
+    const std::string backTopic(message.properties.get(common::property::kRetryTopic).value_or(original->topic));
+    const bool deadLetter = topic.starts_with(kDlqGroupTopicPrefix);
     broker_.store().asyncPutMessage(
-        message, [request = std::move(request), respond = std::move(respond)](const store::PutMessageResult &result) {
+        message, [this, request = std::move(request), respond = std::move(respond), group, backTopic, deadLetter,
+                  topic, queueId](const store::PutMessageResult &result) {
             // Java answers SUCCESS only for PUT_OK; anything else is SYSTEM_ERROR with the status name.
+            if (result.status == store::PutMessageStatus::PutOk) {
+                broker_.stats().addSendBack(group, backTopic);
+                broker_.stats().addPut(topic, queueId, 1, result.wroteBytes);
+                if (deadLetter)
+                    broker_.stats().addDeadLetter(group);
+            }
             if (result.status == store::PutMessageStatus::PutOk)
                 respond(RemotingCommand::createResponse(request, ResponseCode::kSuccess));
             else

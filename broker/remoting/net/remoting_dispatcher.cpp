@@ -1,5 +1,8 @@
 #include "broker/remoting/net/remoting_dispatcher.h"
 
+#include "broker/common/log_rate_limiter.h"
+#include "broker/remoting/remoting_codes.h"
+
 #include <spdlog/spdlog.h>
 
 #include <exception>
@@ -42,6 +45,17 @@ std::string requestCodeNotSupportedRemark(int32_t code)
     return " request type " + std::to_string(code) + " not supported";
 }
 
+RemotingCommand refuseUnsupportedRequest(const RemotingCommand &request, std::string_view peer, std::string_view why)
+{
+    static common::LogRateLimiter limiter(std::chrono::seconds(1), 20);
+    if (const auto held = limiter.admit()) {
+        spdlog::warn("remoting: refused request code {} from {}: {}{}", describeRequestCode(request.code), peer, why,
+                     common::LogRateLimiter::heldNote(*held));
+    }
+    return RemotingCommand::createResponse(request, ResponseCode::kRequestCodeNotSupported,
+                                           requestCodeNotSupportedRemark(request.code));
+}
+
 void RequestDispatcher::registerProcessor(int32_t code, Processor processor, Executor &executor)
 {
     std::unique_lock lock(mutex_);
@@ -80,10 +94,10 @@ void RequestDispatcher::dispatch(const std::shared_ptr<RemotingChannel> &channel
     for (const auto &[key, value] : request.extFields)
         heldBytes += key.size() + value.size() + 2 * sizeof(std::string);
     if (!entry.executor) {
-        if (!stub.isOneway()) {
-            channel->sendResponse(RemotingCommand::createResponse(stub, ResponseCode::kRequestCodeNotSupported,
-                                                                  requestCodeNotSupportedRemark(stub.code)));
-        }
+        RemotingCommand refusal = refuseUnsupportedRequest(stub, RequestContext(channel).peerAddress(),
+                                                           "no processor for it");
+        if (!stub.isOneway())
+            channel->sendResponse(std::move(refusal));
         return;
     }
     Executor::Task task = [processor = std::move(entry.processor), filter = std::move(filter), context = RequestContext(channel),

@@ -21,6 +21,9 @@ namespace mqdesk::remoting {
 // The remark of REQUEST_CODE_NOT_SUPPORTED, with Java's leading space: " request type 999 not
 // supported".
 std::string requestCodeNotSupportedRemark(int32_t code);
+// REQUEST_CODE_NOT_SUPPORTED for `request`, logged (rate-limited, process-wide) with its code's
+// name, the peer and `why`, so that an operator sees which tool asked for what.
+RemotingCommand refuseUnsupportedRequest(const RemotingCommand &request, std::string_view peer, std::string_view why);
 inline constexpr const char *kOverloadRemark = "[OVERLOAD]system busy, start flow control for a while";
 
 // Looks at a request on its processor's executor before the processor runs (Java's RPCHook

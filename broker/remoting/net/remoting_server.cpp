@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <optional>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -20,10 +21,19 @@ namespace mqdesk::remoting {
 
 struct RemotingServer::Impl
 {
+    // One listening socket; its handlers run on its own strand.
+    struct Listener
+    {
+        explicit Listener(asio::io_context &context)
+            : acceptor(asio::make_strand(context))
+            , acceptPause(acceptor.get_executor())
+        {}
+        asio::ip::tcp::acceptor acceptor;
+        asio::steady_timer acceptPause; // on the acceptor's strand
+    };
+
     explicit Impl(RemotingServerOptions opts)
         : options(std::move(opts))
-        , acceptor(asio::make_strand(*io.context()))
-        , acceptPause(acceptor.get_executor())
         , writeBudget(std::make_shared<MemoryBudget>())
     {
         writeBudget->highWaterMark = options.writeBufferHighWaterMark;
@@ -32,7 +42,11 @@ struct RemotingServer::Impl
         writeBudget->maxPartialTotal = options.maxTotalPartialFrameBytes;
     }
 
-    void accept();
+    void accept(Listener &listener);
+    // Opens, binds and listens on host:port; the bound port, or nullopt with `error` set.
+    std::optional<uint16_t> listen(Listener &listener, uint16_t wantedPort, std::string &error);
+    bool listenAll(std::string &error);
+    void closeListeners();
     void onAccepted(asio::ip::tcp::socket socket);
     std::shared_ptr<Connection> idlest(const std::string *address) const;
     void countIn(const std::shared_ptr<Connection> &connection);
@@ -47,15 +61,16 @@ struct RemotingServer::Impl
     RequestDispatcher dispatcher;
     ConnectionListener openListener;
     ConnectionListener closeListener;
-    IoThreads io; // declared before the acceptor, which uses its context
-    asio::ip::tcp::acceptor acceptor;
-    asio::steady_timer acceptPause; // on the acceptor's strand
+    IoThreads io; // declared before the listeners, which use its context
+    Listener main{*io.context()};
+    Listener fast{*io.context()}; // open only with options.fastListener
     common::LogRateLimiter acceptFailureLog{std::chrono::seconds(10)};
     std::atomic<uint64_t> acceptFailures{0};
     common::LogRateLimiter refusedConnections{std::chrono::seconds(10)};
     std::atomic<uint64_t> shed{0};
     std::atomic<uint64_t> refused{0};
     std::atomic<uint16_t> port{0};
+    std::atomic<uint16_t> fastPort{0};
     std::atomic<bool> started{false};
     std::atomic<bool> stopping{false};
     const std::shared_ptr<MemoryBudget> writeBudget; // shared with every connection
@@ -65,14 +80,15 @@ struct RemotingServer::Impl
     std::unordered_map<std::string, size_t> perAddress;                     // guarded by mutex
 };
 
-void RemotingServer::Impl::accept()
+void RemotingServer::Impl::accept(Listener &listener)
 {
-    acceptor.async_accept(asio::make_strand(*io.context()), [this](std::error_code ec, asio::ip::tcp::socket socket) {
-        if (stopping || !acceptor.is_open())
+    listener.acceptor.async_accept(asio::make_strand(*io.context()), [this, &listener](std::error_code ec,
+                                                                                       asio::ip::tcp::socket socket) {
+        if (stopping || !listener.acceptor.is_open())
             return;
         if (!ec) {
             onAccepted(std::move(socket));
-            accept();
+            accept(listener);
             return;
         }
         // Out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM): the waiting
@@ -87,13 +103,13 @@ void RemotingServer::Impl::accept()
             spdlog::warn("remoting server {}: accept failed: {}{} ({} similar failures not logged)", options.name,
                          ec.message(), exhausted ? "; pausing accepts for 100 ms" : "", *suppressed);
         if (!exhausted) {
-            accept();
+            accept(listener);
             return;
         }
-        acceptPause.expires_after(std::chrono::milliseconds(100));
-        acceptPause.async_wait([this](std::error_code waitError) {
-            if (!waitError && !stopping && acceptor.is_open())
-                accept();
+        listener.acceptPause.expires_after(std::chrono::milliseconds(100));
+        listener.acceptPause.async_wait([this, &listener](std::error_code waitError) {
+            if (!waitError && !stopping && listener.acceptor.is_open())
+                accept(listener);
         });
     });
 }
@@ -301,39 +317,108 @@ void RemotingServer::setConnectionCloseListener(ConnectionListener listener)
     impl_->closeListener = std::move(listener);
 }
 
+std::optional<uint16_t> RemotingServer::Impl::listen(Listener &listener, uint16_t wantedPort, std::string &error)
+{
+    asio::ip::tcp::acceptor &acceptor = listener.acceptor;
+    auto fail = [&](const char *what, const std::error_code &ec) -> std::optional<uint16_t> {
+        error = "cannot listen on " + options.host + ":" + std::to_string(wantedPort) + ": " + what + ": " + ec.message();
+        std::error_code ignored;
+        acceptor.close(ignored);
+        return std::nullopt;
+    };
+    std::error_code ec;
+    const asio::ip::address address = asio::ip::make_address(options.host, ec);
+    if (ec)
+        return fail("bad host", ec);
+    const asio::ip::tcp::endpoint endpoint(address, wantedPort);
+    if (acceptor.open(endpoint.protocol(), ec); ec)
+        return fail("open", ec);
+    // A restarted broker must get its port back while old connections sit in TIME_WAIT.
+    if (acceptor.set_option(asio::socket_base::reuse_address(true), ec); ec)
+        return fail("SO_REUSEADDR", ec);
+    if (acceptor.bind(endpoint, ec); ec)
+        return fail("bind", ec);
+    if (acceptor.listen(asio::socket_base::max_listen_connections, ec); ec)
+        return fail("listen", ec);
+    return acceptor.local_endpoint(ec).port();
+}
+
+bool RemotingServer::Impl::listenAll(std::string &error)
+{
+    if (!options.fastListener) {
+        const auto bound = listen(main, options.port, error);
+        port = bound.value_or(0);
+        return bound.has_value();
+    }
+    if (options.port != 0 || options.fastPort != 0) {
+        const uint16_t wanted = options.fastPort != 0 ? options.fastPort : options.port - 2;
+        if (options.fastPort == 0 && options.port < 3) {
+            error = "cannot listen on " + options.host + ":" + std::to_string(options.port)
+                    + " with a fast channel at the port − 2: set fastListenPort, or -1 for none";
+            return false;
+        }
+        const auto bound = listen(main, options.port, error);
+        if (!bound)
+            return false;
+        const auto fastBound = listen(fast, wanted, error);
+        if (!fastBound) {
+            error += " (the fast channel: set fastListenPort, or -1 for none)";
+            closeListeners();
+            return false;
+        }
+        port = *bound;
+        fastPort = *fastBound;
+        return true;
+    }
+    // A free port whose port − 2 is free too: the kernel picks the first, the second may be taken.
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        const auto bound = listen(main, 0, error);
+        if (!bound)
+            return false;
+        if (*bound > 1024 + 2) {
+            std::string fastError;
+            if (const auto fastBound = listen(fast, options.fastPort != 0 ? options.fastPort : *bound - 2, fastError)) {
+                port = *bound;
+                fastPort = *fastBound;
+                return true;
+            }
+            error = fastError;
+        }
+        closeListeners();
+    }
+    error = "cannot find a free port whose port − 2 is free for the fast listener: " + error;
+    return false;
+}
+
+void RemotingServer::Impl::closeListeners()
+{
+    std::error_code ignored;
+    for (Listener *listener : {&main, &fast}) {
+        listener->acceptor.close(ignored);
+        listener->acceptPause.cancel();
+    }
+}
+
 bool RemotingServer::start(std::string *error)
 {
     Impl &d = *impl_;
-    const std::string where = d.options.host + ":" + std::to_string(d.options.port);
-    auto fail = [&](const std::string &what, const std::error_code &ec) {
-        const std::string text = "cannot listen on " + where + ": " + what + ": " + ec.message();
-        spdlog::error("remoting server {}: {}", d.options.name, text);
-        if (error)
-            *error = text;
-        std::error_code ignored;
-        d.acceptor.close(ignored);
-        return false;
-    };
+    std::string failure;
     if (d.started.exchange(true))
-        return fail("already started", std::make_error_code(std::errc::operation_in_progress));
+        failure = "already started";
+    else if (d.listenAll(failure))
+        failure.clear();
+    else if (failure.empty())
+        failure = "cannot listen";
+    if (!failure.empty() || !d.port) {
+        spdlog::error("remoting server {}: {}", d.options.name, failure);
+        if (error)
+            *error = failure;
+        return false;
+    }
 
-    std::error_code ec;
-    const asio::ip::address address = asio::ip::make_address(d.options.host, ec);
-    if (ec)
-        return fail("bad host", ec);
-    const asio::ip::tcp::endpoint endpoint(address, d.options.port);
-    if (d.acceptor.open(endpoint.protocol(), ec); ec)
-        return fail("open", ec);
-    // A restarted broker must get its port back while old connections sit in TIME_WAIT.
-    if (d.acceptor.set_option(asio::socket_base::reuse_address(true), ec); ec)
-        return fail("SO_REUSEADDR", ec);
-    if (d.acceptor.bind(endpoint, ec); ec)
-        return fail("bind", ec);
-    if (d.acceptor.listen(asio::socket_base::max_listen_connections, ec); ec)
-        return fail("listen", ec);
-    d.port = d.acceptor.local_endpoint(ec).port();
-
-    d.accept();
+    d.accept(d.main);
+    if (d.fastPort)
+        d.accept(d.fast);
     d.io.start(d.options.name, d.options.ioThreads, [&d] {
         d.returnMemoryAfterBurst();
         const auto now = std::chrono::steady_clock::now();
@@ -352,7 +437,12 @@ bool RemotingServer::start(std::string *error)
             }
         }
     });
-    spdlog::info("remoting server {}: listening on {}:{}", d.options.name, d.options.host, d.port.load());
+    if (d.fastPort) {
+        spdlog::info("remoting server {}: listening on {}:{} and, as its fast channel, {}:{}", d.options.name,
+                     d.options.host, d.port.load(), d.options.host, d.fastPort.load());
+    } else {
+        spdlog::info("remoting server {}: listening on {}:{}", d.options.name, d.options.host, d.port.load());
+    }
     return true;
 }
 
@@ -366,11 +456,13 @@ void RemotingServer::stop()
         // sees `stopping`; every earlier one is in the snapshot below.
         std::lock_guard lock(d.mutex);
     }
-    asio::post(d.acceptor.get_executor(), [&d] {
-        std::error_code ignored;
-        d.acceptor.close(ignored);
-        d.acceptPause.cancel();
-    });
+    for (Impl::Listener *listener : {&d.main, &d.fast}) {
+        asio::post(listener->acceptor.get_executor(), [listener] {
+            std::error_code ignored;
+            listener->acceptor.close(ignored);
+            listener->acceptPause.cancel();
+        });
+    }
     for (const std::shared_ptr<Connection> &connection : d.snapshot())
         connection->close("server stopping");
     d.io.join();
@@ -395,6 +487,11 @@ bool RemotingServer::isRunning() const
 uint16_t RemotingServer::localPort() const
 {
     return impl_->port;
+}
+
+uint16_t RemotingServer::fastPort() const
+{
+    return impl_->fastPort;
 }
 
 uint64_t RemotingServer::acceptFailures() const

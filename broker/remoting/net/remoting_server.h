@@ -24,6 +24,12 @@ struct RemotingServerOptions
 {
     std::string host = "0.0.0.0";
     uint16_t port = 0; // 0 picks a free port; see localPort()
+    // A second port serving the same processors on the same connections' terms: the broker's
+    // fast ("VIP") channel, Java's fastRemotingServer, which clients and tools reach at their
+    // broker address's port − 2 (their sendMessageWithVIPChannel / isVIPChannel, default on).
+    // `fastPort` 0 means port − 2; with port 0 a free port is chosen whose port − 2 is free too.
+    bool fastListener = false;
+    uint16_t fastPort = 0;
     size_t ioThreads = 1;
     size_t maxFrameSize = kDefaultMaxFrameSize; // a larger frame closes the connection
     std::string name = "remoting"; // prefixes io thread names and log lines
@@ -110,6 +116,8 @@ public:
     bool isRunning() const;
     // The bound port (the chosen one when options.port was 0); 0 before start().
     uint16_t localPort() const;
+    // The fast listener's port; 0 without one or before start().
+    uint16_t fastPort() const;
     size_t connectionCount() const;
     // accept() calls that failed (EMFILE and the like) since start: a pause between retries keeps
     // this small where a spinning loop would count millions.

@@ -163,7 +163,11 @@ bool TopicStatsTable::fromJson(std::string_view body, TopicStatsTable &out, std:
             out.offsetTable[queue] = offset;
             return reader.ok();
         },
-        {}, error);
+        [&](const JsonValue &root) {
+            if (const JsonValue *tps = root.find("topicPutTps"))
+                out.topicPutTps = tps->asDouble(0);
+        },
+        error);
 }
 
 int64_t TopicStatsTable::totalMessages() const
@@ -246,7 +250,7 @@ std::string TopicStatsTable::toJson() const
         value.set("maxOffset", offset.maxOffset);
         value.set("minOffset", offset.minOffset);
         return common::toJsonCompact(JsonValue(std::move(value)));
-    }) + "}";
+    }) + ",\"topicPutTps\":" + common::formatJavaDouble(topicPutTps) + "}";
 }
 
 std::string ConsumeStats::toJson() const

@@ -51,8 +51,9 @@ struct TopicOffset
 struct TopicStatsTable
 {
     std::map<MessageQueue, TopicOffset> offsetTable;
+    double topicPutTps = 0; // the last minute's puts per second (5.x brokers; 4.9 has none)
 
-    // `{"offsetTable":{<key>:{"lastUpdateTimestamp":…,"maxOffset":…,"minOffset":…},…}}`
+    // `{"offsetTable":{<key>:{"lastUpdateTimestamp":…,"maxOffset":…,"minOffset":…},…},"topicPutTps":…}`
     std::string toJson() const;
     static bool fromJson(std::string_view body, TopicStatsTable &out, std::string &error);
     // Messages currently stored over all queues (sum of max − min).

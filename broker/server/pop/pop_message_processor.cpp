@@ -421,7 +421,8 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
     if (header.order)
         remoting::setField(response.extFields, "orderCountInfo", batch.orderCountInfo);
     if (batch.count > 0) {
-        broker_.stats().addGet(batch.count);
+        broker_.stats().addGet(header.group, header.topic, header.queueId, batch.count,
+                               static_cast<int64_t>(batch.body.size()));
         response.body = std::move(batch.body);
     } else {
         broker_.stats().addGetMiss();

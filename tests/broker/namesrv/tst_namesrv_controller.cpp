@@ -116,7 +116,10 @@ private slots:
 
         const RemotingCommand missing = call(routeRequest("NoSuchTopic"));
         QCOMPARE(missing.code, ResponseCode::kTopicNotExist);
-        QCOMPARE(missing.remark, std::optional<std::string>("No topic route info in name server for the topic: NoSuchTopic"));
+        // Java 5.5's remark, FAQ link included.
+        QCOMPARE(missing.remark, std::optional<std::string>("No topic route info in name server for the topic: NoSuchTopic\n"
+                                                            "See https://rocketmq.apache.org/docs/bestPractice/06FAQ for "
+                                                            "further details."));
         QVERIFY(missing.body.empty());
 
         const RemotingCommand noTopic = call(RemotingCommand::createRequest(RequestCode::kGetRouteinfoByTopic));

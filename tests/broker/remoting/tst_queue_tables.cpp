@@ -25,7 +25,7 @@ private slots:
                  std::string(R"({"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"T"}:)"
                              R"({"lastUpdateTimestamp":0,"maxOffset":2,"minOffset":1},)"
                              R"({"brokerName":"broker-a","queueId":1,"topic":"T"}:)"
-                             R"({"lastUpdateTimestamp":1700000000123,"maxOffset":3,"minOffset":0}}})"));
+                             R"({"lastUpdateTimestamp":1700000000123,"maxOffset":3,"minOffset":0}},"topicPutTps":0.0})"));
         TopicStatsTable read;
         std::string error;
         QVERIFY2(TopicStatsTable::fromJson(table.toJson(), read, error), error.c_str());

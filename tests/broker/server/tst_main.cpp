@@ -9,7 +9,8 @@ QObject *createSqlFilterBrokerTest();
 QObject *createTopicTypesTest();
 QObject *createTimerMessagesTest();
 QObject *createPopTest();
+QObject *createClientCallsTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
                   createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest(),
-                  createPopTest())
+                  createPopTest(), createClientCallsTest())
