@@ -10,14 +10,18 @@
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
+#include "broker/server/pop/consumer_order_info_manager.h"
+#include "broker/server/pop/pop_service.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/delay_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -60,13 +64,8 @@ RemotingCommand AdminProcessor::getAllDelayOffset(const RemotingCommand &request
     return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
 }
 
-// Java's Broker2Client.resetOffset, with one deliberate difference: when no consumer of the
-// group is online the broker writes the new offsets into its offset table itself and answers
-// SUCCESS (Java answers CONSUMER_NOT_ONLINE and leaves the table alone, so its tools compute
-// and write the offsets with UPDATE_CONSUMER_OFFSET instead). MQDesk's console resets the
-// offsets of stopped groups this way. With consumers online, the broker only tells them (as
-// Java): they apply the offsets and commit them, and a broker-side write would race with
-// their own commits of the old position.
+// INVOKE_BROKER_TO_RESET_OFFSET (222): Java 5.x's resetOffsetInner while useServerSideResetOffset
+// (the default), else Java's Broker2Client.resetOffset (below).
 RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
@@ -74,8 +73,73 @@ RemotingCommand AdminProcessor::resetOffset(const RemotingCommand &request)
     const std::string group = reader.requireGroup("group");
     const int64_t timestamp = reader.requireInt64("timestamp");
     const bool isForce = reader.requireBool("isForce");
+    const int32_t queueId = reader.optInt32("queueId", -1);
+    const std::optional<int64_t> offset = reader.findInt64("offset");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
+    spdlog::info("admin: [reset-offset] reset offset started. topic={}, group={}, timestamp={}, isForce={}", topic,
+                 group, timestamp, isForce);
+    if (broker_.brokerConfig().useServerSideResetOffset)
+        return resetOffsetOnBroker(request, topic, group, queueId, offset, timestamp);
+    return resetOffsetThroughClients(request, topic, group, timestamp, isForce);
+}
+
+// Java's resetOffsetInner: the offsets assigned here (one queue to an offset or a time, or every
+// read queue to a time; a time < 0 is the end), pending until each queue's next pull or pop.
+RemotingCommand AdminProcessor::resetOffsetOnBroker(const RemotingCommand &request, const std::string &topic,
+                                                    const std::string &group, int32_t queueId,
+                                                    std::optional<int64_t> offset, int64_t timestamp)
+{
+    const auto config = broker_.topics().find(topic);
+    if (!config)
+        return failure(request, ResponseCode::kTopicNotExist, "Topic " + topic + " does not exist");
+    if (!broker_.subscriptionGroups().findSubscriptionGroupConfig(group))
+        return failure(request, ResponseCode::kSubscriptionGroupNotExist, "Group " + group + " does not exist");
+    store::MessageStore &store = broker_.store();
+    const auto atTime = [&](int32_t queue) {
+        return timestamp < 0 ? store.maxOffsetInQueue(topic, queue) : store.offsetInQueueByTime(topic, queue, timestamp);
+    };
+    std::map<int32_t, int64_t> targets;
+    if (queueId >= 0 && offset && *offset != -1) {
+        const int64_t min = store.minOffsetInQueue(topic, queueId);
+        const int64_t max = store.maxOffsetInQueue(topic, queueId);
+        if (*offset < min || *offset > max) {
+            return failure(request, ResponseCode::kSystemError,
+                           "Target offset " + std::to_string(*offset) + " not in consume queue range ["
+                               + std::to_string(min) + "-" + std::to_string(max) + "]");
+        }
+        targets[queueId] = *offset;
+    } else if (queueId >= 0) {
+        targets[queueId] = atTime(queueId);
+    } else {
+        for (int32_t queue = 0; queue < config->readQueueNums; ++queue)
+            targets[queue] = atTime(queue);
+    }
+    remoting::ResetOffsetBody table;
+    for (const auto &[queue, target] : targets) {
+        const int64_t next = std::max<int64_t>(0, target);
+        broker_.offsets().assignResetOffset(group, topic, queue, next);
+        broker_.pullOffsets().clear(group, topic);
+        table.offsetTable[{topic, broker_.brokerConfig().brokerName, queue}] = next;
+    }
+    broker_.pop().orderInfo().clearBlock(topic, group, queueId);
+    std::string error;
+    if (!broker_.offsets().persist(error))
+        return failure(request, ResponseCode::kSystemError, "cannot save consumer offsets: " + error);
+    spdlog::info("admin: [reset-offset] {} queue(s) of {} on {} reset on the broker", targets.size(), group, topic);
+    return successWithBody(request, table.toJson());
+}
+
+// Java's Broker2Client.resetOffset, with one deliberate difference: when no consumer of the
+// group is online the broker writes the new offsets into its offset table itself and answers
+// SUCCESS (Java answers CONSUMER_NOT_ONLINE and leaves the table alone, so its tools compute
+// and write the offsets with UPDATE_CONSUMER_OFFSET instead). MQDesk's console resets the
+// offsets of stopped groups this way. With consumers online, the broker only tells them (as
+// Java): they apply the offsets and commit them, and a broker-side write would race with
+// their own commits of the old position.
+RemotingCommand AdminProcessor::resetOffsetThroughClients(const RemotingCommand &request, const std::string &topic,
+                                                          const std::string &group, int64_t timestamp, bool isForce)
+{
     const auto config = broker_.topics().find(topic);
     if (!config)
         return failure(request, ResponseCode::kSystemError,

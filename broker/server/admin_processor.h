@@ -95,6 +95,10 @@ private:
     Command getAllConsumerOffset(const Command &request);
     Command getAllDelayOffset(const Command &request);
     Command resetOffset(const Command &request);
+    Command resetOffsetOnBroker(const Command &request, const std::string &topic, const std::string &group,
+                                int32_t queueId, std::optional<int64_t> offset, int64_t timestamp);
+    Command resetOffsetThroughClients(const Command &request, const std::string &topic, const std::string &group,
+                                      int64_t timestamp, bool isForce);
     Command cloneGroupOffset(const Command &request);
 
     // admin_messages.cpp

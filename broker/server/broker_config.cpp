@@ -28,6 +28,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"autoCreateTopicEnable", boolField(&C::autoCreateTopicEnable)},
         {"defaultTopicQueueNums", intField(&C::defaultTopicQueueNums, 1)},
         {"autoCreateSubscriptionGroup", boolField(&C::autoCreateSubscriptionGroup)},
+        {"useServerSideResetOffset", boolField(&C::useServerSideResetOffset)},
         {"reviveQueueNum", intField(&C::reviveQueueNum, 1)},
         {"popFromRetryProbability", intField(&C::popFromRetryProbability, 0)},
         {"clusterTopicEnable", boolField(&C::clusterTopicEnable)},

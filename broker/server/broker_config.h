@@ -33,6 +33,11 @@ struct BrokerConfig
     bool autoCreateTopicEnable = true;
     int defaultTopicQueueNums = 8;
     bool autoCreateSubscriptionGroup = true;
+    // INVOKE_BROKER_TO_RESET_OFFSET resets on the broker (the consumers' next pull or pop of a
+    // queue is answered PULL_OFFSET_MOVED to the new offset, their commits of the old one
+    // refused meanwhile), as Java 5.x does by default; false: the 4.x way, the consumers told
+    // with RESET_CONSUMER_CLIENT_OFFSET.
+    bool useServerSideResetOffset = true;
     // POP (RocketMQ 5): queues of rmq_sys_REVIVE_LOG_<cluster>, and how often in 100 a pop reads
     // the group's retry topic first.
     int reviveQueueNum = 8;

@@ -297,6 +297,14 @@ void ClientManageProcessor::updateConsumerOffset(const remoting::RequestContext 
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
         return;
     }
+    // A reset done on the broker waits for the group's next pull of the queue: until then the
+    // clients' commits of their old position are refused (answered SUCCESS, as Java does).
+    if (broker_.brokerConfig().useServerSideResetOffset && broker_.offsets().hasOffsetReset(group, topic, queueId)) {
+        spdlog::info("Update consumer offset is rejected because of previous offset-reset. Group={}, Topic={}, "
+                     "QueueId={}, Offset={}",
+                     group, topic, queueId, offset);
+        return respond(success(request));
+    }
     // ali-ons commits -1 for queues it never consumed: that must not erase a real offset.
     if (offset >= 0)
         broker_.offsets().commitOffset(context.peerAddress(), group, topic, queueId, offset);

@@ -181,6 +181,20 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
         sql = compiled.expression;
     }
 
+    // A reset done on the broker (useServerSideResetOffset) moves the group's next pull of the
+    // queue there: PULL_OFFSET_MOVED to the reset offset, and the client's piggy-backed commit of
+    // its old position is dropped (Java's queryThenEraseResetOffset).
+    if (config.useServerSideResetOffset) {
+        if (const auto reset = broker_.offsets().takeResetOffset(header.consumerGroup, header.topic, header.queueId)) {
+            spdlog::info("pull: the queue {} {} under pulling by {} was previously reset to start from {}",
+                         header.topic, header.queueId, header.consumerGroup, *reset);
+            broker_.pullOffsets().commit(header.consumerGroup, header.topic, header.queueId, *reset);
+            return answer(ResponseCode::kPullOffsetMoved, std::nullopt, *reset,
+                          broker_.store().minOffsetInQueue(header.topic, header.queueId),
+                          broker_.store().maxOffsetInQueue(header.topic, header.queueId));
+        }
+    }
+
     store::GetMessageOptions options;
     options.rawRecords = true;
     options.maxBytes = kMaxBytesPerPull;

@@ -144,6 +144,19 @@ bool ConsumerOrderInfoManager::changeInvisible(const std::string &topic, const s
     return true;
 }
 
+void ConsumerOrderInfoManager::clearBlock(const std::string &topic, const std::string &group, int32_t queueId)
+{
+    std::lock_guard lock(mutex_);
+    const auto it = table_.find(keyOf(topic, group));
+    if (it == table_.end())
+        return;
+    if (queueId < 0)
+        it->second.clear();
+    else
+        it->second.erase(queueId);
+    dirty_ = true;
+}
+
 int64_t ConsumerOrderInfoManager::heldCount(const std::string &group) const
 {
     std::lock_guard lock(mutex_);

@@ -45,6 +45,9 @@ public:
     // Change-invisible of a held message; false when not held or stale.
     bool changeInvisible(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset,
                          int64_t popTime, int64_t visibleAtMs);
+    // Forgets what the group holds of a queue (-1: of every queue of the topic): its offsets were
+    // reset (Java clearBlock), so the held messages block it no longer.
+    void clearBlock(const std::string &topic, const std::string &group, int32_t queueId);
     // Messages held (popped, not acked) by a group, for the console.
     int64_t heldCount(const std::string &group) const;
     // Whether something changed since the last persist (the revive thread persists then).

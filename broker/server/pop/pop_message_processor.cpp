@@ -143,6 +143,9 @@ private:
     int64_t startOffset(const std::string &topic, int32_t queueId)
     {
         store::ConsumerOffsetManager &offsets = broker_.offsets();
+        // A broker-side reset is taken by the pop as by a pull (Java: queryThenEraseResetOffset);
+        // the offset it committed is where this pop starts.
+        offsets.takeResetOffset(header_.group, topic, queueId);
         int64_t offset = offsets.queryOffset(header_.group, topic, queueId);
         if (offset >= 0)
             return offset;

@@ -61,6 +61,32 @@ void ConsumerOffsetManager::commitOffset(const std::string &clientHost, const st
         dataVersion_.nextVersion();
 }
 
+void ConsumerOffsetManager::assignResetOffset(const std::string &group, const std::string &topic, int32_t queueId,
+                                              int64_t offset)
+{
+    commitOffset("reset", group, topic, queueId, offset);
+    std::lock_guard lock(mutex_);
+    pendingResets_[{keyOf(topic, group), queueId}] = offset;
+}
+
+bool ConsumerOffsetManager::hasOffsetReset(const std::string &group, const std::string &topic, int32_t queueId) const
+{
+    std::lock_guard lock(mutex_);
+    return pendingResets_.contains({keyOf(topic, group), queueId});
+}
+
+std::optional<int64_t> ConsumerOffsetManager::takeResetOffset(const std::string &group, const std::string &topic,
+                                                              int32_t queueId)
+{
+    std::lock_guard lock(mutex_);
+    const auto it = pendingResets_.find({keyOf(topic, group), queueId});
+    if (it == pendingResets_.end())
+        return std::nullopt;
+    const int64_t offset = it->second;
+    pendingResets_.erase(it);
+    return offset;
+}
+
 int64_t ConsumerOffsetManager::queryOffset(const std::string &group, const std::string &topic, int32_t queueId) const
 {
     std::lock_guard lock(mutex_);

@@ -11,6 +11,8 @@
 #include "broker/store/config/java_ordered_map.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -48,6 +50,16 @@ public:
     // group → topics, in the order Java's getGroupTopicMap() (a HashMap of HashSets) iterates.
     std::vector<std::pair<std::string, std::vector<std::string>>> groupTopicMap() const;
 
+    // A reset done by the broker (Java's assignResetOffset, INVOKE_BROKER_TO_RESET_OFFSET with
+    // useServerSideResetOffset): commits `offset` and remembers it as pending until the group's
+    // next pull or pop of that queue takes it (takeResetOffset), so that the consumers' commits of
+    // their old position (hasOffsetReset) are refused meanwhile. Pending resets live in memory
+    // only, as in Java.
+    void assignResetOffset(const std::string &group, const std::string &topic, int32_t queueId, int64_t offset);
+    bool hasOffsetReset(const std::string &group, const std::string &topic, int32_t queueId) const;
+    // The pending reset offset, removed; nullopt when none (Java queryThenEraseResetOffset).
+    std::optional<int64_t> takeResetOffset(const std::string &group, const std::string &topic, int32_t queueId);
+
     // Drops every topic@group entry of `group` (Java removeOffset).
     void removeOffset(const std::string &group);
     bool removeConsumerOffset(const std::string &topicAtGroup);
@@ -74,6 +86,7 @@ private:
 
     const int64_t updateVersionStep_;
     Table table_ = newTable();
+    std::map<std::pair<std::string, int32_t>, int64_t> pendingResets_; // ("topic@group", queueId) → offset
     DataVersion dataVersion_ = DataVersion::create();
     BeanExtras rootExtras_;
     int64_t versionChangeCounter_ = 0;

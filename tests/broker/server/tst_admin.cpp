@@ -487,9 +487,10 @@ private slots:
         QCOMPARE(broker.call(request(RequestCode::kViewMessageById)).code, ResponseCode::kSystemError);
     }
 
+    // The 4.x way (useServerSideResetOffset=false); the broker-side reset is ClientCallsTest's.
     void resetOffsetOfAnOfflineGroupWritesTheOffsets()
     {
-        TestBroker broker;
+        TestBroker broker([](server::BrokerSettings &settings) { settings.broker.useServerSideResetOffset = false; });
         std::string error;
         QVERIFY2(broker.start(error), error.c_str());
         QCOMPARE(broker.call(createTopic("ResetTopic", 2)).code, ResponseCode::kSuccess);
@@ -553,7 +554,7 @@ private slots:
                 pushed.push_back(std::move(push));
             },
             executor);
-        TestBroker broker;
+        TestBroker broker([](server::BrokerSettings &settings) { settings.broker.useServerSideResetOffset = false; });
         std::string error;
         QVERIFY2(broker.start(error), error.c_str());
         QCOMPARE(broker.call(createTopic("PushTopic", 1)).code, ResponseCode::kSuccess);

@@ -10,6 +10,7 @@
 #include "broker/common/message_id.h"
 #include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/queue_tables.h"
+#include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
@@ -174,6 +175,62 @@ private slots:
         QCOMPARE(broker.call(test::request(RequestCode::kDeleteTopicInBroker, {{"topic", "StatsTopic"}})).code,
                  ResponseCode::kSuccess);
         QCOMPARE(view("TOPIC_PUT_NUMS", "StatsTopic").code, ResponseCode::kSystemError);
+    }
+
+    // Java 5.x's default (useServerSideResetOffset): the broker assigns the offsets, refuses the
+    // consumers' commits of their old position, and answers their next pull PULL_OFFSET_MOVED.
+    void aResetOnTheBrokerMovesTheNextPull()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(test::createTopic("ResetTopic", 2)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(test::heartbeat("10.0.0.7@r", "ResetGroup", "ResetTopic")).code, ResponseCode::kSuccess);
+        for (int queue = 0; queue < 2; ++queue) {
+            for (int i = 0; i < 3; ++i)
+                QCOMPARE(broker.call(test::sendV2("ResetTopic", queue, "r")).code, ResponseCode::kSuccess);
+            QCOMPARE(broker.call(test::commitOffset("ResetGroup", "ResetTopic", queue, 3)).code, ResponseCode::kSuccess);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("ResetTopic", 1), int64_t{3}, 5000);
+        const auto reset = [&](remoting::ExtFields fields) {
+            fields.set("topic", fields.value("topic").empty() ? "ResetTopic" : fields.value("topic"));
+            fields.set("isForce", "true");
+            return broker.call(test::request(RequestCode::kInvokeBrokerToResetOffset, std::move(fields)));
+        };
+        const RemotingCommand toStart = reset({{"group", "ResetGroup"}, {"timestamp", "0"}});
+        QCOMPARE(toStart.code, ResponseCode::kSuccess);
+        QCOMPARE(test::bodyOf(toStart),
+                 std::string("{\"offsetTable\":{{\"brokerName\":\"broker-a\",\"queueId\":0,\"topic\":\"ResetTopic\"}:0,"
+                             "{\"brokerName\":\"broker-a\",\"queueId\":1,\"topic\":\"ResetTopic\"}:0}}"));
+        QCOMPARE(broker.controller().offsets().queryOffset("ResetGroup", "ResetTopic", 0), int64_t{0});
+
+        // The consumer still commits its old position: refused until its next pull.
+        QCOMPARE(broker.call(test::commitOffset("ResetGroup", "ResetTopic", 0, 3)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.controller().offsets().queryOffset("ResetGroup", "ResetTopic", 0), int64_t{0});
+        const RemotingCommand moved = broker.call(test::pullRequest("ResetGroup", "ResetTopic", 0, 3));
+        QCOMPARE(moved.code, ResponseCode::kPullOffsetMoved);
+        QCOMPARE(moved.extFields.value("nextBeginOffset"), std::string("0"));
+        const RemotingCommand again = broker.call(test::pullRequest("ResetGroup", "ResetTopic", 0, 0));
+        QCOMPARE(again.code, ResponseCode::kSuccess);
+        QCOMPARE(test::decodeRecords(again.body).size(), size_t{3});
+        QCOMPARE(broker.call(test::commitOffset("ResetGroup", "ResetTopic", 0, 2)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.controller().offsets().queryOffset("ResetGroup", "ResetTopic", 0), int64_t{2});
+
+        // One queue to an offset; the other queue keeps its own.
+        QCOMPARE(reset({{"group", "ResetGroup"}, {"timestamp", "-1"}, {"queueId", "1"}, {"offset", "2"}}).code,
+                 ResponseCode::kSuccess);
+        QCOMPARE(broker.controller().offsets().queryOffset("ResetGroup", "ResetTopic", 1), int64_t{2});
+        QCOMPARE(broker.controller().offsets().queryOffset("ResetGroup", "ResetTopic", 0), int64_t{2});
+        const RemotingCommand outside = reset({{"group", "ResetGroup"}, {"timestamp", "-1"}, {"queueId", "1"}, {"offset", "99"}});
+        QCOMPARE(outside.code, ResponseCode::kSystemError);
+        QCOMPARE(outside.remark.value_or(""), std::string("Target offset 99 not in consume queue range [0-3]"));
+
+        const RemotingCommand noGroup = reset({{"group", "NoSuchGroup"}, {"timestamp", "-1"}});
+        QCOMPARE(noGroup.code, ResponseCode::kSubscriptionGroupNotExist);
+        QCOMPARE(noGroup.remark.value_or(""), std::string("Group NoSuchGroup does not exist"));
+        const RemotingCommand noTopic = reset({{"group", "ResetGroup"}, {"timestamp", "-1"}, {"topic", "NoSuchTopic"}});
+        QCOMPARE(noTopic.code, ResponseCode::kTopicNotExist);
+        QCOMPARE(noTopic.remark.value_or(""), std::string("Topic NoSuchTopic does not exist"));
     }
 
     void runningInfoAndDirectConsumptionAreForwardedToTheClient()

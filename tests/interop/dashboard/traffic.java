@@ -1,0 +1,158 @@
+// Real traffic for the dashboard harness, with the RocketMQ 5.3.3 Java client that the dashboard
+// itself bundles (build.sh extracts it to OUTDIR/lib):
+//
+//   java -Xmx256m -cp "OUTDIR/lib/*" traffic.java NAMESRV TOPIC GROUP PRODUCER_GROUP DLQ_GROUP KEY \
+//        COUNT OUT.json [HOLD_SECONDS]
+//
+// 1. starts a push consumer GROUP on TOPIC that acknowledges everything (message trace on), and a
+//    push consumer DLQ_GROUP on TOPIC that fails everything with maxReconsumeTimes 0 and delay
+//    level -1, so every message lands in %DLQ%DLQ_GROUP;
+// 2. sends COUNT messages with tag TagA and key KEY from PRODUCER_GROUP (message trace on: the
+//    client writes trace records to RMQ_SYS_TRACE_TOPIC);
+// 3. waits until GROUP consumed them all and DLQ_GROUP sent them all back (at most 60 s), writes
+//    OUT.json (names, msgIds, offsetMsgIds, counts) and prints "traffic ready";
+// 4. keeps the producer and both consumers online HOLD_SECONDS (default 600) or until killed, so
+//    the dashboard sees live connections (producerConnection, consumerConnection,
+//    consumerRunningInfo, consumeMessageDirectly).
+// Exit status: 0 after the hold, 1 when sending failed or the consumers fell short (OUT.json is
+// still written, with "complete": false).
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+
+public class traffic {
+    static String q(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    static String list(List<String> l) {
+        List<String> out = new ArrayList<>();
+        for (String s : l) {
+            out.add(q(s));
+        }
+        return "[" + String.join(", ", out) + "]";
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 8) {
+            System.err.println("usage: traffic.java NAMESRV TOPIC GROUP PRODUCER_GROUP DLQ_GROUP KEY COUNT OUT.json [HOLD_SECONDS]");
+            System.exit(2);
+        }
+        String namesrv = args[0], topic = args[1], group = args[2], producerGroup = args[3], dlqGroup = args[4];
+        String key = args[5];
+        int count = Integer.parseInt(args[6]);
+        Path out = Path.of(args[7]);
+        long hold = args.length > 8 ? Long.parseLong(args[8]) : 600;
+
+        AtomicInteger consumed = new AtomicInteger();
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group, true, null);
+        consumer.setNamesrvAddr(namesrv);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPersistConsumerOffsetInterval(1000); // offsets on the broker before OUT.json
+        consumer.setInstanceName("dash-ok-" + ProcessHandle.current().pid());
+        consumer.subscribe(topic, "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+            consumed.addAndGet(msgs.size());
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+
+        AtomicInteger failed = new AtomicInteger();
+        DefaultMQPushConsumer dlqConsumer = new DefaultMQPushConsumer(dlqGroup);
+        dlqConsumer.setNamesrvAddr(namesrv);
+        dlqConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        dlqConsumer.setPersistConsumerOffsetInterval(1000); // offsets on the broker before OUT.json
+        dlqConsumer.setInstanceName("dash-dlq-" + ProcessHandle.current().pid());
+        dlqConsumer.setMaxReconsumeTimes(0);
+        dlqConsumer.subscribe(topic, "*");
+        dlqConsumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+            ctx.setDelayLevelWhenNextConsume(-1);
+            failed.addAndGet(msgs.size());
+            return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+        });
+        dlqConsumer.start();
+
+        DefaultMQProducer producer = new DefaultMQProducer(producerGroup, true, null);
+        producer.setNamesrvAddr(namesrv);
+        producer.setInstanceName("dash-producer-" + ProcessHandle.current().pid());
+        producer.start();
+
+        List<String> msgIds = new ArrayList<>();
+        List<String> offsetMsgIds = new ArrayList<>();
+        String sendError = null;
+        for (int i = 0; i < count; i++) {
+            Message m = new Message(topic, "TagA", key,
+                ("mqdesk dashboard interop message " + i).getBytes(StandardCharsets.UTF_8));
+            m.putUserProperty("seq", Integer.toString(i));
+            try {
+                SendResult r = producer.send(m, 10000);
+                msgIds.add(r.getMsgId());
+                offsetMsgIds.add(r.getOffsetMsgId() == null ? "" : r.getOffsetMsgId());
+                System.out.println("sent " + r.getSendStatus() + " " + r.getMsgId() + " " + r.getMessageQueue());
+            } catch (Exception e) {
+                sendError = e.toString();
+                System.out.println("send failed: " + e);
+                break;
+            }
+        }
+
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline && (consumed.get() < msgIds.size() || failed.get() < msgIds.size())) {
+            Thread.sleep(200);
+        }
+        Thread.sleep(2000); // let the send-backs to the DLQ and the trace records land
+        boolean complete = sendError == null && msgIds.size() == count && consumed.get() >= count && failed.get() >= count;
+        String json = "{\n"
+            + "  \"namesrv\": " + q(namesrv) + ",\n"
+            + "  \"topic\": " + q(topic) + ",\n"
+            + "  \"group\": " + q(group) + ",\n"
+            + "  \"producerGroup\": " + q(producerGroup) + ",\n"
+            + "  \"dlqGroup\": " + q(dlqGroup) + ",\n"
+            + "  \"key\": " + q(key) + ",\n"
+            + "  \"tag\": \"TagA\",\n"
+            + "  \"clientId\": " + q(consumer.buildMQClientId()) + ",\n"
+            + "  \"dlqClientId\": " + q(dlqConsumer.buildMQClientId()) + ",\n"
+            + "  \"msgIds\": " + list(msgIds) + ",\n"
+            + "  \"offsetMsgIds\": " + list(offsetMsgIds) + ",\n"
+            + "  \"consumed\": " + consumed.get() + ",\n"
+            + "  \"sentBackToDlq\": " + failed.get() + ",\n"
+            + "  \"sendError\": " + (sendError == null ? "null" : q(sendError)) + ",\n"
+            + "  \"complete\": " + complete + "\n"
+            + "}\n";
+        Path tmp = Path.of(out + ".tmp");
+        Files.writeString(tmp, json);
+        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        System.out.println("traffic " + (complete ? "ready" : "incomplete") + ": sent " + msgIds.size()
+            + ", consumed " + consumed.get() + ", sent back " + failed.get());
+        System.out.flush();
+
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // Unregister the clients, but never hold the exit up for long (the broker may be gone).
+            Thread t = new Thread(() -> {
+                producer.shutdown();
+                consumer.shutdown();
+                dlqConsumer.shutdown();
+            });
+            t.setDaemon(true);
+            t.start();
+            try {
+                t.join(3000);
+            } catch (InterruptedException ignored) {
+            }
+        }));
+        Thread.sleep(hold * 1000);
+        System.exit(complete ? 0 : 1);
+    }
+}
