@@ -546,6 +546,211 @@ Check the address and that it runs, then press F5.</source>
     </message>
 </context>
 <context>
+    <name>mqdesk::ui::ClientInfoPane</name>
+    <message>
+        <source>Client ID</source>
+        <translation>客户端 ID</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Include thread stacks (Java clients)</source>
+        <translation>包含线程栈（Java 客户端）</translation>
+    </message>
+    <message>
+        <source>Refresh running info</source>
+        <translation>刷新运行信息</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Thread stacks appear here when asked for (Java clients only).</source>
+        <translation>勾选后在此显示线程栈（仅 Java 客户端）。</translation>
+    </message>
+    <message>
+        <source>Message ID (offset ID)</source>
+        <translation>消息 ID（偏移量 ID）</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Consume directly</source>
+        <translation>直接消费</translation>
+    </message>
+    <message>
+        <source>The selected client runs its listener on this message now, as the Dashboard&apos;s resend does; the message stays where it is.</source>
+        <translation>所选客户端立即用其监听器消费这条消息，与 Dashboard 的重发相同；消息本身保持不动。</translation>
+    </message>
+    <message>
+        <source>Consume one message directly:</source>
+        <translation>直接消费一条消息：</translation>
+    </message>
+    <message>
+        <source>Select a group to see its clients.</source>
+        <translation>选择一个消费组以查看其客户端。</translation>
+    </message>
+    <message>
+        <source>No client of %1 is online.</source>
+        <translation>%1 没有在线的客户端。</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its running info…</source>
+        <translation>正在向 %1 询问运行信息…</translation>
+    </message>
+    <message>
+        <source>%1 did not answer: %2</source>
+        <translation>%1 未应答：%2</translation>
+    </message>
+    <message>
+        <source>Running info of %1, as the client reports it.</source>
+        <translation>%1 的运行信息（由客户端自身报告）。</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Consume type</source>
+        <translation>消费类型</translation>
+    </message>
+    <message>
+        <source>Message model</source>
+        <translation>消息模式</translation>
+    </message>
+    <message>
+        <source>Orderly</source>
+        <translation>顺序消费</translation>
+    </message>
+    <message>
+        <source>Starts from</source>
+        <translation>起始位置</translation>
+    </message>
+    <message>
+        <source>Consume threads</source>
+        <translation>消费线程</translation>
+    </message>
+    <message>
+        <source>%1 – %2 (pool now %3)</source>
+        <translation>%1 – %2（当前线程池 %3）</translation>
+    </message>
+    <message>
+        <source>Batch sizes (pull / consume)</source>
+        <translation>批量大小（拉取 / 消费）</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Max reconsume times</source>
+        <translation>最大重试次数</translation>
+    </message>
+    <message>
+        <source>Client version</source>
+        <translation>客户端版本</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>启动时间</translation>
+    </message>
+    <message>
+        <source>NameServer</source>
+        <translation>NameServer</translation>
+    </message>
+    <message numerus="yes">
+        <source>Subscriptions (%n)</source>
+        <translation>
+            <numerusform>订阅（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Queues being processed (%n)</source>
+        <translation>
+            <numerusform>处理中的队列（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>committed %1, %2 cached (%3 MiB)%4%5</source>
+        <translation>已提交 %1，缓存 %2 条（%3 MiB）%4%5</translation>
+    </message>
+    <message>
+        <source>, locked</source>
+        <translation>，已锁定</translation>
+    </message>
+    <message>
+        <source>, dropped</source>
+        <translation>，已丢弃</translation>
+    </message>
+    <message>
+        <source>Last pull</source>
+        <translation>最近拉取</translation>
+    </message>
+    <message>
+        <source>Last consume</source>
+        <translation>最近消费</translation>
+    </message>
+    <message>
+        <source>Cached offsets</source>
+        <translation>缓存偏移量</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>Rates per topic</source>
+        <translation>各主题速率</translation>
+    </message>
+    <message>
+        <source>pull %1/s (RT %2 ms), consumed %3/s (RT %4 ms), failed %5/s, %6 failed in the last hour</source>
+        <translation>拉取 %1/秒（RT %2 毫秒），消费 %3/秒（RT %4 毫秒），失败 %5/秒，最近一小时失败 %6 条</translation>
+    </message>
+    <message numerus="yes">
+        <source>All properties (%n)</source>
+        <translation>
+            <numerusform>全部属性（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select a client and give the message&apos;s offset ID and its topic.</source>
+        <translation>请选择客户端，并填写消息的偏移量 ID 和主题。</translation>
+    </message>
+    <message>
+        <source>%1 is consuming %2…</source>
+        <translation>%1 正在消费 %2…</translation>
+    </message>
+    <message>
+        <source>Not consumed: %1</source>
+        <translation>未消费：%1</translation>
+    </message>
+    <message>
+        <source>%1 consumed %2: %3 in %4 ms%5</source>
+        <translation>%1 已消费 %2：%3，用时 %4 毫秒%5</translation>
+    </message>
+</context>
+<context>
     <name>mqdesk::ui::ClientSnippets</name>
     <message>
         <source>Copy</source>
@@ -1580,6 +1785,10 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>Consume mode</source>
         <translation>消费模式</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::GroupsView</name>
@@ -1816,6 +2025,10 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
     <message>
         <source>No group or topic matches the filter. Clear the search field to see every group.</source>
         <translation>没有与筛选条件匹配的消费者组或主题。清空搜索框即可看到所有消费者组。</translation>
+    </message>
+    <message>
+        <source>Clients&apos; running info</source>
+        <translation>客户端运行信息</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "broker/client/message_trace.h"
 #include "broker/client/mq_client_api.h"
 #include "broker/client/rocketmq5_stats.h"
+#include "broker/remoting/protocol/consumer_running_info.h"
 
 #include <functional>
 #include <map>
@@ -51,6 +52,18 @@ public:
     Result<ConsumeStats> consumeStats(const std::string &group, const std::string &topic = {});
     // GET_CONSUMER_CONNECTION_LIST from the group's brokers, connections merged.
     Result<remoting::ConsumerConnection> consumerConnections(const std::string &group);
+    // A consumer's own view (GET_CONSUMER_RUNNING_INFO, which the broker forwards to the client):
+    // subscriptions, per-queue process state, rates, properties, and with `jstack` a Java
+    // client's thread stacks. Asked of the group's brokers until one reaches the client
+    // (admin_clients.cpp).
+    Result<remoting::ConsumerRunningInfo> consumerRunningInfo(const std::string &group, const std::string &clientId,
+                                                              bool jstack);
+    // CONSUME_MESSAGE_DIRECTLY: the client named runs its listener on the message `offsetMsgId`
+    // of `topic`, at the broker that stores it; its ConsumeMessageDirectlyResult.
+    Result<remoting::ConsumeMessageDirectlyResult> consumeMessageDirectly(const std::string &group,
+                                                                          const std::string &clientId,
+                                                                          const std::string &topic,
+                                                                          const std::string &offsetMsgId);
     Result<std::vector<SubscriptionGroupConfig>> subscriptionGroups(const std::string &brokerAddr);
     // On every master of the cluster (every cluster when empty).
     Status createSubscriptionGroup(const std::string &clusterName, const SubscriptionGroupConfig &config);

@@ -129,6 +129,10 @@ QVariant GroupTableModel::data(const QModelIndex &index, int role) const
             return presence ? presence->clients : -1;
         return presence ? QLocale().toString(presence->clients) : tr("…");
     case LagColumn:
+        // A group that committed no offset has no lag to tell (Java tools show 0 or -1): unknown,
+        // sorted below every known lag.
+        if (row.topics.empty())
+            return sorting ? QVariant::fromValue<qlonglong>(-1) : QVariant(tr("unknown"));
         if (sorting)
             return QVariant::fromValue<qlonglong>(row.totalLag);
         return QLocale().toString(static_cast<qlonglong>(row.totalLag));

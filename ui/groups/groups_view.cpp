@@ -1,4 +1,6 @@
 #include "ui/groups/groups_view.h"
+
+#include "ui/groups/client_info_pane.h"
 #include "ui/widgets/banner.h"
 #include "ui/widgets/table_text.h"
 
@@ -151,8 +153,10 @@ QWidget *GroupsView::buildDetailPane()
     queuesLayout->addWidget(pop_);
     detailTabs_ = new QTabWidget(pane);
     detailTabs_->setDocumentMode(true);
-    detailTabs_->setTabBarAutoHide(true); // one tab until setHistory adds the chart
+    detailTabs_->setTabBarAutoHide(true);
     detailTabs_->addTab(queuesTab, tr("Queues and clients"));
+    clientPane_ = new ClientInfoPane(connection_, pane);
+    detailTabs_->addTab(clientPane_, tr("Clients' running info"));
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(detailTitle_);
@@ -349,6 +353,7 @@ void GroupsView::loadDetail()
         detailTitle_->setText(tr("Select a group to see its queues and its clients."));
         queues_->setQueues({});
         clients_->clear();
+        clientPane_->setClients({}, std::nullopt);
         pop_->hide();
         return;
     }
@@ -394,6 +399,7 @@ void GroupsView::showDetail(GroupDetail detail)
         }
         clients_->setText(lines.join(QLatin1Char('\n')));
     }
+    clientPane_->setClients(group, detail.connection);
     showPopFigures(detail.pop);
     emit detailLoaded();
 }

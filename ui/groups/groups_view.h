@@ -26,6 +26,7 @@ class QTableView;
 
 namespace mqdesk::ui {
 
+class ClientInfoPane;
 class GroupQueueModel;
 class GroupTableModel;
 class HistoryRecorder;
@@ -72,6 +73,7 @@ public:
     GroupQueueModel *queueModel() const { return queues_; }
     QLineEdit *filterEdit() const { return findField(); }
     LagChart *lagChart() const { return lagChart_; }
+    ClientInfoPane *clientPane() const { return clientPane_; }
     QTabWidget *detailTabs() const { return detailTabs_; }
     QString bannerText() const;
     QString confirmationText() const;
@@ -125,6 +127,7 @@ private:
     QLabel *pop_ = nullptr;
     QTabWidget *detailTabs_ = nullptr;
     LagChart *lagChart_ = nullptr;
+    ClientInfoPane *clientPane_ = nullptr;
     HistoryStore *history_ = nullptr;
     HistoryRecorder *recorder_ = nullptr;
     QString watchedGroup_;

@@ -4,7 +4,9 @@
 // topic is listed with its total lag, its detail shows the lag per queue and its online client;
 // Skip accumulated clears the lag; Reset offsets… goes through an online push group's client; a
 // group config is created in its dialog and deleted; 2,500 groups are listed; the 5.x SDKs'
-// clients (gRPC) are listed among a group's connections with their language and version.
+// clients (gRPC) are listed among a group's connections with their language and version; a
+// client's running info (as a Java 5.3.3 client answered it, from tests/fixtures) is read in the
+// Clients' running info tab, its stacks asked for, and a message consumed directly by it.
 // Screenshots go to screenshots/.
 
 // grpc++ first: Qt's keyword macros must not reach its headers.
@@ -17,10 +19,12 @@
 #include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
+#include "ui/groups/client_info_pane.h"
 #include "ui/groups/group_dialogs.h"
 #include "ui/groups/group_table_model.h"
 #include "ui/groups/groups_view.h"
 #include "ui/main_window.h"
+#include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 
@@ -45,7 +49,13 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTest>
+#include <QTreeWidget>
+#include <QTabWidget>
+#include <QTabBar>
+#include <QPlainTextEdit>
+#include <QFile>
 
+#include <atomic>
 #include <memory>
 
 using namespace mqdesk;
@@ -439,6 +449,107 @@ private slots:
         QVERIFY(confirmAndWait());
         QVERIFY2(view_->bannerText().contains(QStringLiteral("Sent the reset of 4 queue(s)")),
                  qPrintable(view_->bannerText()));
+    }
+
+    // A consumer answers the broker's forwarded GET_CONSUMER_RUNNING_INFO with what a Java 5.3.3
+    // client answered (captured from one), and CONSUME_MESSAGE_DIRECTLY with CR_SUCCESS; a person
+    // opens the group's "Clients' running info" tab, reads the client's settings, subscriptions
+    // and queues, asks for its stacks, and has it consume one message.
+    void clientsRunningInfoAsTheClientReportsIt()
+    {
+        QFile sample(QStringLiteral(MQDESK_PROJECT_FIXTURES_DIR "/consumer-running-info-java-5.3.3.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QByteArray runningInfo = sample.readAll();
+        std::atomic<int> stacksAsked{0};
+        std::atomic<int> consumed{0};
+        remoting::ProcessorExecutor executor("java-like-consumer");
+        remoting::RemotingClient consumer;
+        consumer.registerProcessor(
+            remoting::RequestCode::kGetConsumerRunningInfo,
+            [&](const remoting::RequestContext &, remoting::RemotingCommand request, remoting::Responder respond) {
+                if (request.extFields.value("jstackEnable") == "true")
+                    ++stacksAsked;
+                auto response = remoting::RemotingCommand::createResponse(request, remoting::ResponseCode::kSuccess, {});
+                response.body.assign(runningInfo.begin(), runningInfo.end());
+                respond(std::move(response));
+            },
+            executor);
+        consumer.registerProcessor(
+            remoting::RequestCode::kConsumeMessageDirectly,
+            [&](const remoting::RequestContext &, remoting::RemotingCommand request, remoting::Responder respond) {
+                ++consumed;
+                auto response = remoting::RemotingCommand::createResponse(request, remoting::ResponseCode::kSuccess, {});
+                const std::string body = "{\"autoCommit\":true,\"consumeResult\":\"CR_SUCCESS\",\"order\":false,"
+                                         "\"spentTimeMills\":3}";
+                response.body.assign(body.begin(), body.end());
+                respond(std::move(response));
+            },
+            executor);
+        const std::string group = "GID_RUNNING_INFO";
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        remoting::ConsumerData data;
+        data.groupName = group;
+        data.subscriptionDataSet.push_back(remoting::SubscriptionData::build(kTopic, "*"));
+        remoting::HeartbeatData heartbeat;
+        heartbeat.clientId = "192.0.2.2@3016#41429231609676";
+        heartbeat.consumerDataSet.push_back(data);
+        auto command = remoting::RemotingCommand::createRequest(remoting::RequestCode::kHeartBeat);
+        const std::string json = heartbeat.toJson();
+        command.body.assign(json.begin(), json.end());
+        QVERIFY(consumer.invokeSync(broker, std::move(command), std::chrono::milliseconds(5000)).ok());
+        client::AdminClient admin(clientConfig("groups-running-info"));
+        QVERIFY(admin.api().updateConsumerOffset(broker, group, kTopic, 0, 1).ok);
+
+        QVERIFY(refreshAndWait());
+        QVERIFY(clickGroupAndWaitForDetail(group));
+        ui::ClientInfoPane *pane = view_->clientPane();
+        QSignalSpy loaded(pane, &ui::ClientInfoPane::runningInfoLoaded);
+        QTabBar *tabs = view_->detailTabs()->tabBar();
+        const int tab = view_->detailTabs()->indexOf(pane);
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(tab).center());
+        QCOMPARE(view_->detailTabs()->currentWidget(), pane);
+        QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
+        QCOMPARE(pane->clientTable()->model()->rowCount(), 1);
+        QVERIFY2(pane->statusText().contains(QStringLiteral("as the client reports it")), qPrintable(pane->statusText()));
+        QStringList shown;
+        for (QTreeWidgetItemIterator it(pane->detailTree()); *it; ++it)
+            shown << (*it)->text(0) + QStringLiteral(" = ") + (*it)->text(1);
+        const QString text = shown.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("Consume type = CONSUME_PASSIVELY")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Consume threads = 20 – 20")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("RiTopic = TAG: TagA || TagB")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Queues being processed (2)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("RiTopic · broker-a · 0 = committed 2")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Client version = V5_3_3")), qPrintable(text));
+
+        // Thread stacks: the box ticked, asked again with jstackEnable.
+        loaded.clear();
+        QTest::mouseClick(pane->stacksCheck(), Qt::LeftButton, {}, QPoint(5, pane->stacksCheck()->height() / 2));
+        QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
+        QVERIFY(stacksAsked.load() > 0);
+        QVERIFY(pane->stacksText()->toPlainText().contains(QStringLiteral("PullMessageService")));
+        saveScreenshot(*window_, QStringLiteral("groups-client-running-info"));
+
+        // Consume directly: a real message (of a topic of its own: the lag of kTopic is others'), by its offset ID.
+        client::ProducerOptions producerOptions;
+        producerOptions.group = "PID_DIRECT";
+        client::Producer producer(clientConfig("groups-direct"), producerOptions);
+        QVERIFY(producer.start().ok);
+        client::Message message;
+        message.topic = "RunningInfoDirectTopic";
+        message.setBody("consume me directly");
+        const auto sent = producer.send(message);
+        producer.shutdown();
+        QVERIFY2(sent.ok, sent.error.c_str());
+        QSignalSpy directly(pane, &ui::ClientInfoPane::consumedDirectly);
+        QTest::mouseClick(pane->directMessageEdit(), Qt::LeftButton);
+        QTest::keyClicks(pane->directMessageEdit(), QString::fromStdString(sent.value.msgId));
+        QTest::mouseClick(pane->directTopicEdit(), Qt::LeftButton);
+        QTest::keyClicks(pane->directTopicEdit(), QStringLiteral("RunningInfoDirectTopic"));
+        QTest::mouseClick(pane->consumeDirectlyButton(), Qt::LeftButton);
+        QVERIFY(directly.count() > 0 || directly.wait(kTimeout));
+        QVERIFY2(pane->directResultText().contains(QStringLiteral("CR_SUCCESS")), qPrintable(pane->directResultText()));
+        QCOMPARE(consumed.load(), 1);
     }
 
     // Two RocketMQ 5 clients (what the Python and Go SDKs send: telemetry Settings naming their
