@@ -1,6 +1,7 @@
-// Subscription groups (GET_ALL / UPDATE_AND_CREATE / DELETE_SUBSCRIPTIONGROUP), client
-// connections (GET_CONSUMER_CONNECTION_LIST, GET_PRODUCER_CONNECTION_LIST) and
-// QUERY_TOPIC_CONSUME_BY_WHO.
+// Subscription groups (GET_ALL / UPDATE_AND_CREATE / DELETE_SUBSCRIPTIONGROUP, one group's
+// config, a list of them at once), client connections (GET_CONSUMER_CONNECTION_LIST,
+// GET_PRODUCER_CONNECTION_LIST, GET_ALL_PRODUCER_INFO), QUERY_TOPIC_CONSUME_BY_WHO and a group's
+// topics and subscription (QUERY_TOPICS_BY_CONSUMER, QUERY_SUBSCRIPTION_BY_CONSUMER).
 
 #include "broker/server/admin_processor.h"
 
@@ -104,6 +105,107 @@ RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroup(const RemotingC
         return failure(request, ResponseCode::kSystemError, "cannot save subscription group " + config.groupName + ": " + error);
     spdlog::info("admin: subscription group {} created or updated", config.groupName);
     return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+// UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST (225, mqadmin 5.x updateSubGroupList): the body's
+// groups checked first, then applied together and saved once.
+RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroupList(const RemotingCommand &request)
+{
+    JsonValue root;
+    std::string error;
+    if (!remoting::parseJsonObject(admin::bodyText(request), root, error))
+        return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupList body: " + error);
+    const JsonValue *list = root.find("groupConfigList");
+    if (!list || !list->isArray())
+        return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupList body: no groupConfigList");
+    std::vector<store::SubscriptionGroupConfig> configs;
+    for (size_t i = 0; i < list->asArray().size(); ++i) {
+        store::SubscriptionGroupConfig config;
+        const std::string path = "groupConfigList[" + std::to_string(i) + "]";
+        if (!store::SubscriptionGroupConfig::fromJson(list->asArray()[i], path, config, error))
+            return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupList body: " + error);
+        if (std::string invalid = remoting::groupNameError(config.groupName, path + ".groupName"); !invalid.empty())
+            return failure(request, ResponseCode::kSystemError, "bad SubscriptionGroupList body: " + invalid);
+        if (config.retryQueueNums < 0 || config.retryQueueNums > kMaxQueueNums)
+            return failure(request, ResponseCode::kSystemError,
+                           "bad SubscriptionGroupList body: " + path + ".retryQueueNums is outside 0.."
+                               + std::to_string(kMaxQueueNums));
+        configs.push_back(std::move(config));
+    }
+    for (const store::SubscriptionGroupConfig &config : configs)
+        broker_.subscriptionGroups().updateSubscriptionGroupConfig(config);
+    if (!broker_.subscriptionGroups().persist(error))
+        return failure(request, ResponseCode::kSystemError, "cannot save subscription groups: " + error);
+    spdlog::info("admin: {} subscription group(s) created or updated", configs.size());
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+// GET_SUBSCRIPTIONGROUP_CONFIG (352; mqadmin 5.x and the Dashboard read one group's config).
+RemotingCommand AdminProcessor::getSubscriptionGroup(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireGroup("group");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    const auto config = broker_.subscriptionGroups().findSubscriptionGroupConfig(group);
+    if (!config)
+        return failure(request, ResponseCode::kSubscriptionGroupNotExist, "No group in this broker");
+    return successWithBody(request, common::toJsonCompact(groupJson(*config)));
+}
+
+// QUERY_TOPICS_BY_CONSUMER (343): the topics the group has offsets for, and this broker.
+RemotingCommand AdminProcessor::queryTopicsByConsumer(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireGroup("group");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    JsonArray topics;
+    for (const std::string &topic : broker_.offsets().whichTopicByConsumer(group))
+        topics.emplace_back(topic);
+    JsonObject body;
+    body.set("brokerAddr", broker_.brokerAddress());
+    body.set("topicList", std::move(topics));
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
+}
+
+// QUERY_SUBSCRIPTION_BY_CONSUMER (345): the online group's subscription to a topic (null when none).
+RemotingCommand AdminProcessor::querySubscriptionByConsumer(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    const std::string group = reader.requireGroup("group");
+    const std::string topic = reader.requireTopic("topic");
+    if (!reader.ok())
+        return failure(request, ResponseCode::kSystemError, reader.error());
+    JsonObject body;
+    body.set("group", group);
+    const auto subscription = broker_.consumers().findSubscription(group, topic);
+    body.set("subscriptionData", subscription ? subscription->toJson() : JsonValue(nullptr));
+    body.set("topic", topic);
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
+}
+
+// GET_ALL_PRODUCER_INFO (328, mqadmin producer): every producer group's live clients.
+RemotingCommand AdminProcessor::getAllProducerInfo(const RemotingCommand &request)
+{
+    JsonObject data;
+    for (const std::string &group : broker_.producers().groupNames()) {
+        JsonArray producers;
+        for (const ClientChannelInfo &client : broker_.producers().channels(group)) {
+            JsonObject producer;
+            producer.set("clientId", client.clientId);
+            producer.set("remoteIP", client.channel.peerAddress());
+            producer.set("language", std::string(remoting::languageCodeName(client.language)));
+            producer.set("version", client.version);
+            producer.set("lastUpdateTimestamp", client.lastUpdateMillis);
+            producers.push_back(std::move(producer));
+        }
+        if (!producers.empty())
+            data.set(group, std::move(producers));
+    }
+    JsonObject body;
+    body.set("data", std::move(data));
+    return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
 }
 
 RemotingCommand AdminProcessor::deleteSubscriptionGroup(const RemotingCommand &request)

@@ -48,6 +48,11 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kGetAllSubscriptiongroupConfig,
             RequestCode::kUpdateAndCreateSubscriptiongroup,
             RequestCode::kDeleteSubscriptiongroup,
+            RequestCode::kUpdateAndCreateSubscriptiongroupList,
+            RequestCode::kGetSubscriptiongroupConfig,
+            RequestCode::kQueryTopicsByConsumer,
+            RequestCode::kQuerySubscriptionByConsumer,
+            RequestCode::kGetAllProducerInfo,
             RequestCode::kGetConsumerConnectionList,
             RequestCode::kGetProducerConnectionList,
             RequestCode::kQueryTopicConsumeByWho,
@@ -87,6 +92,12 @@ void AdminProcessor::process(const remoting::RequestContext &context, RemotingCo
     case RequestCode::kGetAllSubscriptiongroupConfig: return respond(getAllSubscriptionGroups(request));
     case RequestCode::kUpdateAndCreateSubscriptiongroup: return respond(updateAndCreateSubscriptionGroup(request));
     case RequestCode::kDeleteSubscriptiongroup: return respond(deleteSubscriptionGroup(request));
+    case RequestCode::kUpdateAndCreateSubscriptiongroupList:
+        return respond(updateAndCreateSubscriptionGroupList(request));
+    case RequestCode::kGetSubscriptiongroupConfig: return respond(getSubscriptionGroup(request));
+    case RequestCode::kQueryTopicsByConsumer: return respond(queryTopicsByConsumer(request));
+    case RequestCode::kQuerySubscriptionByConsumer: return respond(querySubscriptionByConsumer(request));
+    case RequestCode::kGetAllProducerInfo: return respond(getAllProducerInfo(request));
     case RequestCode::kGetConsumerConnectionList: return respond(getConsumerConnections(request));
     case RequestCode::kGetProducerConnectionList: return respond(getProducerConnections(request));
     case RequestCode::kQueryTopicConsumeByWho: return respond(queryTopicConsumeByWho(request));

@@ -86,6 +86,11 @@ private:
     // admin_groups.cpp
     Command getAllSubscriptionGroups(const Command &request);
     Command updateAndCreateSubscriptionGroup(const Command &request);
+    Command updateAndCreateSubscriptionGroupList(const Command &request);
+    Command getSubscriptionGroup(const Command &request);
+    Command queryTopicsByConsumer(const Command &request);
+    Command querySubscriptionByConsumer(const Command &request);
+    Command getAllProducerInfo(const Command &request);
     Command deleteSubscriptionGroup(const Command &request);
     Command getConsumerConnections(const Command &request);
     Command getProducerConnections(const Command &request);

@@ -11,6 +11,7 @@
 #include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/queue_tables.h"
 #include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
@@ -231,6 +232,58 @@ private slots:
         const RemotingCommand noTopic = reset({{"group", "ResetGroup"}, {"timestamp", "-1"}, {"topic", "NoSuchTopic"}});
         QCOMPARE(noTopic.code, ResponseCode::kTopicNotExist);
         QCOMPARE(noTopic.remark.value_or(""), std::string("Topic NoSuchTopic does not exist"));
+    }
+
+    // The group and producer queries mqadmin 5.x and the Dashboard send besides the 4.x ones.
+    void groupAndProducerQueriesOfTheToolsAreAnswered()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(test::createTopic("QueryTopic", 1)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(test::heartbeat("10.0.0.5@q", "QueryGroup", "QueryTopic", "QueryProducers")).code,
+                 ResponseCode::kSuccess);
+        QCOMPARE(broker.call(test::commitOffset("QueryGroup", "QueryTopic", 0, 0)).code, ResponseCode::kSuccess);
+
+        const RemotingCommand config =
+            broker.call(test::request(RequestCode::kGetSubscriptiongroupConfig, {{"group", "QueryGroup"}}));
+        QCOMPARE(config.code, ResponseCode::kSuccess);
+        QCOMPARE(parseBody(config).find("groupName")->asString(), std::string("QueryGroup"));
+        const RemotingCommand noConfig =
+            broker.call(test::request(RequestCode::kGetSubscriptiongroupConfig, {{"group", "NoGroup"}}));
+        QCOMPARE(noConfig.code, ResponseCode::kSubscriptionGroupNotExist);
+        QCOMPARE(noConfig.remark.value_or(""), std::string("No group in this broker"));
+
+        const RemotingCommand topics = broker.call(test::request(RequestCode::kQueryTopicsByConsumer, {{"group", "QueryGroup"}}));
+        QCOMPARE(topics.code, ResponseCode::kSuccess);
+        QVERIFY2(test::bodyOf(topics).find("\"topicList\":[\"QueryTopic\"]") != std::string::npos, test::bodyOf(topics).c_str());
+        const RemotingCommand subscription = broker.call(
+            test::request(RequestCode::kQuerySubscriptionByConsumer, {{"group", "QueryGroup"}, {"topic", "QueryTopic"}}));
+        const common::JsonValue subscriptionBody = parseBody(subscription);
+        const common::JsonValue *subscriptionData = subscriptionBody.find("subscriptionData");
+        QVERIFY2(subscriptionData && subscriptionData->find("subString"), test::bodyOf(subscription).c_str());
+        QCOMPARE(subscriptionData->find("subString")->asString(), std::string("*"));
+
+        const RemotingCommand producers = broker.call(test::request(RequestCode::kGetAllProducerInfo));
+        QCOMPARE(producers.code, ResponseCode::kSuccess);
+        const common::JsonValue producerInfo = parseBody(producers);
+        const common::JsonValue *data = producerInfo.find("data");
+        QVERIFY2(data, test::bodyOf(producers).c_str());
+        const common::JsonValue *group = data->find("QueryProducers");
+        QVERIFY2(group && group->isArray() && group->asArray().size() == 1, test::bodyOf(producers).c_str());
+        QCOMPARE(group->asArray()[0].find("clientId")->asString(), std::string("10.0.0.5@q"));
+
+        RemotingCommand list = test::request(RequestCode::kUpdateAndCreateSubscriptiongroupList);
+        const std::string body = "{\"groupConfigList\":[{\"groupName\":\"ListA\"},{\"groupName\":\"ListB\",\"retryMaxTimes\":3}]}";
+        list.body.assign(body.begin(), body.end());
+        QCOMPARE(broker.call(std::move(list)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.controller().subscriptionGroups().findSubscriptionGroupConfig("ListB")->retryMaxTimes, 3);
+        QVERIFY(broker.controller().subscriptionGroups().findSubscriptionGroupConfig("ListA").has_value());
+        RemotingCommand bad = test::request(RequestCode::kUpdateAndCreateSubscriptiongroupList);
+        const std::string badBody = "{\"groupConfigList\":[{\"groupName\":\"Fine\"},{\"groupName\":\"bad/name\"}]}";
+        bad.body.assign(badBody.begin(), badBody.end());
+        QCOMPARE(broker.call(std::move(bad)).code, ResponseCode::kSystemError);
+        QVERIFY(!broker.controller().subscriptionGroups().findSubscriptionGroupConfig("Fine").has_value());
     }
 
     void runningInfoAndDirectConsumptionAreForwardedToTheClient()
