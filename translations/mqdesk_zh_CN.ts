@@ -4053,6 +4053,22 @@ Broker：%2（%3，集群 %4）
         <source>Scheduled timer messages: %1</source>
         <translation>定时消息计划：%1</translation>
     </message>
+    <message>
+        <source>%1 — %2/s now, %3 in the last 24 h</source>
+        <translation>%1 — 当前 %2/秒，最近 24 小时 %3 条</translation>
+    </message>
+    <message>
+        <source>Traffic: %1</source>
+        <translation>流量：%1</translation>
+    </message>
+    <message>
+        <source>Puts: none since the brokers started.</source>
+        <translation>写入：Broker 启动以来没有。</translation>
+    </message>
+    <message>
+        <source>Puts: %1/s in the last minute · %2 in the last hour · %3 in the last 24 h</source>
+        <translation>写入：最近一分钟 %1/秒 · 最近一小时 %2 条 · 最近 24 小时 %3 条</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::TopicDialog</name>

@@ -58,6 +58,21 @@ public:
     // (admin_clients.cpp).
     Result<remoting::ConsumerRunningInfo> consumerRunningInfo(const std::string &group, const std::string &clientId,
                                                               bool jstack);
+    // VIEW_BROKER_STATS_DATA (Java's BrokerStatsManager): one statistic (TOPIC_PUT_NUMS with the
+    // topic as key, GROUP_GET_NUMS with "topic@group", …) summed over `brokers`; a broker that never
+    // counted the key adds nothing. `counted` says whether any broker had it.
+    struct StatsWindow
+    {
+        int64_t sum = 0;
+        double tps = 0;
+    };
+    struct BrokerStats
+    {
+        StatsWindow minute, hour, day;
+        bool counted = false;
+    };
+    Result<BrokerStats> brokerStats(const std::vector<std::string> &brokers, const std::string &statsName,
+                                    const std::string &statsKey);
     // CONSUME_MESSAGE_DIRECTLY: the client named runs its listener on the message `offsetMsgId`
     // of `topic`, at the broker that stores it; its ConsumeMessageDirectlyResult.
     Result<remoting::ConsumeMessageDirectlyResult> consumeMessageDirectly(const std::string &group,

@@ -1,10 +1,12 @@
 // AdminClient's questions to a running consumer, asked through a broker that forwards them over
 // the client's own connection (broker/server/client_call_processor.h): its running info and
 // "consume this message directly". A client is connected to every broker it consumes from, so
-// the group's brokers are asked in turn until one reaches it.
+// the group's brokers are asked in turn until one reaches it. And the brokers' traffic
+// statistics (VIEW_BROKER_STATS_DATA) those diagnoses go with.
 
 #include "broker/client/admin_client.h"
 
+#include "broker/common/json.h"
 #include "broker/common/message_id.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
@@ -87,6 +89,49 @@ Result<remoting::ConsumeMessageDirectlyResult> AdminClient::consumeMessageDirect
     if (!remoting::ConsumeMessageDirectlyResult::fromJson(bodyText(response.value), result, error))
         return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
     return result;
+}
+
+Result<AdminClient::BrokerStats> AdminClient::brokerStats(const std::vector<std::string> &brokers,
+                                                          const std::string &statsName, const std::string &statsKey)
+{
+    BrokerStats total;
+    Status failure;
+    for (const std::string &addr : brokers) {
+        remoting::ExtFields fields;
+        remoting::setField(fields, "statsName", statsName);
+        remoting::setField(fields, "statsKey", statsKey);
+        RemotingCommand command = RemotingCommand::createRequest(RequestCode::kViewBrokerStatsData, std::move(fields));
+        const std::string what = MQClientAPI::describeRequest(addr, command);
+        Result<RemotingCommand> response = api_->invoke(addr, std::move(command), api_->config().timeoutMillis);
+        if (!response.ok) {
+            failure = response.status();
+            continue;
+        }
+        if (response.value.code != ResponseCode::kSuccess) {
+            // "The stats <name> <key> not exist": this broker never counted it.
+            if (!response.value.remark.value_or("").ends_with("not exist"))
+                failure = MQClientAPI::responseFailure(what, response.value);
+            continue;
+        }
+        const common::JsonParseResult parsed = common::parseJson(bodyText(response.value));
+        if (!parsed.ok() || !parsed.value.isObject())
+            return Status::failure(clientCode::kBadResponse, what + ": bad body: " + parsed.error);
+        const auto add = [&](const char *window, StatsWindow &into) {
+            if (const common::JsonValue *value = parsed.value.find(window)) {
+                if (const common::JsonValue *sum = value->find("sum"))
+                    into.sum += sum->asInteger();
+                if (const common::JsonValue *tps = value->find("tps"))
+                    into.tps += tps->asDouble();
+            }
+        };
+        add("statsMinute", total.minute);
+        add("statsHour", total.hour);
+        add("statsDay", total.day);
+        total.counted = true;
+    }
+    if (!total.counted && !failure.ok)
+        return failure;
+    return total;
 }
 
 } // namespace mqdesk::client

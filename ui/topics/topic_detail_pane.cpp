@@ -11,6 +11,8 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QTableWidget>
+
+#include <map>
 #include <QVBoxLayout>
 
 #include <set>
@@ -26,6 +28,9 @@ struct TopicDetails
     std::vector<std::string> consumerGroups;
     std::string consumersError;
     client::Result<client::TimerTimeline> timeline;
+    // VIEW_BROKER_STATS_DATA on the topic's masters: its puts, and each consumer group's gets.
+    client::Result<client::AdminClient::BrokerStats> puts;
+    std::map<std::string, client::AdminClient::BrokerStats> gets;
 };
 
 TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
@@ -34,11 +39,13 @@ TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
     details.route = admin.topicRoute(topic);
     details.stats = admin.topicStats(topic);
     std::set<std::string> groups;
+    std::vector<std::string> masters;
     if (details.route.ok) {
         for (const remoting::BrokerData &broker : details.route.value.brokerDatas) {
             const std::string master = broker.masterAddress();
             if (master.empty())
                 continue;
+            masters.push_back(master);
             auto answer = admin.api().queryTopicConsumeByWho(master, topic);
             if (answer.ok)
                 groups.insert(answer.value.begin(), answer.value.end());
@@ -47,6 +54,14 @@ TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
         }
     }
     details.consumerGroups.assign(groups.begin(), groups.end());
+    details.puts = admin.brokerStats(masters, "TOPIC_PUT_NUMS", topic);
+    if (details.puts.ok) { // a broker without the statistics is not asked once per group
+        for (const std::string &group : details.consumerGroups) {
+            auto gets = admin.brokerStats(masters, "GROUP_GET_NUMS", topic + "@" + group);
+            if (gets.ok && gets.value.counted)
+                details.gets[group] = gets.value;
+        }
+    }
     details.timeline = admin.timerTimeline(topic, 60, 20);
     return details;
 }
@@ -90,6 +105,10 @@ TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
     title_ = new QLabel(this);
     status_ = new QLabel(this);
     status_->setWordWrap(true);
+    traffic_ = new QLabel(this);
+    traffic_->setObjectName(QStringLiteral("topicTraffic"));
+    traffic_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    traffic_->setWordWrap(true);
     queues_ = makeTable({tr("Broker"), tr("Queue"), tr("Min offset"), tr("Max offset"), tr("Messages"),
                          tr("Last stored")},
                         this);
@@ -110,6 +129,7 @@ TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(title_);
     layout->addWidget(status_);
+    layout->addWidget(traffic_);
     layout->addLayout(columns, 2);
     layout->addWidget(titled(tr("Scheduled timer messages"), timeline_, this), 1);
     showTopic({});
@@ -127,6 +147,7 @@ void TopicDetailPane::refresh()
     queues_->setRowCount(0);
     route_->setRowCount(0);
     consumers_->clear();
+    traffic_->clear();
     timeline_->setUnavailable({});
     if (topic_.isEmpty()) {
         title_->setText(tr("Select a topic to see its queues, route and consumer groups."));
@@ -190,8 +211,23 @@ void TopicDetailPane::refresh()
             } else {
                 problems << tr("Route: %1").arg(QString::fromStdString(details.route.error));
             }
-            for (const std::string &group : details.consumerGroups)
-                consumers_->addItem(QString::fromStdString(group));
+            for (const std::string &group : details.consumerGroups) {
+                const auto gets = details.gets.find(group);
+                consumers_->addItem(gets == details.gets.end()
+                                        ? QString::fromStdString(group)
+                                        : tr("%1 — %2/s now, %3 in the last 24 h")
+                                              .arg(QString::fromStdString(group), locale.toString(gets->second.minute.tps, 'f', 2),
+                                                   locale.toString(static_cast<qlonglong>(gets->second.day.sum))));
+            }
+            if (!details.puts.ok)
+                traffic_->setText(tr("Traffic: %1").arg(QString::fromStdString(details.puts.error)));
+            else if (!details.puts.value.counted)
+                traffic_->setText(tr("Puts: none since the brokers started."));
+            else
+                traffic_->setText(tr("Puts: %1/s in the last minute · %2 in the last hour · %3 in the last 24 h")
+                                      .arg(locale.toString(details.puts.value.minute.tps, 'f', 2),
+                                           locale.toString(static_cast<qlonglong>(details.puts.value.hour.sum)),
+                                           locale.toString(static_cast<qlonglong>(details.puts.value.day.sum))));
             if (details.consumerGroups.empty())
                 consumers_->addItem(tr("No consumer group has consumed it yet."));
             if (!details.consumersError.empty())
@@ -209,6 +245,11 @@ void TopicDetailPane::refresh()
                 table->resizeColumnsToContents();
             emit loaded(topic);
         });
+}
+
+QString TopicDetailPane::trafficText() const
+{
+    return traffic_->text();
 }
 
 } // namespace mqdesk::ui

@@ -34,6 +34,8 @@ public:
     QTableWidget *queueTable() const { return queues_; }
     QTableWidget *routeTable() const { return route_; }
     QListWidget *consumerList() const { return consumers_; }
+    // The topic's puts (and below, each group's gets) from the brokers' statistics.
+    QString trafficText() const;
 
 signals:
     // The topic's stored messages, known from its queue offsets.
@@ -47,6 +49,7 @@ private:
     uint64_t generation_ = 0; // drops answers about a topic no longer shown
     QLabel *title_ = nullptr;
     QLabel *status_ = nullptr;
+    QLabel *traffic_ = nullptr;
     QTableWidget *queues_ = nullptr;
     QTableWidget *route_ = nullptr;
     QListWidget *consumers_ = nullptr;

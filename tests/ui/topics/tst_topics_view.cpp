@@ -323,6 +323,10 @@ private slots:
         QCOMPARE(stored, 1);
         QCOMPARE(view_->detailPane()->routeTable()->rowCount(), 1);
         QVERIFY(!view_->detailPane()->consumerList()->findItems(QStringLiteral("DeskReaders"), Qt::MatchExactly).isEmpty());
+        // The broker's statistics (VIEW_BROKER_STATS_DATA) say how much was put, now and lately.
+        const QString traffic = view_->detailPane()->trafficText();
+        QVERIFY2(traffic.startsWith(QStringLiteral("Puts: ")) && traffic.contains(QStringLiteral("in the last 24 h")),
+                 qPrintable(traffic));
         QVERIFY(view_->detailPane()->routeTable()->item(0, 1)->text().contains(window_->brokerHost().brokerAddress()));
         QTRY_COMPARE(view_->topicModel()->topic(kTopic)->messages, 1); // the table learns it too
         saveScreenshot(*window_, QStringLiteral("topics-detail"));
