@@ -3210,6 +3210,52 @@ Widen the time range, check the topic, or browse the queues.</source>
         <source>Read the shown query again (F5)</source>
         <translation>重新执行当前查询（F5）</translation>
     </message>
+    <message>
+        <source>&amp;Resend to its group…</source>
+        <translation>重发给所属消费组(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Send the selected dead letters (or all shown) to their group&apos;s retry topic, so that the group consumes them again</source>
+        <translation>把选中的死信（未选中则为全部显示的）发送到所属消费组的重试主题，使该组重新消费</translation>
+    </message>
+    <message>
+        <source>Resend</source>
+        <translation>重发</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>Resend the %n selected dead letter(s) to consumer group %1?</source>
+        <translation>
+            <numerusform>将选中的 %n 条死信重发给消费组 %1？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Resend all %n dead letter(s) shown to consumer group %1?</source>
+        <translation>
+            <numerusform>将显示的全部 %n 条死信重发给消费组 %1？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>They are sent to %1, so only %2 consumes them again; the dead letters stay in %3.</source>
+        <translation>它们会发送到 %1，只有 %2 会重新消费；死信仍保留在 %3。</translation>
+    </message>
+    <message>
+        <source>Not connected: nothing was resent.</source>
+        <translation>未连接：没有重发任何消息。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Resent %n dead letter(s) to %1.</source>
+        <translation>
+            <numerusform>已向 %1 重发 %n 条死信。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resent %1 dead letter(s) to %2; %3 failed: %4</source>
+        <translation>已向 %2 重发 %1 条死信；%3 条失败：%4</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::OverviewView</name>

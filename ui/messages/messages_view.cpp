@@ -37,6 +37,7 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent)
     addToolbarRow(buildLookupBar());
     setFindTarget(lookupEdit_); // Ctrl+F: the lookup
 
+    addBelowBanner(buildResendBar());
     setModel(model_);
     QTableView *messages = table();
     messages->sortByColumn(MessageTableModel::QueueColumn, Qt::AscendingOrder);
@@ -113,6 +114,11 @@ QWidget *MessagesView::buildBrowseBar()
     browseButton_->setToolTip(tr("Read the queue from the start you chose, %1 messages at a time").arg(kPageSize));
     sendButton_ = new QPushButton(tr("Send test &message…"), this);
     sendButton_->setObjectName(QStringLiteral("openSendDialog"));
+    resendButton_ = new QPushButton(tr("&Resend to its group…"), this);
+    resendButton_->setObjectName(QStringLiteral("resendDeadLetters"));
+    resendButton_->setToolTip(tr("Send the selected dead letters (or all shown) to their group's retry topic, "
+                                 "so that the group consumes them again"));
+    resendButton_->hide();
 
     auto *bar = new QWidget(this);
     auto *layout = new QHBoxLayout(bar);
@@ -125,6 +131,7 @@ QWidget *MessagesView::buildBrowseBar()
     layout->addWidget(startTime_);
     layout->addWidget(browseButton_);
     layout->addStretch(1);
+    layout->addWidget(resendButton_);
     layout->addWidget(sendButton_);
 
     queueTimer_ = new QTimer(this);
@@ -137,6 +144,8 @@ QWidget *MessagesView::buildBrowseBar()
         startTime_->setVisible(index == 1);
     });
     connect(browseButton_, &QPushButton::clicked, this, &MessagesView::browse);
+    connect(resendButton_, &QPushButton::clicked, this, &MessagesView::requestResend);
+    connect(topicCombo_, &QComboBox::currentTextChanged, this, &MessagesView::updateResendButton);
     connect(offsetEdit_, &QLineEdit::returnPressed, this, &MessagesView::browse);
     connect(sendButton_, &QPushButton::clicked, this, &MessagesView::openSendDialog);
     return bar;
@@ -260,6 +269,7 @@ void MessagesView::updateControls()
     sendButton_->setEnabled(connected);
     loadMoreButton_->setVisible(query_ == Query::Browse);
     loadMoreButton_->setEnabled(query_ == Query::Browse && model_->canFetchMore({}));
+    updateResendButton();
 }
 
 } // namespace mqdesk::ui

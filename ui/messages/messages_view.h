@@ -5,7 +5,9 @@
 // a page, the next page read when the table scrolls near its end or on "Load more" (bounded
 // pulls as TOOLS_CONSUMER, never a commit); look a message up by its id (offset id or
 // UNIQ_KEY) or by key within a time range (at most 64 shown, said so). The selected message's
-// fields, properties and body are shown below; a test message can be sent from a dialog.
+// fields, properties and body are shown below; a test message can be sent from a dialog. Shown
+// messages of a dead-letter topic (%DLQ%<group>) can be resent to their group — the selected ones,
+// or all shown — after one inline confirmation (messages_view_resend.cpp).
 // Every call runs off the GUI thread; results and errors go to the view's banner and empty
 // state (a TablePage: ui/widgets/table_page.h).
 
@@ -65,12 +67,18 @@ public:
     MessageTableModel *messageModel() const { return model_; }
     MessageDetailPane *detailPane() const { return detail_; }
     QComboBox *topicBox() const { return topicCombo_; }
+    QPushButton *resendButton() const { return resendButton_; }
+    QString resendConfirmationText() const;
+    // The inline confirmation's Confirm: resends what requestResend() named.
+    void confirmResend();
 
 signals:
     // A browse, a page or a lookup finished (ok or not).
     void queryFinished();
     // A send from the dialog finished.
     void messageSent(bool ok);
+    // A resend of dead letters finished: how many were sent again, how many failed.
+    void resendFinished(int sent, int failed);
 
 private:
     enum class Query { None, Browse, ById, ByKey };
@@ -90,6 +98,12 @@ private:
     // Reads the trace of `msgId` for the detail pane's Trace tab (the shown message's, if it
     // still is when the answer comes).
     void readTrace(const QString &msgId);
+    // messages_view_resend.cpp: the dead letters' group (empty unless a %DLQ% topic is shown),
+    // the confirmation bar, and the resend itself.
+    QString deadLetterGroup() const;
+    QWidget *buildResendBar();
+    void requestResend();
+    void updateResendButton();
 
     ClusterConnection &connection_;
     MessageTableModel *model_ = nullptr;
@@ -107,6 +121,10 @@ private:
     QPushButton *findButton_ = nullptr;
     QPushButton *sendButton_ = nullptr;
     QPushButton *loadMoreButton_ = nullptr;
+    QPushButton *resendButton_ = nullptr;
+    QWidget *resendBar_ = nullptr;
+    QLabel *resendLabel_ = nullptr;
+    std::vector<common::StoredMessage> pendingResend_;
     QLabel *resultLabel_ = nullptr;
     MessageDetailPane *detail_ = nullptr;
     QTimer *queueTimer_ = nullptr;

@@ -9,6 +9,9 @@
 #include "ui_test_util.h"
 #include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
+#include "broker/common/message_id.h"
+#include "broker/remoting/net/remoting_client.h"
+#include "broker/remoting/remoting_codes.h"
 #include "ui/main_window.h"
 #include "ui/messages/message_detail_pane.h"
 #include "ui/messages/message_table_model.h"
@@ -372,6 +375,95 @@ private slots:
         detail->tabs()->setFocus(Qt::TabFocusReason);
         QTest::keyClick(detail->tabs(), Qt::Key_Tab, Qt::ControlModifier);
         QCOMPARE(detail->tabs()->currentIndex(), 0);
+    }
+
+    // Three messages a consumer of GID_DEAD gave up on (CONSUMER_SEND_MSG_BACK with delay level
+    // -1: straight to %DLQ%GID_DEAD, as after its last retry); a person browses the dead-letter
+    // topic, resends the one selected, then all shown, each after the inline confirmation, and
+    // finds them in the group's retry topic with their original topic.
+    void resendsDeadLettersToTheirGroup()
+    {
+        client::ClientConfig config;
+        config.namesrvAddr = window_->brokerHost().namesrvAddress().toStdString();
+        config.instanceName = "messages-dlq";
+        client::ProducerOptions options;
+        options.group = "messages_dlq_producer";
+        client::Producer producer(config, options);
+        QVERIFY(producer.start().ok);
+        remoting::RemotingClient consumer;
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        for (int i = 0; i < 3; ++i) {
+            client::Message message;
+            message.topic = "DeskDlqSource";
+            message.setBody("dead " + std::to_string(i));
+            const auto sent = producer.send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+            const auto id = common::decodeOffsetMessageId(sent.value.msgId);
+            QVERIFY(id);
+            const auto back = consumer.invokeSync(
+                broker,
+                remoting::RemotingCommand::createRequest(
+                    remoting::RequestCode::kConsumerSendMsgBack,
+                    {{"offset", std::to_string(id->commitLogOffset)}, {"group", "GID_DEAD"}, {"delayLevel", "-1"},
+                     {"originMsgId", sent.value.msgId}, {"originTopic", "DeskDlqSource"}}),
+                std::chrono::milliseconds(10000));
+            QVERIFY(back.ok());
+            QCOMPARE(back.response.code, remoting::ResponseCode::kSuccess);
+        }
+        producer.shutdown();
+
+        // Typed into the topic box as a person does, then Browse.
+        const QString dlq = QStringLiteral("%DLQ%GID_DEAD");
+        for (int attempt = 0; attempt < 50 && view_->messageModel()->rowCount() < 3; ++attempt) {
+            QLineEdit *topic = view_->topicBox()->lineEdit();
+            topic->selectAll();
+            QTest::keyClicks(topic, dlq);
+            QTest::keyClick(topic, Qt::Key_Return);
+            QTest::mouseClick(view_->findChild<QPushButton *>(QStringLiteral("browseButton")), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+            if (view_->messageModel()->rowCount() < 3)
+                QTest::qWait(100); // the dispatcher may not have indexed the last one yet
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), 3);
+        QVERIFY(view_->resendButton()->isVisible());
+        QVERIFY(view_->resendButton()->isEnabled());
+
+        QTableView *table = view_->table();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(0, 0)).center());
+        QTest::mouseClick(view_->resendButton(), Qt::LeftButton);
+        QVERIFY2(view_->resendConfirmationText().contains(QStringLiteral("the 1 selected dead letter")),
+                 qPrintable(view_->resendConfirmationText()));
+        QVERIFY(view_->resendConfirmationText().contains(QStringLiteral("%RETRY%GID_DEAD")));
+        saveScreenshot(*window_, QStringLiteral("messages-dlq-resend"));
+        QSignalSpy resent(view_, &MessagesView::resendFinished);
+        QTest::mouseClick(view_->findChild<QPushButton *>(QStringLiteral("confirmResend")), Qt::LeftButton);
+        QVERIFY(resent.wait(30000));
+        QCOMPARE(resent.at(0).at(0).toInt(), 1);
+        QCOMPARE(resent.at(0).at(1).toInt(), 0);
+
+        // Nothing selected (Ctrl+click takes the row out): all shown.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                          table->visualRect(table->model()->index(0, 0)).center());
+        QVERIFY(table->selectionModel()->selectedRows().isEmpty());
+        QTest::mouseClick(view_->resendButton(), Qt::LeftButton);
+        QVERIFY2(view_->resendConfirmationText().contains(QStringLiteral("all 3 dead letter")),
+                 qPrintable(view_->resendConfirmationText()));
+        QTest::mouseClick(view_->findChild<QPushButton *>(QStringLiteral("confirmResend")), Qt::LeftButton);
+        QVERIFY(resent.wait(30000));
+        QCOMPARE(resent.at(1).at(0).toInt(), 3);
+
+        // In the retry topic, for GID_DEAD alone, with the topic they were first sent to.
+        for (int attempt = 0; attempt < 50 && view_->messageModel()->rowCount() != 4; ++attempt) {
+            view_->browseFromOffset(QStringLiteral("%RETRY%GID_DEAD"), -1, 0);
+            QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
+            if (view_->messageModel()->rowCount() != 4)
+                QTest::qWait(100);
+        }
+        QCOMPARE(view_->messageModel()->rowCount(), 4);
+        QVERIFY(!view_->resendButton()->isVisible()); // not a dead-letter topic
+        const common::StoredMessage *first = view_->messageModel()->message(0);
+        QVERIFY(first);
+        QCOMPARE(first->properties.get("RETRY_TOPIC").value_or(""), std::string_view("DeskDlqSource"));
     }
 
 private:
