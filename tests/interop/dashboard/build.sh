@@ -88,6 +88,14 @@ fi
 
 rm -rf "$lib"
 mkdir -p "$lib"
-(cd "$lib" && unzip -q -j "$jar" 'BOOT-INF/lib/*.jar')
+# The jar's libraries, flat (python3 rather than unzip, which a fresh Debian lacks).
+python3 - "$jar" "$lib" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as jar:
+    for entry in jar.namelist():
+        if entry.startswith("BOOT-INF/lib/") and entry.endswith(".jar"):
+            with jar.open(entry) as src, open(os.path.join(sys.argv[2], os.path.basename(entry)), "wb") as dst:
+                dst.write(src.read())
+PY
 touch "$lib/.complete"
 echo "$jar"
