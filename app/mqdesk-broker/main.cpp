@@ -12,8 +12,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <future>
 #include <iostream>
+#include <thread>
 #include <pthread.h>
 
 using mqdesk::server::EmbeddedBroker;
@@ -142,7 +146,22 @@ int main(int argc, char **argv)
     int signal = 0;
     sigwait(&stopSignals, &signal);
     spdlog::info("{} received, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
-    grpc.shutdown();
+    // The gRPC endpoint first (its calls use the broker), but never at the cost of the store: if
+    // it does not stop within 10 s, the broker is stopped (flushed, closed cleanly) without it and
+    // the process ends there, naming the step that hung.
+    std::promise<void> grpcStopped;
+    std::thread stopper([&grpc, &grpcStopped] {
+        grpc.shutdown();
+        grpcStopped.set_value();
+    });
+    if (grpcStopped.get_future().wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+        spdlog::error("grpc: the endpoint did not stop within 10 s (stuck at: {}); stopping the broker without it",
+                      grpc.shutdownStep());
+        broker.shutdown();
+        spdlog::shutdown();
+        std::_Exit(0);
+    }
+    stopper.join();
     broker.shutdown();
     return 0;
 }

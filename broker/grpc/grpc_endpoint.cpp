@@ -76,6 +76,13 @@ struct GrpcEndpoint::Impl
     std::mutex tickMutex;
     std::condition_variable tickWake;
     bool stopping = false; // guarded by tickMutex
+    std::atomic<const char *> shutdownStep{""};
+
+    void step(const char *what)
+    {
+        shutdownStep = what;
+        spdlog::info("grpc: stopping: {}", what);
+    }
 };
 
 GrpcEndpoint::GrpcEndpoint(server::BrokerController &broker, GrpcEndpointOptions options)
@@ -156,6 +163,7 @@ void GrpcEndpoint::shutdown()
     Impl &d = *impl_;
     if (!d.server)
         return;
+    d.step("the sweeper");
     {
         std::lock_guard lock(d.tickMutex);
         d.stopping = true;
@@ -165,16 +173,28 @@ void GrpcEndpoint::shutdown()
         d.ticker.join();
     // Calls waiting on the broker are answered when their clients' channels close.
     d.broker.setRuntimeInfoSource("grpc", {});
+    d.step("closing the clients' channels");
     d.service->shutdown();
     // No new connections; on the open ones grpc++ sends GOAWAY and ends the calls, then the
     // guard closes what is left.
+    d.step("no new connections");
     d.guard->stopAccepting();
+    d.step("ending the calls (1 s)");
     d.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    d.step("closing the connections");
     d.guard->stop();
+    d.step("releasing the server");
     d.server.reset();
     d.guard.reset();
     d.service.reset();
     d.boundPort = 0;
+    d.shutdownStep = "";
+    spdlog::info("grpc: stopped");
+}
+
+const char *GrpcEndpoint::shutdownStep() const
+{
+    return impl_->shutdownStep.load();
 }
 
 std::string GrpcEndpoint::address() const

@@ -50,7 +50,10 @@ public:
     // 127.0.0.1:8081 ...") when the port cannot be bound.
     bool start(std::string &error);
     // Ends every call and stream (clients reconnect to a restarted broker), then stops. Idempotent.
+    // Each step is logged; shutdownStep() names the one under way (for a caller that bounds the
+    // wait: mqdesk-broker's stop), empty when none is.
     void shutdown();
+    const char *shutdownStep() const;
 
     // "127.0.0.1:8081" (the advertised host with the bound port); empty before start.
     std::string address() const;
