@@ -66,12 +66,13 @@ std::string StatsData::toJson() const
 
 struct StatsItemSet::Item
 {
+    // Zeros one step back, as Java seeds a new item: the first events count, and a window is
+    // never shorter than its step (5 puts in the first millisecond read 0.5/s, not 5,000/s).
     explicit Item(int64_t nowMillis)
     {
-        const Snapshot start{0, 0, nowMillis};
-        minute.push(start);
-        hour.push(start);
-        day.push(start);
+        minute.push({0, 0, nowMillis - kMinuteStep});
+        hour.push({0, 0, nowMillis - kHourStep});
+        day.push({0, 0, nowMillis - kDayStep});
     }
 
     Snapshot now(int64_t nowMillis) const

@@ -9,7 +9,8 @@
 // 10 min (the last 7: the hour) and every hour (the last 25: the day). A window's figures are
 // from its oldest snapshot to now — sum (value added), tps (sum per second) and avgpt (value per
 // event) — where Java ends at its newest snapshot: a put shows at once, not up to 10 s later. A
-// key's first snapshot is taken when it is created, so its first events count.
+// key's first snapshots are zeros one step before its creation (Java's seed), so its first
+// events count and a rate is never taken over less than a step.
 //
 // Thread-safe: add() is lock-free for a key that exists (a shared lock finds it); sample() runs
 // once a second on the broker's scheduler. At most kMaxKeysPerSet keys per set: keys beyond it
