@@ -86,7 +86,11 @@ private slots:
             const auto first = store->putMessage(test::makeMessage("T", 0, body + "0"));
             QCOMPARE(first.status, PutMessageStatus::PutOk);
             acknowledged.push_back({"T", first.queueOffset, body + "0"});
+            // The dispatcher writes T's consume queue after the put returns: let it finish before
+            // the disk fills, or it takes (or frees) pages the checks below count on (1 run in ~6).
+            store->waitForDispatch();
             QVERIFY(fillWithBallast(ballast) >= 0);
+            QVERIFY(fillWithBallast(ballast + "-top-up") >= 0); // whatever was freed meanwhile
 
             // A queue that has no file yet cannot get one: refused before anything is appended.
             const auto newQueue = store->putMessage(test::makeMessage("N", 0, "no room for my queue"));
@@ -116,6 +120,7 @@ private slots:
 
             // Space is freed: puts flow again, offsets continue where the acknowledged ones ended.
             QVERIFY(std::filesystem::remove(ballast));
+            std::filesystem::remove(ballast + "-top-up");
             const auto again = store->putMessage(test::makeMessage("T", 0, "after-free"));
             QCOMPARE(again.status, PutMessageStatus::PutOk);
             QCOMPARE(again.queueOffset, acknowledged.back().queueOffset + 1);
