@@ -119,9 +119,9 @@ RemotingCommand AdminProcessor::resetOffsetOnBroker(const RemotingCommand &reque
     for (const auto &[queue, target] : targets) {
         const int64_t next = std::max<int64_t>(0, target);
         broker_.offsets().assignResetOffset(group, topic, queue, next);
-        broker_.pullOffsets().clear(group, topic);
         table.offsetTable[{topic, broker_.brokerConfig().brokerName, queue}] = next;
     }
+    broker_.pullOffsets().clear(group, topic);
     broker_.pop().orderInfo().clearBlock(topic, group, queueId);
     std::string error;
     if (!broker_.offsets().persist(error))
