@@ -1,5 +1,7 @@
 #include "broker/grpc/client_registry.h"
 
+#include "broker/common/clock.h"
+
 namespace mqdesk::grpc {
 
 bool TelemetryOutbox::push(v2::TelemetryCommand command)
@@ -23,6 +25,7 @@ GrpcClient::GrpcClient(std::string clientId, std::shared_ptr<LocalChannel> chann
 {
     info_.clientId = clientId_;
     info_.peerAddress = channel_->peerAddress();
+    info_.firstSeenMs = common::wallMillis();
 }
 
 GrpcClientInfo GrpcClient::info() const

@@ -49,6 +49,7 @@ struct GrpcClientInfo
     remoting::LanguageCode language = remoting::LanguageCode::Other;
     std::string languageName; // the UA's: JAVA, NODE_JS, PYTHON, GOLANG, ...
     std::string version;      // the SDK's, "5.0.7"
+    int64_t firstSeenMs = 0;  // wall clock: when the endpoint first heard of it
     std::optional<v2::Settings> settings; // merged; set by the first telemetry Settings
 };
 

@@ -105,7 +105,10 @@ bool GrpcEndpoint::start(std::string &error)
     d.advertisedHost = d.options.advertisedHost.empty() ? d.broker.settings()->store.brokerIP1 : d.options.advertisedHost;
     MessagingServiceConfig config;
     config.advertisedHost = d.advertisedHost;
-    config.consumerLongPollingMillis = d.options.consumerLongPollingMillis;
+    const server::BrokerConfig &brokerConfig = d.broker.brokerConfig();
+    config.minLongPollingMillis = brokerConfig.grpcClientConsumerMinLongPollingTimeoutMillis;
+    config.consumerLongPollingMillis =
+        std::max(config.minLongPollingMillis, brokerConfig.grpcClientConsumerMaxLongPollingTimeoutMillis);
     d.service = std::make_unique<MessagingService>(d.broker, config);
 
     // grpc++ listens on no port of its own: the guard accepts and hands it each connection.

@@ -23,7 +23,6 @@ struct GrpcEndpointOptions
     std::string bindAddress = "127.0.0.1";
     uint16_t port = 8081;       // 0 picks a free port
     std::string advertisedHost; // what routes name; empty: the broker's brokerIP1
-    int64_t consumerLongPollingMillis = 20'000;
 };
 
 // A connected 5.x client, for the console and mqdesk-admin.

@@ -25,11 +25,13 @@ RemotingCommand failure(const RemotingCommand &request, std::string remark)
 
 } // namespace
 
-LocalChannel::LocalChannel(server::BrokerController &broker, std::string peerAddress, ServerRequestHandler handler)
+LocalChannel::LocalChannel(server::BrokerController &broker, std::string peerAddress, ServerRequestHandler handler,
+                           ClientCallHandler clientCalls)
     : broker_(broker)
     , id_(nextLocalChannelId.fetch_add(1))
     , peerAddress_(std::move(peerAddress))
     , handler_(std::move(handler))
+    , clientCalls_(std::move(clientCalls))
 {
 }
 
@@ -65,6 +67,7 @@ void LocalChannel::call(RemotingCommand request, std::chrono::milliseconds timeo
 size_t LocalChannel::expireOverdue()
 {
     std::vector<std::pair<int32_t, Pending>> overdue;
+    std::vector<ClientCall> overdueClientCalls;
     {
         std::lock_guard lock(mutex_);
         const auto now = std::chrono::steady_clock::now();
@@ -76,6 +79,19 @@ size_t LocalChannel::expireOverdue()
                 ++it;
             }
         }
+        for (auto it = clientCallsPending_.begin(); it != clientCallsPending_.end();) {
+            if (it->second.deadline <= now) {
+                overdueClientCalls.push_back(std::move(it->second));
+                it = clientCallsPending_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (ClientCall &call : overdueClientCalls) {
+        call.callback(remoting::InvokeResult::failure(
+            remoting::InvokeError::Timeout,
+            "the gRPC client " + peerAddress_ + " did not answer request " + std::to_string(call.code) + " in time"));
     }
     for (auto &[opaque, call] : overdue) {
         RemotingCommand stub;
@@ -83,7 +99,7 @@ size_t LocalChannel::expireOverdue()
         stub.code = call.code;
         call.done(failure(stub, "the broker did not answer request " + std::to_string(call.code) + " in time"));
     }
-    return overdue.size();
+    return overdue.size() + overdueClientCalls.size();
 }
 
 bool LocalChannel::sendOneway(RemotingCommand request)
@@ -94,13 +110,47 @@ bool LocalChannel::sendOneway(RemotingCommand request)
     return true;
 }
 
-void LocalChannel::invoke(RemotingCommand request, std::chrono::milliseconds, remoting::ResponseCallback callback)
+void LocalChannel::invoke(RemotingCommand request, std::chrono::milliseconds timeout,
+                          remoting::ResponseCallback callback)
 {
-    // The broker asks nothing of a gRPC client that waits for an answer (checks are oneway);
-    // refuse plainly instead of leaving the caller waiting.
-    callback(remoting::InvokeResult::failure(remoting::InvokeError::ConnectionClosed,
-                                             "a gRPC client answers no broker requests (code "
-                                                 + std::to_string(request.code) + ")"));
+    if (!isOpen() || !clientCalls_) {
+        callback(remoting::InvokeResult::failure(remoting::InvokeError::ConnectionClosed,
+                                                 "the gRPC client " + peerAddress_ + " is not connected"));
+        return;
+    }
+    std::string nonce;
+    {
+        std::lock_guard lock(mutex_);
+        nonce = std::to_string(id_) + "-" + std::to_string(nextNonce_++);
+        clientCallsPending_[nonce] = ClientCall{std::move(callback), std::chrono::steady_clock::now() + timeout, request.code};
+    }
+    // Registered first: the handler may answer at once (answerClientCall) on this thread.
+    const std::string refusal = clientCalls_(request, nonce);
+    if (refusal.empty())
+        return;
+    if (std::optional<ClientCall> call = takeClientCall(nonce))
+        call->callback(remoting::InvokeResult::failure(remoting::InvokeError::ConnectionClosed, refusal));
+}
+
+std::optional<LocalChannel::ClientCall> LocalChannel::takeClientCall(const std::string &nonce)
+{
+    std::lock_guard lock(mutex_);
+    const auto it = clientCallsPending_.find(nonce);
+    if (it == clientCallsPending_.end())
+        return std::nullopt;
+    ClientCall call = std::move(it->second);
+    clientCallsPending_.erase(it);
+    return call;
+}
+
+bool LocalChannel::answerClientCall(const std::string &nonce, RemotingCommand response)
+{
+    std::optional<ClientCall> call = takeClientCall(nonce);
+    if (!call)
+        return false;
+    response.markResponse();
+    call->callback(remoting::InvokeResult::success(std::move(response)));
+    return true;
 }
 
 bool LocalChannel::sendResponse(RemotingCommand response)
@@ -123,9 +173,15 @@ void LocalChannel::close(std::string_view reason)
     if (open_.exchange(false))
         spdlog::debug("grpc: local channel {} of {} closed: {}", id_, peerAddress_, reason);
     std::unordered_map<int32_t, Pending> pending;
+    std::unordered_map<std::string, ClientCall> clientCalls;
     {
         std::lock_guard lock(mutex_);
         pending.swap(pending_);
+        clientCalls.swap(clientCallsPending_);
+    }
+    for (auto &[nonce, call] : clientCalls) {
+        call.callback(remoting::InvokeResult::failure(remoting::InvokeError::ConnectionClosed,
+                                                      "the gRPC client " + peerAddress_ + " left"));
     }
     for (auto &[opaque, call] : pending) {
         RemotingCommand stub;

@@ -7,6 +7,10 @@
 //
 // Requests the broker starts on the channel (CHECK_TRANSACTION_STATE, NOTIFY_CONSUMER_IDS_CHANGED)
 // go to the ServerRequestHandler, which turns what the client must know into telemetry commands.
+// Requests the broker asks the client to answer (invoke: GET_CONSUMER_RUNNING_INFO,
+// CONSUME_MESSAGE_DIRECTLY) go to the ClientCallHandler with a nonce, which the telemetry command
+// carries and the client's answer names; answerClientCall() completes the call, expireOverdue()
+// and close() fail it, as a socket's invoke would.
 //
 // Thread-safe. call()'s `done` runs exactly once: with the broker's response (on the processor's
 // executor thread), or with a SYSTEM_ERROR response when the channel closes or the call outlives
@@ -19,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -33,15 +38,23 @@ class LocalChannel : public remoting::RemotingChannel, public std::enable_shared
 public:
     using ServerRequestHandler = std::function<void(remoting::RemotingCommand request)>;
     using Done = std::function<void(remoting::RemotingCommand response)>;
+    // Asks the client `request` under `nonce`; returns why it cannot be asked (empty: asked, or
+    // answered already through answerClientCall).
+    using ClientCallHandler = std::function<std::string(const remoting::RemotingCommand &request, const std::string &nonce)>;
 
-    LocalChannel(server::BrokerController &broker, std::string peerAddress, ServerRequestHandler handler);
+    LocalChannel(server::BrokerController &broker, std::string peerAddress, ServerRequestHandler handler,
+                 ClientCallHandler clientCalls = {});
     ~LocalChannel() override;
 
     // Sends `request` (its opaque is replaced) to the broker; `done` gets the answer. A oneway
     // request is done at once with an empty SUCCESS response.
     void call(remoting::RemotingCommand request, std::chrono::milliseconds timeout, Done done);
-    // Answers overdue calls with SYSTEM_ERROR "timeout"; returns how many.
+    // Answers overdue calls with SYSTEM_ERROR "timeout", and overdue client calls with a
+    // Timeout; returns how many.
     size_t expireOverdue();
+    // The client's answer to the invoke() asked under `nonce`; false when none waits for it
+    // (answered late, or a nonce never issued).
+    bool answerClientCall(const std::string &nonce, remoting::RemotingCommand response);
 
     // RemotingChannel
     uint64_t id() const override { return id_; }
@@ -60,15 +73,25 @@ private:
         std::chrono::steady_clock::time_point deadline;
         int32_t code = 0;
     };
+    struct ClientCall
+    {
+        remoting::ResponseCallback callback;
+        std::chrono::steady_clock::time_point deadline;
+        int32_t code = 0;
+    };
+    std::optional<ClientCall> takeClientCall(const std::string &nonce);
 
     server::BrokerController &broker_;
     const uint64_t id_;
     const std::string peerAddress_;
     ServerRequestHandler handler_;
+    ClientCallHandler clientCalls_;
     std::atomic<bool> open_{true};
     std::mutex mutex_;
     int32_t nextOpaque_ = 1;                          // guarded by mutex_
     std::unordered_map<int32_t, Pending> pending_;    // guarded by mutex_
+    uint64_t nextNonce_ = 1;                                      // guarded by mutex_
+    std::unordered_map<std::string, ClientCall> clientCallsPending_; // guarded by mutex_
 };
 
 } // namespace mqdesk::grpc

@@ -347,4 +347,17 @@ void setMillis(google::protobuf::Timestamp *timestamp, int64_t millis)
     timestamp->set_nanos(static_cast<int32_t>(millis % 1000) * 1'000'000);
 }
 
+std::vector<remoting::SubscriptionData> subscriptionDataOf(const v2::Subscription &subscription)
+{
+    std::vector<remoting::SubscriptionData> out;
+    for (const v2::SubscriptionEntry &entry : subscription.subscriptions()) {
+        const bool sql = entry.expression().type() == v2::FilterType::SQL;
+        const std::string &expression = entry.expression().expression();
+        out.push_back(remoting::SubscriptionData::build(entry.topic().name(),
+                                                        expression.empty() ? remoting::kSubscribeAll : expression,
+                                                        sql ? remoting::kExpressionSql92 : remoting::kExpressionTag));
+    }
+    return out;
+}
+
 } // namespace mqdesk::grpc

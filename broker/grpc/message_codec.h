@@ -5,6 +5,7 @@
 // Plain functions, no state; included by broker/grpc's .cpp files only (it pulls in protobuf).
 
 #include "broker/common/message.h"
+#include "broker/remoting/protocol/client_data.h"
 
 #include "apache/rocketmq/v2/definition.pb.h"
 
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mqdesk::store {
 struct TopicConfig;
@@ -64,6 +66,10 @@ v2::Status toBrokerMessage(const v2::Message &message, const store::TopicConfig 
 // IDENTITY or GZIP), with `receiptHandle` and `deliveryAttempt` when given.
 v2::Message toProtoMessage(const common::StoredMessage &stored, const std::string &topicName,
                            const std::optional<std::string> &receiptHandle, int32_t deliveryAttempt);
+
+// A consumer's subscription as the broker keeps it (HEART_BEAT's subscriptionDataSet): TAG or SQL92,
+// an empty expression meaning every tag.
+std::vector<remoting::SubscriptionData> subscriptionDataOf(const v2::Subscription &subscription);
 
 // Whether `key` is one of RocketMQ's reserved property names, which user properties may not use.
 bool isSystemPropertyKey(std::string_view key);

@@ -155,9 +155,12 @@ MessagingService::MessagingService(server::BrokerController &broker, MessagingSe
     , config_(std::move(config))
     , clients_(
           [this](const std::string &clientId, const std::string &peerAddress) {
-              return std::make_shared<LocalChannel>(broker_, peerAddress, [this, clientId](RemotingCommand request) {
-                  onBrokerRequest(clientId, std::move(request));
-              });
+              return std::make_shared<LocalChannel>(
+                  broker_, peerAddress,
+                  [this, clientId](RemotingCommand request) { onBrokerRequest(clientId, std::move(request)); },
+                  [this, clientId](const RemotingCommand &request, const std::string &nonce) {
+                      return askClient(clientId, request, nonce);
+                  });
           },
           [this](GrpcClient &client) {
               renewals_.forgetClient(client.clientId());
@@ -266,13 +269,7 @@ void MessagingService::registerWithBroker(GrpcClient &client, const v2::Settings
         consumer.groupName = subscription.group().name();
         consumer.consumeType = settings.client_type() == v2::ClientType::SIMPLE_CONSUMER ? "CONSUME_ACTIVELY"
                                                                                         : "CONSUME_PASSIVELY";
-        for (const v2::SubscriptionEntry &entry : subscription.subscriptions()) {
-            const bool sql = entry.expression().type() == v2::FilterType::SQL;
-            const std::string expression = entry.expression().expression().empty() ? remoting::kSubscribeAll
-                                                                                   : entry.expression().expression();
-            consumer.subscriptionDataSet.push_back(remoting::SubscriptionData::build(
-                entry.topic().name(), expression, sql ? remoting::kExpressionSql92 : remoting::kExpressionTag));
-        }
+        consumer.subscriptionDataSet = subscriptionDataOf(subscription);
         heartbeat.consumerDataSet.push_back(std::move(consumer));
     }
     RemotingCommand request = newRequest(client, RequestCode::kHeartBeat);

@@ -52,7 +52,9 @@ namespace mqdesk::grpc {
 struct MessagingServiceConfig
 {
     std::string advertisedHost = "127.0.0.1";
-    // How long a consumer's receive may wait for messages (what Settings tell it); Java's 20 s.
+    // How long a consumer's receive may wait for messages: what it asks within [min, this];
+    // this is what Settings tell it. Java's 5 s and 20 s (grpcClientConsumer*LongPollingTimeoutMillis).
+    int64_t minLongPollingMillis = 5'000;
     int64_t consumerLongPollingMillis = 20'000;
 };
 
@@ -130,6 +132,10 @@ public:
     // The broker's "Broker" of a route or assignment: its name, id 0, our gRPC address.
     void fillBroker(v2::Broker *broker) const;
 
+    // The client's answer (a ThreadStackTrace or VerifyMessageResult on its telemetry stream) to
+    // a request the broker asked of it through askClient (client_calls.cpp).
+    void answerFromClient(GrpcClient &client, const v2::TelemetryCommand &command);
+
     // A PushConsumer's delivery (ReceiveMessage with auto_renew), kept invisible while consumed.
     void keepReceipt(const GrpcClient &client, const std::string &group, const std::string &topic,
                      const std::string &messageId, const std::string &handle, int64_t visibleAgainMs);
@@ -147,6 +153,11 @@ private:
                              const std::string &topic, const std::string &messageId, int32_t maxDeliveryAttempts,
                              const std::string &handle);
     void onBrokerRequest(const std::string &clientId, remoting::RemotingCommand request);
+    // A request the broker asks a client to answer (LocalChannel::ClientCallHandler), as the Java
+    // proxy asks it: GET_CONSUMER_RUNNING_INFO (a PrintThreadStackTraceCommand when the jstack is
+    // wanted) and CONSUME_MESSAGE_DIRECTLY (a VerifyMessageCommand). Returns why it cannot be asked.
+    std::string askClient(const std::string &clientId, const remoting::RemotingCommand &request,
+                          const std::string &nonce);
     void recoverOrphanedTransaction(GrpcClient &client, const remoting::RemotingCommand &check);
 
     server::BrokerController &broker_;

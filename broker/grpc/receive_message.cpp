@@ -30,8 +30,6 @@ using server::pop::ExtraInfo;
 
 namespace {
 
-constexpr int64_t kMinPollMillis = 5'000;
-constexpr int64_t kMaxPollMillis = 20'000;
 constexpr int64_t kMinInvisibleMillis = 10'000;
 constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000;
 constexpr int32_t kMaxBatch = 32;
@@ -115,7 +113,8 @@ private:
         maxAttempts_ = settings->has_backoff_policy() ? settings->backoff_policy().max_attempts() : 17;
 
         // The poll: what the client asked, else its deadline less half its request timeout,
-        // within [5 s, 20 s], and ending before the deadline (spec §3.7 step 2; §7.4 #5).
+        // within [5 s, 20 s] (the grpcClientConsumer*LongPollingTimeoutMillis keys), and ending
+        // before the deadline (spec §3.7 step 2; §7.4 #5).
         const auto now = std::chrono::system_clock::now();
         const int64_t remaining =
             std::chrono::duration_cast<std::chrono::milliseconds>(context->deadline() - now).count();
@@ -123,12 +122,13 @@ private:
             settings->has_request_timeout() ? toMillis(settings->request_timeout()) : 3000;
         int64_t poll = request_.has_long_polling_timeout() ? toMillis(request_.long_polling_timeout())
                                                            : remaining - requestTimeout / 2;
-        poll = std::clamp(poll, kMinPollMillis, kMaxPollMillis);
+        const int64_t minPoll = service_.config().minLongPollingMillis;
+        poll = std::clamp(poll, minPoll, service_.config().consumerLongPollingMillis);
         if (poll > remaining - kDeadlineMarginMillis) {
-            if (remaining - kDeadlineMarginMillis < kMinPollMillis)
+            if (remaining - kDeadlineMarginMillis < minPoll)
                 return finishWith(makeStatus(v2::Code::ILLEGAL_POLLING_TIME,
-                                             "the call's deadline leaves " + std::to_string(remaining)
-                                                 + " ms, less than the 5 s a receive may poll"));
+                                             "the call's deadline leaves " + std::to_string(remaining) + " ms, less than the "
+                                                 + std::to_string(minPoll) + " ms a receive may poll"));
             poll = remaining - kDeadlineMarginMillis;
         }
 

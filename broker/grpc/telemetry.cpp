@@ -1,7 +1,8 @@
 // Telemetry (grpc-proxy spec §3.3, §7.4 #1 and #8): the bidirectional stream each client keeps
 // open. The client's Settings register it with the broker (HEART_BEAT) and are answered, on the
 // same stream, with the server's merged Settings — what the SDKs wait for at start. Server
-// commands (orphaned-transaction checks) go out on the client's newest stream.
+// commands (orphaned-transaction checks, the broker's requests of client_calls.cpp) go out on the
+// client's newest stream, and the client's answers to them come back on any of its streams.
 
 #include "broker/common/clock.h"
 #include "broker/grpc/message_codec.h"
@@ -74,7 +75,9 @@ public:
             else
                 onSettings(command.settings());
         }
-        // thread_stack_trace and verify_message_result answer commands this broker never sends.
+        // Answers to the broker's requests (client_calls.cpp).
+        if (command.has_thread_stack_trace() || command.has_verify_message_result())
+            service_.answerFromClient(*client_, command);
     }
 
     void OnWriteDone(bool ok) override

@@ -77,6 +77,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"grpcStreamResetBurst", intField(&C::grpcStreamResetBurst, 1)},
         {"grpcIdleFramesPerSecond", intField(&C::grpcIdleFramesPerSecond, 1)},
         {"grpcIdleFrameBurst", intField(&C::grpcIdleFrameBurst, 1)},
+        {"grpcClientConsumerMinLongPollingTimeoutMillis", intField(&C::grpcClientConsumerMinLongPollingTimeoutMillis, int64_t{1000})},
+        {"grpcClientConsumerMaxLongPollingTimeoutMillis", intField(&C::grpcClientConsumerMaxLongPollingTimeoutMillis, int64_t{1000})},
         {"serverSocketSndBufSize", intField(&C::serverSocketSndBufSize, 0)},
         {"serverSocketRcvBufSize", intField(&C::serverSocketRcvBufSize, 0)},
         {"rebalanceLockMaxLiveTime", intField(&C::rebalanceLockMaxLiveTime, int64_t{1})},

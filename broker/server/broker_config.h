@@ -124,6 +124,12 @@ struct BrokerConfig
     int grpcStreamResetBurst = 200;
     int grpcIdleFramesPerSecond = 100;
     int grpcIdleFrameBurst = 1000;
+    // How long a 5.x consumer's ReceiveMessage may wait for messages: what it asks, within
+    // [min, max]; max is also the long_polling_timeout its Settings are given. Java's proxy keys
+    // (ProxyConfig), its defaults. A PushConsumer's close waits for its receive in flight, so a
+    // shorter max makes clients stop sooner (tests) at the cost of more polls. Read at start.
+    int64_t grpcClientConsumerMinLongPollingTimeoutMillis = 5000;
+    int64_t grpcClientConsumerMaxLongPollingTimeoutMillis = 20000;
     // ms an ordered consumer's queue lock (LOCK_BATCH_MQ) lives without renewal. RocketMQ reads
     // it from the system property rocketmq.broker.rebalance.lockMaxLiveTime; here it is a key.
     int64_t rebalanceLockMaxLiveTime = 60000;

@@ -91,6 +91,68 @@ bool ConsumerRunningInfo::fromJson(std::string_view body, ConsumerRunningInfo &o
     return parsed && error.empty();
 }
 
+std::string ConsumerRunningInfo::toJson() const
+{
+    std::string out = "{";
+    if (!jstack.empty())
+        out += "\"jstack\":" + common::toJsonCompact(JsonValue(jstack)) + ",";
+    out += "\"mqTable\":{";
+    bool first = true;
+    for (const auto &[queue, info] : queues) {
+        common::JsonObject value;
+        value.set("cachedMsgCount", int64_t(info.cachedMsgCount));
+        value.set("cachedMsgMaxOffset", info.cachedMsgMaxOffset);
+        value.set("cachedMsgMinOffset", info.cachedMsgMinOffset);
+        value.set("cachedMsgSizeInMiB", int64_t(info.cachedMsgSizeInMiB));
+        value.set("commitOffset", info.commitOffset);
+        value.set("droped", info.dropped);
+        value.set("lastConsumeTimestamp", info.lastConsumeTimestamp);
+        value.set("lastLockTimestamp", info.lastLockTimestamp);
+        value.set("lastPullTimestamp", info.lastPullTimestamp);
+        value.set("locked", info.locked);
+        value.set("transactionMsgCount", int64_t(info.transactionMsgCount));
+        value.set("transactionMsgMaxOffset", info.transactionMsgMaxOffset);
+        value.set("transactionMsgMinOffset", info.transactionMsgMinOffset);
+        value.set("tryUnlockTimes", info.tryUnlockTimes);
+        out += (first ? "" : ",") + messageQueueKeyText(queue) + ":" + common::toJsonCompact(JsonValue(std::move(value)));
+        first = false;
+    }
+    out += "},";
+    common::JsonObject props;
+    for (const auto &[key, value] : properties)
+        props.set(key, value);
+    out += "\"properties\":" + common::toJsonCompact(JsonValue(std::move(props))) + ",\"statusTable\":{";
+    first = true;
+    for (const auto &[topic, status] : statusTable) {
+        // Doubles as Java's Double.toString writes them (12.5, 0.0).
+        out += (first ? "" : ",") + common::toJsonCompact(JsonValue(topic)) + ":{\"consumeFailedMsgs\":"
+               + std::to_string(status.consumeFailedMsgs) + ",\"consumeFailedTPS\":"
+               + common::formatJavaDouble(status.consumeFailedTPS) + ",\"consumeOKTPS\":"
+               + common::formatJavaDouble(status.consumeOKTPS) + ",\"consumeRT\":"
+               + common::formatJavaDouble(status.consumeRT) + ",\"pullRT\":" + common::formatJavaDouble(status.pullRT)
+               + ",\"pullTPS\":" + common::formatJavaDouble(status.pullTPS) + "}";
+        first = false;
+    }
+    common::JsonArray subscriptionSet;
+    for (const SubscriptionData &data : subscriptions)
+        subscriptionSet.push_back(data.toJson());
+    out += "},\"subscriptionSet\":" + common::toJsonCompact(JsonValue(std::move(subscriptionSet)))
+           + ",\"userConsumerInfo\":{}}";
+    return out;
+}
+
+std::string ConsumeMessageDirectlyResult::toJson() const
+{
+    common::JsonObject root;
+    root.set("autoCommit", autoCommit);
+    if (!consumeResult.empty())
+        root.set("consumeResult", consumeResult);
+    root.set("order", order);
+    root.set("remark", remark);
+    root.set("spentTimeMills", spentTimeMills);
+    return common::toJsonCompact(JsonValue(std::move(root)));
+}
+
 bool ConsumeMessageDirectlyResult::fromJson(std::string_view body, ConsumeMessageDirectlyResult &out, std::string &error)
 {
     out = {};

@@ -60,6 +60,9 @@ struct ConsumerRunningInfo
     std::string jstack; // Java clients, when asked with jstackEnable
 
     std::string property(std::string_view key) const;
+    // As fastjson writes it: members sorted, mqTable keyed by MessageQueue objects, properties
+    // as strings (Java's Properties), what the Java tools' ConsumerRunningInfo reads back.
+    std::string toJson() const;
     static bool fromJson(std::string_view body, ConsumerRunningInfo &out, std::string &error);
 };
 
@@ -72,6 +75,8 @@ struct ConsumeMessageDirectlyResult
     std::string remark;
     int64_t spentTimeMills = 0;
 
+    // An empty consumeResult is left out (Java's null).
+    std::string toJson() const;
     static bool fromJson(std::string_view body, ConsumeMessageDirectlyResult &out, std::string &error);
 };
 

@@ -4,7 +4,10 @@
 
 #include "test_support.h"
 
+#include "broker/remoting/protocol/consumer_running_info.h"
 #include "broker/remoting/protocol/queue_tables.h"
+
+#include <QFile>
 
 #include <string>
 
@@ -66,6 +69,43 @@ private slots:
         QVERIFY2(ConsumeStats::fromJson(java, read, error), error.c_str());
         QCOMPARE(read.offsetTable.at({"TopicTest", "broker-a", 0}).pullOffset, int64_t{0});
         QCOMPARE(read.totalLag(), int64_t{50});
+    }
+
+    // What the gRPC endpoint writes for a 5.x client (broker/grpc/client_calls.cpp) must read back
+    // whole: a Java 5.3.3 consumer's running info, written again, reads as the same info.
+    void consumerRunningInfoRoundTripsAJavaClientsInfo()
+    {
+        QFile sample(QStringLiteral(MQDESK_PROJECT_FIXTURES_DIR "/consumer-running-info-java-5.3.3.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const std::string java = sample.readAll().toStdString();
+        ConsumerRunningInfo first;
+        std::string error;
+        QVERIFY2(ConsumerRunningInfo::fromJson(java, first, error), error.c_str());
+        QVERIFY(!first.queues.empty() && !first.subscriptions.empty() && !first.statusTable.empty());
+        first.jstack = "\"main\" at java.lang.Thread.run(Thread.java:833)\n";
+        const std::string written = first.toJson();
+        QVERIFY2(written.starts_with(R"({"jstack":"\"main\" at )"), written.c_str());
+        ConsumerRunningInfo again;
+        QVERIFY2(ConsumerRunningInfo::fromJson(written, again, error), (error + " in " + written).c_str());
+        QCOMPARE(again.jstack, first.jstack);
+        QCOMPARE(again.properties, first.properties);
+        QCOMPARE(again.subscriptions.size(), first.subscriptions.size());
+        QCOMPARE(again.subscriptions.front().topic, first.subscriptions.front().topic);
+        QCOMPARE(again.subscriptions.front().subString, first.subscriptions.front().subString);
+        QCOMPARE(again.queues.size(), first.queues.size());
+        const auto &[queue, info] = *first.queues.begin();
+        QCOMPARE(again.queues.at(queue).commitOffset, info.commitOffset);
+        QCOMPARE(again.queues.at(queue).lastPullTimestamp, info.lastPullTimestamp);
+        QCOMPARE(again.statusTable.begin()->second.consumeOKTPS, first.statusTable.begin()->second.consumeOKTPS);
+
+        ConsumeMessageDirectlyResult result;
+        result.consumeResult = "CR_LATER";
+        result.remark = "from gRPC client";
+        ConsumeMessageDirectlyResult read;
+        QVERIFY2(ConsumeMessageDirectlyResult::fromJson(result.toJson(), read, error), error.c_str());
+        QCOMPARE(read.consumeResult, std::string("CR_LATER"));
+        QCOMPARE(read.remark, result.remark);
+        QVERIFY(read.autoCommit && !read.order);
     }
 
     void resetOffsetBodyRoundTripAndBadValues()

@@ -19,6 +19,16 @@ final class Grpc5 {
 
     private Grpc5() {}
 
+    /**
+     * A broker whose receives poll at most 5 s (Java's 20 s): a PushConsumer's close waits for its
+     * receive in flight, so each scenario ends ~15 s sooner.
+     */
+    static MqdeskBroker startBroker(Env env, String... confLines) throws Exception {
+        List<String> conf = new ArrayList<>(List.of(confLines));
+        conf.add("grpcClientConsumerMaxLongPollingTimeoutMillis=5000");
+        return env.startBroker(conf.toArray(new String[0]));
+    }
+
     /** The gRPC endpoint in plain text (the SDK defaults to TLS). */
     static ClientConfiguration config(MqdeskBroker broker) {
         return ClientConfiguration.newBuilder()

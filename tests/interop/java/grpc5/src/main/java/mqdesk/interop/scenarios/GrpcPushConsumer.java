@@ -23,7 +23,7 @@ import org.apache.rocketmq.client.apis.producer.Producer;
 public class GrpcPushConsumer implements Scenario {
     @Override
     public void run(Env env) throws Exception {
-        MqdeskBroker broker = env.startBroker();
+        MqdeskBroker broker = Grpc5.startBroker(env);
         String normal = Grpc5.topic(env, broker, "NORMAL", 4);
         String fifo = Grpc5.topic(env, broker, "FIFO", 4);
         Producer producer = env.closeLater(Grpc5.PROVIDER.newProducerBuilder()

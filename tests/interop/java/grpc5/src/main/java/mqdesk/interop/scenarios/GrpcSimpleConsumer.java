@@ -26,7 +26,7 @@ import org.apache.rocketmq.client.apis.producer.SendReceipt;
 public class GrpcSimpleConsumer implements Scenario {
     @Override
     public void run(Env env) throws Exception {
-        MqdeskBroker broker = env.startBroker();
+        MqdeskBroker broker = Grpc5.startBroker(env);
         String topic = Grpc5.topic(env, broker, "NORMAL", 4);
         Producer producer = env.closeLater(Grpc5.PROVIDER.newProducerBuilder()
             .setClientConfiguration(Grpc5.config(broker)).setTopics(topic).build());

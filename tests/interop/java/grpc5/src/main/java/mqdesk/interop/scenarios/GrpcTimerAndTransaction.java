@@ -26,7 +26,7 @@ import org.apache.rocketmq.client.apis.producer.TransactionResolution;
 public class GrpcTimerAndTransaction implements Scenario {
     @Override
     public void run(Env env) throws Exception {
-        MqdeskBroker broker = env.startBroker("transactionTimeOut=2000", "transactionCheckInterval=1000");
+        MqdeskBroker broker = Grpc5.startBroker(env, "transactionTimeOut=2000", "transactionCheckInterval=1000");
         String delay = Grpc5.topic(env, broker, "DELAY", 2);
         String tx = Grpc5.topic(env, broker, "TRANSACTION", 2);
         Set<String> checked = ConcurrentHashMap.newKeySet();
