@@ -2030,6 +2030,30 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <source>Clients&apos; running info</source>
         <translation>客户端运行信息</translation>
     </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Traffic</source>
+        <translation>流量</translation>
+    </message>
+    <message>
+        <source>The brokers have counted no message taken by this group since they started.</source>
+        <translation>自 Broker 启动以来，未统计到该消费组拉取的任何消息。</translation>
+    </message>
+    <message>
+        <source>The brokers&apos; statistics could not be read: %1</source>
+        <translation>无法读取 Broker 的统计数据：%1</translation>
+    </message>
+    <message>
+        <source>Consumed: %1/s now (the brokers&apos; consume TPS) · %2 in the last hour · %3 in the last 24 h</source>
+        <translation>已消费：当前 %1 条/秒（Broker 的消费 TPS）· 最近一小时 %2 条 · 最近 24 小时 %3 条</translation>
+    </message>
+    <message>
+        <source>Some topics could not be read: %1</source>
+        <translation>部分主题无法读取：%1</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::HealthReportView</name>
@@ -4395,6 +4419,33 @@ Check that the broker is running, then press F5.</source>
     <message>
         <source>No topic matches the filter. Clear the search field or choose “All kinds” and “All types”.</source>
         <translation>没有匹配过滤条件的主题。请清空搜索框，或选择“全部类型”和“全部消息类型”。</translation>
+    </message>
+</context>
+<context>
+    <name>mqdesk::ui::TrafficChart</name>
+    <message>
+        <source>Now (msg/s)</source>
+        <translation>当前（条/秒）</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近一小时</translation>
+    </message>
+    <message>
+        <source>Last 24 h</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Bytes, last 24 h</source>
+        <translation>字节数（最近 24 小时）</translation>
+    </message>
+    <message>
+        <source>Messages, last 24 h</source>
+        <translation>消息数（最近 24 小时）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>

@@ -132,6 +132,7 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
     GroupDetail detail;
     detail.group = group;
     if (const auto stats = admin.consumeStats(group); stats.ok) {
+        detail.consumeTps = stats.value.consumeTps;
         for (const auto &[queue, offsets] : stats.value.offsetTable) {
             if (isRetryTopic(queue.topic))
                 continue;
@@ -152,7 +153,43 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
     }
     if (auto pop = admin.popStats(group); pop.ok)
         detail.pop = std::move(pop.value);
+    std::vector<std::string> topics;
+    for (const QueueLag &queue : detail.queues) {
+        if (topics.empty() || topics.back() != queue.queue.topic)
+            topics.push_back(queue.queue.topic); // sorted by topic already
+    }
+    detail.traffic = fetchGroupTraffic(admin, group, topics, detail.trafficError);
     return detail;
+}
+
+std::vector<TopicTraffic> fetchGroupTraffic(client::AdminClient &admin, const std::string &group,
+                                            const std::vector<std::string> &topics, std::string &error)
+{
+    std::vector<TopicTraffic> traffic;
+    for (const std::string &topic : topics) {
+        const auto route = admin.topicRoute(topic);
+        if (!route.ok) {
+            error = route.error;
+            continue;
+        }
+        std::vector<std::string> masters;
+        for (const remoting::BrokerData &broker : route.value.brokerDatas) {
+            if (const std::string master = broker.masterAddress(); !master.empty())
+                masters.push_back(master);
+        }
+        // Java keys a group's gets "topic@group" (BrokerStatsManager.buildStatsKey).
+        const std::string key = topic + "@" + group;
+        auto messages = admin.brokerStats(masters, "GROUP_GET_NUMS", key);
+        if (!messages.ok) {
+            error = messages.error;
+            continue;
+        }
+        if (!messages.value.counted)
+            continue;
+        auto bytes = admin.brokerStats(masters, "GROUP_GET_SIZE", key);
+        traffic.push_back({topic, messages.value, bytes.ok ? bytes.value : client::AdminClient::BrokerStats{}});
+    }
+    return traffic;
 }
 
 namespace {

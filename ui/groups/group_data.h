@@ -58,6 +58,15 @@ struct QueueLag
     int64_t lag() const { return brokerOffset > consumerOffset ? brokerOffset - consumerOffset : 0; }
 };
 
+// What the brokers' statistics (VIEW_BROKER_STATS_DATA, Java's BrokerStatsManager) say the
+// group took from one topic, summed over the topic's masters.
+struct TopicTraffic
+{
+    std::string topic;
+    client::AdminClient::BrokerStats messages; // GROUP_GET_NUMS
+    client::AdminClient::BrokerStats bytes;    // GROUP_GET_SIZE
+};
+
 struct GroupDetail
 {
     std::string group;
@@ -67,7 +76,15 @@ struct GroupDetail
     std::string connectionError;
     // RocketMQ 5 POP figures (MQDesk brokers; empty when the broker does not report them).
     std::optional<client::PopStats> pop;
+    double consumeTps = 0;             // GET_CONSUME_STATS's, the brokers' last minute
+    std::vector<TopicTraffic> traffic; // per consumed topic, sorted; topics never counted left out
+    std::string trafficError;
 };
+
+// The group's traffic per topic of `topics` (one VIEW_BROKER_STATS_DATA per topic, master and
+// figure; a broker that never counted the key is skipped, not a failure).
+std::vector<TopicTraffic> fetchGroupTraffic(client::AdminClient &admin, const std::string &group,
+                                            const std::vector<std::string> &topics, std::string &error);
 
 GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &group);
 

@@ -3,6 +3,7 @@
 #include "ui/groups/client_info_pane.h"
 #include "ui/widgets/banner.h"
 #include "ui/widgets/table_text.h"
+#include "ui/widgets/traffic_chart.h"
 
 #include "ui/groups/group_table_model.h"
 #include "ui/history/history_recorder.h"
@@ -157,6 +158,9 @@ QWidget *GroupsView::buildDetailPane()
     detailTabs_->addTab(queuesTab, tr("Queues and clients"));
     clientPane_ = new ClientInfoPane(connection_, pane);
     detailTabs_->addTab(clientPane_, tr("Clients' running info"));
+    traffic_ = new TrafficChart(tr("Topic"), pane);
+    traffic_->setObjectName(QStringLiteral("groupTraffic"));
+    detailTabs_->addTab(traffic_, tr("Traffic"));
     auto *layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(detailTitle_);
@@ -354,6 +358,7 @@ void GroupsView::loadDetail()
         queues_->setQueues({});
         clients_->clear();
         clientPane_->setClients({}, std::nullopt);
+        traffic_->setMessage({});
         pop_->hide();
         return;
     }
@@ -400,8 +405,36 @@ void GroupsView::showDetail(GroupDetail detail)
         clients_->setText(lines.join(QLatin1Char('\n')));
     }
     clientPane_->setClients(group, detail.connection);
+    showTraffic(detail);
     showPopFigures(detail.pop);
     emit detailLoaded();
+}
+
+void GroupsView::showTraffic(const GroupDetail &detail)
+{
+    if (detail.traffic.empty()) {
+        traffic_->setMessage(detail.trafficError.empty()
+                                 ? tr("The brokers have counted no message taken by this group since they started.")
+                                 : tr("The brokers' statistics could not be read: %1")
+                                       .arg(QString::fromStdString(detail.trafficError)));
+        return;
+    }
+    std::vector<TrafficChart::Row> rows;
+    int64_t hour = 0;
+    int64_t day = 0;
+    for (const TopicTraffic &topic : detail.traffic) {
+        rows.push_back({QString::fromStdString(topic.topic), topic.messages.minute.tps, topic.messages.hour.sum,
+                        topic.messages.day.sum, topic.bytes.counted ? topic.bytes.day.sum : -1});
+        hour += topic.messages.hour.sum;
+        day += topic.messages.day.sum;
+    }
+    const QLocale locale;
+    QString summary = tr("Consumed: %1/s now (the brokers' consume TPS) · %2 in the last hour · %3 in the last 24 h")
+                          .arg(locale.toString(detail.consumeTps, 'f', 2), locale.toString(static_cast<qlonglong>(hour)),
+                               locale.toString(static_cast<qlonglong>(day)));
+    if (!detail.trafficError.empty())
+        summary += QLatin1Char('\n') + tr("Some topics could not be read: %1").arg(QString::fromStdString(detail.trafficError));
+    traffic_->setRows(summary, std::move(rows));
 }
 
 void GroupsView::showPopFigures(const std::optional<client::PopStats> &pop)

@@ -27,6 +27,7 @@ class QTableView;
 namespace mqdesk::ui {
 
 class ClientInfoPane;
+class TrafficChart;
 class GroupQueueModel;
 class GroupTableModel;
 class HistoryRecorder;
@@ -74,6 +75,7 @@ public:
     QLineEdit *filterEdit() const { return findField(); }
     LagChart *lagChart() const { return lagChart_; }
     ClientInfoPane *clientPane() const { return clientPane_; }
+    TrafficChart *trafficChart() const { return traffic_; }
     QTabWidget *detailTabs() const { return detailTabs_; }
     QString bannerText() const;
     QString confirmationText() const;
@@ -99,6 +101,7 @@ private:
     void showGroups(bool live = false);
     void loadDetail();
     void showDetail(GroupDetail detail);
+    void showTraffic(const GroupDetail &detail);
     void showPopFigures(const std::optional<client::PopStats> &pop);
     void updateActions();
     void updateEmptyState();
@@ -128,6 +131,7 @@ private:
     QTabWidget *detailTabs_ = nullptr;
     LagChart *lagChart_ = nullptr;
     ClientInfoPane *clientPane_ = nullptr;
+    TrafficChart *traffic_ = nullptr;
     HistoryStore *history_ = nullptr;
     HistoryRecorder *recorder_ = nullptr;
     QString watchedGroup_;

@@ -24,6 +24,7 @@
 #include "ui/groups/group_table_model.h"
 #include "ui/groups/groups_view.h"
 #include "ui/main_window.h"
+#include "ui/widgets/traffic_chart.h"
 #include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
@@ -54,6 +55,8 @@
 #include <QTabBar>
 #include <QPlainTextEdit>
 #include <QFile>
+#include <QLocale>
+#include <QTableWidget>
 
 #include <atomic>
 #include <memory>
@@ -286,6 +289,24 @@ private slots:
         QVERIFY2(view_->clientsText().contains(QString::fromStdString(clientConfig("groups-consumer").clientId())),
                  qPrintable(view_->clientsText()));
         saveScreenshot(*window_, QStringLiteral("groups-detail"));
+
+        // The Traffic tab: what the broker's statistics counted of the pulls above, per topic.
+        ui::TrafficChart *traffic = view_->trafficChart();
+        QTabBar *tabs = view_->detailTabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(view_->detailTabs()->indexOf(traffic)).center());
+        QCOMPARE(view_->detailTabs()->currentWidget(), traffic);
+        QCOMPARE(traffic->rows().size(), size_t{1});
+        const ui::TrafficChart::Row &row = traffic->rows().front();
+        QCOMPARE(row.label, QString::fromStdString(kTopic));
+        QCOMPARE(row.last24Hours, int64_t(kMessages) - expectedLag_);
+        QCOMPARE(row.lastHour, row.last24Hours);
+        QVERIFY2(row.bytes24Hours > 0, qPrintable(QString::number(row.bytes24Hours)));
+        QVERIFY2(traffic->summaryText().contains(QLocale().toString(static_cast<qlonglong>(row.last24Hours))
+                                                 + QStringLiteral(" in the last 24 h")),
+                 qPrintable(traffic->summaryText()));
+        QCOMPARE(traffic->table()->item(0, 0)->text(), QString::fromStdString(kTopic));
+        saveScreenshot(*window_, QStringLiteral("groups-traffic"));
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center());
     }
 
     // A person sorts the groups by clicking the Lag header and clicks the laggy group; meanwhile
