@@ -2039,8 +2039,8 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
         <translation>流量</translation>
     </message>
     <message>
-        <source>The brokers have counted no message taken by this group since they started.</source>
-        <translation>自 Broker 启动以来，未统计到该消费组拉取的任何消息。</translation>
+        <source>The brokers&apos; statistics count no message taken by this group yet.</source>
+        <translation>Broker 的统计数据中尚无该消费组拉取的消息。</translation>
     </message>
     <message>
         <source>The brokers&apos; statistics could not be read: %1</source>

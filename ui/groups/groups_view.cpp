@@ -414,7 +414,7 @@ void GroupsView::showTraffic(const GroupDetail &detail)
 {
     if (detail.traffic.empty()) {
         traffic_->setMessage(detail.trafficError.empty()
-                                 ? tr("The brokers have counted no message taken by this group since they started.")
+                                 ? tr("The brokers' statistics count no message taken by this group yet.")
                                  : tr("The brokers' statistics could not be read: %1")
                                        .arg(QString::fromStdString(detail.trafficError)));
         return;

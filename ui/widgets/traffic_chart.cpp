@@ -50,6 +50,7 @@ TrafficChart::TrafficChart(const QString &itemHeader, QWidget *parent) : QWidget
     layout->addWidget(summary_);
     layout->addWidget(table_, 1);
     layout->addWidget(plot_, 1);
+    layout->addStretch(); // keeps a lone message at the top while the table and chart are hidden
 }
 
 void TrafficChart::setRows(const QString &summary, std::vector<Row> rows)
