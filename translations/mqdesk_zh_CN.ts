@@ -3280,6 +3280,44 @@ Widen the time range, check the topic, or browse the queues.</source>
         <source>Resent %1 dead letter(s) to %2; %3 failed: %4</source>
         <translation>已向 %2 重发 %1 条死信；%3 条失败：%4</translation>
     </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Write the selected messages (or all shown) to a file, bodies and properties included: JSON Lines (.jsonl) or CSV (.csv)</source>
+        <translation>将选中的消息（未选中时为全部显示的消息）连同消息体和属性写入文件：JSON Lines（.jsonl）或 CSV（.csv）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Export %n selected message(s)</source>
+        <translation>
+            <numerusform>导出选中的 %n 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Export all %n message(s) shown</source>
+        <translation>
+            <numerusform>导出显示的全部 %n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Nothing was exported: %1</source>
+        <translation>未导出任何内容：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n message(s) to %1.</source>
+        <translation>
+            <numerusform>已导出 %n 条消息到 %1。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::OverviewView</name>

@@ -119,6 +119,10 @@ QWidget *MessagesView::buildBrowseBar()
     resendButton_->setToolTip(tr("Send the selected dead letters (or all shown) to their group's retry topic, "
                                  "so that the group consumes them again"));
     resendButton_->hide();
+    exportButton_ = new QPushButton(tr("E&xport…"), this);
+    exportButton_->setObjectName(QStringLiteral("exportMessages"));
+    exportButton_->setToolTip(tr("Write the selected messages (or all shown) to a file, bodies and properties "
+                                 "included: JSON Lines (.jsonl) or CSV (.csv)"));
 
     auto *bar = new QWidget(this);
     auto *layout = new QHBoxLayout(bar);
@@ -132,6 +136,7 @@ QWidget *MessagesView::buildBrowseBar()
     layout->addWidget(browseButton_);
     layout->addStretch(1);
     layout->addWidget(resendButton_);
+    layout->addWidget(exportButton_);
     layout->addWidget(sendButton_);
 
     queueTimer_ = new QTimer(this);
@@ -145,7 +150,8 @@ QWidget *MessagesView::buildBrowseBar()
     });
     connect(browseButton_, &QPushButton::clicked, this, &MessagesView::browse);
     connect(resendButton_, &QPushButton::clicked, this, &MessagesView::requestResend);
-    connect(topicCombo_, &QComboBox::currentTextChanged, this, &MessagesView::updateResendButton);
+    connect(exportButton_, &QPushButton::clicked, this, &MessagesView::exportMessages);
+    connect(topicCombo_, &QComboBox::currentTextChanged, this, &MessagesView::updateRowActions);
     connect(offsetEdit_, &QLineEdit::returnPressed, this, &MessagesView::browse);
     connect(sendButton_, &QPushButton::clicked, this, &MessagesView::openSendDialog);
     return bar;
@@ -269,7 +275,7 @@ void MessagesView::updateControls()
     sendButton_->setEnabled(connected);
     loadMoreButton_->setVisible(query_ == Query::Browse);
     loadMoreButton_->setEnabled(query_ == Query::Browse && model_->canFetchMore({}));
-    updateResendButton();
+    updateRowActions();
 }
 
 } // namespace mqdesk::ui

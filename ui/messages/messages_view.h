@@ -7,7 +7,8 @@
 // UNIQ_KEY) or by key within a time range (at most 64 shown, said so). The selected message's
 // fields, properties and body are shown below; a test message can be sent from a dialog. Shown
 // messages of a dead-letter topic (%DLQ%<group>) can be resent to their group — the selected ones,
-// or all shown — after one inline confirmation (messages_view_resend.cpp).
+// or all shown — after one inline confirmation (messages_view_resend.cpp); the selected messages
+// (or all shown) of any topic can be exported whole, bodies included (message_export.h).
 // Every call runs off the GUI thread; results and errors go to the view's banner and empty
 // state (a TablePage: ui/widgets/table_page.h).
 
@@ -68,6 +69,7 @@ public:
     MessageDetailPane *detailPane() const { return detail_; }
     QComboBox *topicBox() const { return topicCombo_; }
     QPushButton *resendButton() const { return resendButton_; }
+    QPushButton *exportButton() const { return exportButton_; }
     QString resendConfirmationText() const;
     // The inline confirmation's Confirm: resends what requestResend() named.
     void confirmResend();
@@ -79,6 +81,8 @@ signals:
     void messageSent(bool ok);
     // A resend of dead letters finished: how many were sent again, how many failed.
     void resendFinished(int sent, int failed);
+    // An export finished: the file written (empty when it failed or was cancelled).
+    void exportFinished(const QString &path);
 
 private:
     enum class Query { None, Browse, ById, ByKey };
@@ -103,7 +107,13 @@ private:
     QString deadLetterGroup() const;
     QWidget *buildResendBar();
     void requestResend();
-    void updateResendButton();
+    // The Resend and Export buttons: shown and enabled by what the table holds.
+    void updateRowActions();
+    // The selected rows' messages, in table order, or every row's when none is selected
+    // (`selected` says which).
+    std::vector<common::StoredMessage> chosenMessages(bool &selected) const;
+    // Export…: asks for a file (.jsonl or .csv) and writes the chosen messages to it.
+    void exportMessages();
 
     ClusterConnection &connection_;
     MessageTableModel *model_ = nullptr;
@@ -122,6 +132,7 @@ private:
     QPushButton *sendButton_ = nullptr;
     QPushButton *loadMoreButton_ = nullptr;
     QPushButton *resendButton_ = nullptr;
+    QPushButton *exportButton_ = nullptr;
     QWidget *resendBar_ = nullptr;
     QLabel *resendLabel_ = nullptr;
     std::vector<common::StoredMessage> pendingResend_;

@@ -89,10 +89,31 @@ QString MessagesView::resendConfirmationText() const
     return resendBar_->isVisible() ? resendLabel_->text() : QString();
 }
 
-void MessagesView::updateResendButton()
+void MessagesView::updateRowActions()
 {
     resendButton_->setVisible(!deadLetterGroup().isEmpty());
-    resendButton_->setEnabled(connection_.isConnected() && model_->rowCount() > 0);
+    const bool rows = connection_.isConnected() && model_->rowCount() > 0;
+    resendButton_->setEnabled(rows);
+    exportButton_->setEnabled(model_->rowCount() > 0);
+}
+
+std::vector<common::StoredMessage> MessagesView::chosenMessages(bool &selected) const
+{
+    std::vector<int> rows;
+    for (const QModelIndex &index : table()->selectionModel()->selectedRows())
+        rows.push_back(index.row());
+    selected = !rows.empty();
+    if (!selected) {
+        for (int row = 0; row < table()->model()->rowCount(); ++row)
+            rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    std::vector<common::StoredMessage> messages;
+    for (int row : rows) { // the table shows the model itself (it sorts in place)
+        if (const common::StoredMessage *message = model_->message(row))
+            messages.push_back(*message);
+    }
+    return messages;
 }
 
 void MessagesView::requestResend()
@@ -100,20 +121,8 @@ void MessagesView::requestResend()
     const QString group = deadLetterGroup();
     if (group.isEmpty() || model_->rowCount() == 0)
         return;
-    std::vector<int> rows;
-    for (const QModelIndex &index : table()->selectionModel()->selectedRows())
-        rows.push_back(index.row());
-    const bool selected = !rows.empty();
-    if (!selected) {
-        for (int row = 0; row < table()->model()->rowCount(); ++row)
-            rows.push_back(row);
-    }
-    std::sort(rows.begin(), rows.end());
-    pendingResend_.clear();
-    for (int row : rows) { // the table shows the model itself (it sorts in place)
-        if (const common::StoredMessage *message = model_->message(row))
-            pendingResend_.push_back(*message);
-    }
+    bool selected = false;
+    pendingResend_ = chosenMessages(selected);
     const int count = static_cast<int>(pendingResend_.size());
     resendLabel_->setText(
         (selected ? tr("Resend the %n selected dead letter(s) to consumer group %1?", "", count)

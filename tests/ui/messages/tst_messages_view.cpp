@@ -14,12 +14,20 @@
 #include "broker/remoting/remoting_codes.h"
 #include "ui/main_window.h"
 #include "ui/messages/message_detail_pane.h"
+#include "ui/messages/message_export.h"
 #include "ui/messages/message_table_model.h"
 #include "ui/messages/message_trace_view.h"
 #include "ui/messages/messages_view.h"
 #include "ui/messages/send_message_dialog.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTimer>
 #include <QDateTime>
 #include <QDir>
 #include <QLineEdit>
@@ -452,6 +460,38 @@ private slots:
         QVERIFY(resent.wait(30000));
         QCOMPARE(resent.at(1).at(0).toInt(), 3);
 
+        // Export…, nothing selected: all 3 dead letters, bodies and properties, as JSON Lines.
+        const QString jsonl = storeDir_.filePath(QStringLiteral("dead-letters.jsonl"));
+        QVERIFY(exportThroughTheDialog(jsonl));
+        QFile exported(jsonl);
+        QVERIFY(exported.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = exported.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QSet<QString> bodies;
+        for (const QByteArray &line : lines) {
+            const QJsonObject object = QJsonDocument::fromJson(line).object();
+            QCOMPARE(object.value(QStringLiteral("topic")).toString(), dlq);
+            QCOMPARE(object.value(QStringLiteral("bodyEncoding")).toString(), QStringLiteral("utf-8"));
+            QVERIFY(!object.value(QStringLiteral("msgId")).toString().isEmpty());
+            QVERIFY(!object.value(QStringLiteral("offsetMsgId")).toString().isEmpty());
+            QCOMPARE(object.value(QStringLiteral("properties")).toObject().value(QStringLiteral("RETRY_TOPIC")).toString(),
+                     QStringLiteral("DeskDlqSource"));
+            bodies << object.value(QStringLiteral("body")).toString();
+        }
+        QCOMPARE(bodies, QSet<QString>({QStringLiteral("dead 0"), QStringLiteral("dead 1"), QStringLiteral("dead 2")}));
+        QVERIFY2(view_->bannerText().contains(QStringLiteral("Exported 3 message(s)")), qPrintable(view_->bannerText()));
+
+        // The selected one as CSV: a header and one row holding its body.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(1, 0)).center());
+        const QString csv = storeDir_.filePath(QStringLiteral("one-dead-letter.csv"));
+        QVERIFY(exportThroughTheDialog(csv));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QByteArray content = csvFile.readAll();
+        QVERIFY(content.startsWith("topic,queueId,queueOffset,msgId,offsetMsgId"));
+        QVERIFY(content.endsWith(",utf-8," + QByteArray::fromStdString(view_->messageModel()->message(1)->bodyText()) + "\r\n"));
+        QCOMPARE(content.count(",utf-8,dead "), 1); // the selected row alone
+
         // In the retry topic, for GID_DEAD alone, with the topic they were first sent to.
         for (int attempt = 0; attempt < 50 && view_->messageModel()->rowCount() != 4; ++attempt) {
             view_->browseFromOffset(QStringLiteral("%RETRY%GID_DEAD"), -1, 0);
@@ -466,7 +506,68 @@ private slots:
         QCOMPARE(first->properties.get("RETRY_TOPIC").value_or(""), std::string_view("DeskDlqSource"));
     }
 
+    // What the export writes of bodies that are not text: binary and producer-compressed bodies
+    // as base64, saying so; a file that cannot be written is named, and nothing is left behind.
+    void exportWritesBinaryBodiesAsBase64()
+    {
+        common::StoredMessage binary;
+        binary.topic = "T";
+        binary.body = {0xff, 0x00, 0xfe, 'a'};
+        common::StoredMessage compressed = binary;
+        compressed.body = {'x', 'y'}; // valid UTF-8, but stored compressed: not text as stored
+        compressed.sysFlag = common::sysflag::kCompressed;
+        common::StoredMessage text = binary;
+        text.body = {'h', 0xc3, 0xa9, '\n', ','};
+        const QString path = storeDir_.filePath(QStringLiteral("bodies.jsonl"));
+        QString error;
+        QVERIFY2(ui::writeMessages({binary, compressed, text}, path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        const auto object = [&](int i) { return QJsonDocument::fromJson(lines.at(i)).object(); };
+        QCOMPARE(object(0).value(QStringLiteral("bodyEncoding")).toString(), QStringLiteral("base64"));
+        QCOMPARE(QByteArray::fromBase64(object(0).value(QStringLiteral("body")).toString().toLatin1()),
+                 QByteArray("\xff\x00\xfe" "a", 4));
+        QCOMPARE(object(1).value(QStringLiteral("bodyEncoding")).toString(), QStringLiteral("base64"));
+        QCOMPARE(object(2).value(QStringLiteral("body")).toString(), QStringLiteral("h\u00e9\n,"));
+
+        const QString csv = storeDir_.filePath(QStringLiteral("bodies.csv"));
+        QVERIFY2(ui::writeMessages({text}, csv, &error), qPrintable(error));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QVERIFY(csvFile.readAll().endsWith(",utf-8,\"h\xc3\xa9\n,\"\r\n"));
+
+        const QString missing = storeDir_.filePath(QStringLiteral("no/such/dir/x.jsonl"));
+        QVERIFY(!ui::writeMessages({text}, missing, &error));
+        QVERIFY2(error.contains(missing), qPrintable(error));
+        QVERIFY(!QFile::exists(missing));
+    }
+
 private:
+    // Clicks Export… and, in the file dialog, types `path` and presses Return, as a person does.
+    bool exportThroughTheDialog(const QString &path)
+    {
+        QSignalSpy finished(view_, &MessagesView::exportFinished);
+        QTimer typer;
+        typer.setInterval(50);
+        connect(&typer, &QTimer::timeout, this, [&typer, path] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            auto *name = dialog ? dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")) : nullptr;
+            if (!name)
+                return;
+            typer.stop();
+            name->selectAll();
+            QTest::keyClicks(name, path);
+            QTest::keyClick(name, Qt::Key_Return);
+        });
+        typer.start();
+        QTest::mouseClick(view_->exportButton(), Qt::LeftButton);
+        if (finished.isEmpty() && !finished.wait(10000))
+            return false;
+        return finished.at(0).at(0).toString() == path;
+    }
+
     int lookupKeyCount(const QString &topic, const QString &key)
     {
         view_->lookupByKey(topic, key);
