@@ -21,7 +21,8 @@ Result of a call:
 Exit status: 0 when nothing is FAIL or CHECK, 1 otherwise, 2 usage or the dashboard is unreachable.
 
 Names: --traffic reads the JSON that traffic.java writes (topic, group, producerGroup, dlqGroup,
-key, msgIds, clientId); explicit options override it. Writes happen only on scratch objects
+key, msgIds, clientId, and the lagging group and the transaction's msgId, checked when present);
+explicit options override it. Writes happen only on scratch objects
 (TOPIC_dash, GROUP_dash, a monitor entry) or are no-ops (ops settings written back with their
 current values: isVIPChannel is never changed), except resetOffset/skipAccumulate on TOPIC for
 GROUP (to "now", as the Topic page's buttons do) and sendTopicMessage (one more message on TOPIC).
@@ -190,6 +191,8 @@ def main(argv=None):
     key = a.key or t.get("key")
     msg_id = a.msg_id or (t.get("msgIds") or [None])[0]
     client_id_hint = a.client_id or t.get("clientId")
+    lag_group = t.get("lagGroup")  # online, lagging (traffic.java); absent when names are given by hand
+    tx_msg_id = t.get("txMsgId")    # a committed transaction's message
     missing = [n for n, v in (("topic", topic), ("group", group), ("producer-group", producer_group),
                               ("dlq-group", dlq_group), ("key", key), ("msg-id", msg_id)) if not v]
     if missing:
@@ -306,6 +309,10 @@ def main(argv=None):
     d.call("refresh group", "GET", "/consumer/group.refresh", params={"consumerGroup": group},
            check=lambda x: need(x and x.get("count", 0) > 0, "no online client counted"))
     d.call("group", "GET", "/consumer/group.query", params={"consumerGroup": group})
+    if lag_group:
+        d.call("refresh lagging group", "GET", "/consumer/group.refresh", params={"consumerGroup": lag_group},
+               check=lambda x: need(x and x.get("count", 0) > 0 and x.get("diffTotal", 0) > 0,
+                                    f"online clients {(x or {}).get('count')}, lag {(x or {}).get('diffTotal')}"))
     rows = {g.get("group"): g for g in (groups or [])}
     client_ids = {}
     for g in (group, dlq_group):
@@ -376,6 +383,12 @@ def main(argv=None):
            check=lambda x: need(any(m.get("msgId") == msg_id for m in x), f"{msg_id} not found by key {key}"))
     d.call("by id (detail)", "GET", "/message/viewMessage.query", params={"msgId": msg_id, "topic": topic},
            check=lambda x: need((x.get("messageView") or {}).get("msgId") == msg_id, "another or no message"))
+    if tx_msg_id:
+        d.call("by id (committed transaction)", "GET", "/message/viewMessage.query",
+               params={"msgId": tx_msg_id, "topic": topic},
+               check=lambda x: need((x.get("messageView") or {}).get("msgId") == tx_msg_id
+                                    and ((x.get("messageView") or {}).get("properties") or {}).get("TRAN_MSG") == "true",
+                                    "not the transaction's committed message (msgId, TRAN_MSG=true)"))
     d.call("by topic (legacy API)", "GET", "/message/queryMessageByTopic.query",
            params={"topic": topic, "begin": begin_ms, "end": end_ms}, check=lambda x: need(x, "no message"))
     if writes:
@@ -471,7 +484,8 @@ def main(argv=None):
         with open(a.report, "w") as f:
             json.dump({"base_url": d.base, "time": dt.datetime.now().isoformat(timespec="seconds"),
                        "names": {"topic": topic, "group": group, "producerGroup": producer_group,
-                                 "dlqGroup": dlq_group, "key": key, "msgId": msg_id, "cluster": cluster},
+                                 "dlqGroup": dlq_group, "key": key, "msgId": msg_id, "cluster": cluster,
+                                 "lagGroup": lag_group, "txMsgId": tx_msg_id},
                        "counts": counts,
                        "endpoints": [f"{m} {p}" for m, p in endpoints],
                        "calls": d.results}, f, indent=2, ensure_ascii=False)

@@ -4,13 +4,16 @@
 //   java -Xmx256m -cp "OUTDIR/lib/*" traffic.java NAMESRV TOPIC GROUP PRODUCER_GROUP DLQ_GROUP KEY \
 //        COUNT OUT.json [HOLD_SECONDS]
 //
-// 1. starts a push consumer GROUP on TOPIC that acknowledges everything (message trace on), and a
+// 1. starts a push consumer GROUP on TOPIC that acknowledges everything (message trace on), a
 //    push consumer DLQ_GROUP on TOPIC that fails everything with maxReconsumeTimes 0 and delay
-//    level -1, so every message lands in %DLQ%DLQ_GROUP;
+//    level -1, so every message lands in %DLQ%DLQ_GROUP, and a push consumer GROUP_LAG on TOPIC
+//    that consumes one message and then holds its only consume thread: a group online and lagging;
 // 2. sends COUNT messages with tag TagA and key KEY from PRODUCER_GROUP (message trace on: the
-//    client writes trace records to RMQ_SYS_TRACE_TOPIC);
-// 3. waits until GROUP consumed them all and DLQ_GROUP sent them all back (at most 60 s), writes
-//    OUT.json (names, msgIds, offsetMsgIds, counts) and prints "traffic ready";
+//    client writes trace records to RMQ_SYS_TRACE_TOPIC), then one transactional message (tag
+//    TagTx, key KEY) from PRODUCER_GROUP_TX, committed by its local transaction;
+// 3. waits until GROUP consumed them all, DLQ_GROUP sent them all back and GROUP_LAG consumed its
+//    one (at most 60 s), writes OUT.json (names, msgIds, offsetMsgIds, the transaction's msgId and
+//    transactionId, counts) and prints "traffic ready";
 // 4. keeps the producer and both consumers online HOLD_SECONDS (default 600) or until killed, so
 //    the dashboard sees live connections (producerConnection, consumerConnection,
 //    consumerRunningInfo, consumeMessageDirectly).
@@ -27,8 +30,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import java.util.concurrent.CountDownLatch;
+
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.client.producer.TransactionSendResult;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 
@@ -84,6 +94,31 @@ public class traffic {
         });
         dlqConsumer.start();
 
+        // Online and lagging: one message consumed (its offset committed), then the only consume
+        // thread held until the process ends.
+        String lagGroup = group + "_LAG";
+        AtomicInteger lagConsumed = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        DefaultMQPushConsumer lagConsumer = new DefaultMQPushConsumer(lagGroup);
+        lagConsumer.setNamesrvAddr(namesrv);
+        lagConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        lagConsumer.setPersistConsumerOffsetInterval(1000);
+        lagConsumer.setInstanceName("dash-lag-" + ProcessHandle.current().pid());
+        lagConsumer.setConsumeThreadMin(1);
+        lagConsumer.setConsumeThreadMax(1);
+        lagConsumer.subscribe(topic, "*");
+        lagConsumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+            if (lagConsumed.getAndAdd(msgs.size()) > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        lagConsumer.start();
+
         DefaultMQProducer producer = new DefaultMQProducer(producerGroup, true, null);
         producer.setNamesrvAddr(namesrv);
         producer.setInstanceName("dash-producer-" + ProcessHandle.current().pid());
@@ -108,12 +143,47 @@ public class traffic {
             }
         }
 
+        // A transaction, committed by its local transaction (the broker's check is not needed).
+        TransactionMQProducer txProducer = new TransactionMQProducer(producerGroup + "_TX");
+        txProducer.setNamesrvAddr(namesrv);
+        txProducer.setInstanceName("dash-tx-" + ProcessHandle.current().pid());
+        txProducer.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                return LocalTransactionState.COMMIT_MESSAGE;
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                return LocalTransactionState.COMMIT_MESSAGE;
+            }
+        });
+        txProducer.start();
+        String txMsgId = null, transactionId = null;
+        if (sendError == null) {
+            try {
+                TransactionSendResult r = txProducer.sendMessageInTransaction(new Message(topic, "TagTx", key,
+                    "mqdesk dashboard interop transaction".getBytes(StandardCharsets.UTF_8)), null);
+                txMsgId = r.getMsgId();
+                transactionId = r.getTransactionId();
+                System.out.println("transaction " + r.getSendStatus() + " " + r.getLocalTransactionState() + " "
+                    + txMsgId + " transactionId " + transactionId);
+                if (r.getLocalTransactionState() != LocalTransactionState.COMMIT_MESSAGE || transactionId == null)
+                    sendError = "transaction not committed or without a transactionId: " + r;
+            } catch (Exception e) {
+                sendError = "transaction: " + e;
+            }
+        }
+        int expected = msgIds.size() + (txMsgId == null ? 0 : 1);
+
         long deadline = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < deadline && (consumed.get() < msgIds.size() || failed.get() < msgIds.size())) {
+        while (System.currentTimeMillis() < deadline
+            && (consumed.get() < expected || failed.get() < expected || lagConsumed.get() < 1)) {
             Thread.sleep(200);
         }
         Thread.sleep(2000); // let the send-backs to the DLQ and the trace records land
-        boolean complete = sendError == null && msgIds.size() == count && consumed.get() >= count && failed.get() >= count;
+        boolean complete = sendError == null && msgIds.size() == count && consumed.get() >= expected
+            && failed.get() >= expected && lagConsumed.get() >= 1;
         String json = "{\n"
             + "  \"namesrv\": " + q(namesrv) + ",\n"
             + "  \"topic\": " + q(topic) + ",\n"
@@ -124,6 +194,10 @@ public class traffic {
             + "  \"tag\": \"TagA\",\n"
             + "  \"clientId\": " + q(consumer.buildMQClientId()) + ",\n"
             + "  \"dlqClientId\": " + q(dlqConsumer.buildMQClientId()) + ",\n"
+            + "  \"lagGroup\": " + q(lagGroup) + ",\n"
+            + "  \"txProducerGroup\": " + q(producerGroup + "_TX") + ",\n"
+            + "  \"txMsgId\": " + (txMsgId == null ? "null" : q(txMsgId)) + ",\n"
+            + "  \"transactionId\": " + (transactionId == null ? "null" : q(transactionId)) + ",\n"
             + "  \"msgIds\": " + list(msgIds) + ",\n"
             + "  \"offsetMsgIds\": " + list(offsetMsgIds) + ",\n"
             + "  \"consumed\": " + consumed.get() + ",\n"
@@ -135,13 +209,17 @@ public class traffic {
         Files.writeString(tmp, json);
         Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         System.out.println("traffic " + (complete ? "ready" : "incomplete") + ": sent " + msgIds.size()
-            + ", consumed " + consumed.get() + ", sent back " + failed.get());
+            + " and a transaction, consumed " + consumed.get() + ", sent back " + failed.get() + ", the lagging group "
+            + lagConsumed.get());
         System.out.flush();
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // Unregister the clients, but never hold the exit up for long (the broker may be gone).
+            release.countDown();
             Thread t = new Thread(() -> {
                 producer.shutdown();
+                txProducer.shutdown();
+                lagConsumer.shutdown();
                 consumer.shutdown();
                 dlqConsumer.shutdown();
             });
