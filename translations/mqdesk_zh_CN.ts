@@ -4177,6 +4177,14 @@ Broker：%2（%3，集群 %4）
         <source>Puts: %1/s in the last minute · %2 in the last hour · %3 in the last 24 h</source>
         <translation>写入：最近一分钟 %1/秒 · 最近一小时 %2 条 · 最近 24 小时 %3 条</translation>
     </message>
+    <message>
+        <source>Consumer group</source>
+        <translation>消费组</translation>
+    </message>
+    <message>
+        <source>Traffic by group</source>
+        <translation>按消费组的流量</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::TopicDialog</name>

@@ -2,7 +2,7 @@
 
 #include "ui/connection/cluster_connection.h"
 #include "ui/topics/timer_timeline_view.h"
-
+#include "ui/widgets/traffic_chart.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -10,11 +10,11 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QTabWidget>
 #include <QTableWidget>
-
-#include <map>
 #include <QVBoxLayout>
 
+#include <map>
 #include <set>
 
 namespace mqdesk::ui {
@@ -31,6 +31,7 @@ struct TopicDetails
     // VIEW_BROKER_STATS_DATA on the topic's masters: its puts, and each consumer group's gets.
     client::Result<client::AdminClient::BrokerStats> puts;
     std::map<std::string, client::AdminClient::BrokerStats> gets;
+    std::map<std::string, client::AdminClient::BrokerStats> getBytes;
 };
 
 TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
@@ -58,12 +59,34 @@ TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
     if (details.puts.ok) { // a broker without the statistics is not asked once per group
         for (const std::string &group : details.consumerGroups) {
             auto gets = admin.brokerStats(masters, "GROUP_GET_NUMS", topic + "@" + group);
-            if (gets.ok && gets.value.counted)
+            if (gets.ok && gets.value.counted) {
                 details.gets[group] = gets.value;
+                if (auto bytes = admin.brokerStats(masters, "GROUP_GET_SIZE", topic + "@" + group); bytes.ok)
+                    details.getBytes[group] = bytes.value;
+            }
         }
     }
     details.timeline = admin.timerTimeline(topic, 60, 20);
     return details;
+}
+
+// Each consumer group's gets of the topic, zeros where the brokers never counted one.
+std::vector<TrafficChart::Row> trafficByGroup(const TopicDetails &details)
+{
+    std::vector<TrafficChart::Row> rows;
+    for (const std::string &group : details.consumerGroups) {
+        TrafficChart::Row row;
+        row.label = QString::fromStdString(group);
+        if (const auto it = details.gets.find(group); it != details.gets.end()) {
+            row.perSecond = it->second.minute.tps;
+            row.lastHour = it->second.hour.sum;
+            row.last24Hours = it->second.day.sum;
+        }
+        if (const auto it = details.getBytes.find(group); it != details.getBytes.end())
+            row.bytes24Hours = it->second.day.sum;
+        rows.push_back(std::move(row));
+    }
+    return rows;
 }
 
 QTableWidget *makeTable(const QStringList &headers, QWidget *parent)
@@ -131,7 +154,13 @@ TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
     layout->addWidget(status_);
     layout->addWidget(traffic_);
     layout->addLayout(columns, 2);
-    layout->addWidget(titled(tr("Scheduled timer messages"), timeline_, this), 1);
+    trafficChart_ = new TrafficChart(tr("Consumer group"), this);
+    trafficChart_->setObjectName(QStringLiteral("topicTrafficChart"));
+    bottomTabs_ = new QTabWidget(this);
+    bottomTabs_->setDocumentMode(true);
+    bottomTabs_->addTab(timeline_, tr("Scheduled timer messages"));
+    bottomTabs_->addTab(trafficChart_, tr("Traffic by group"));
+    layout->addWidget(bottomTabs_, 1);
     showTopic({});
 }
 
@@ -148,6 +177,7 @@ void TopicDetailPane::refresh()
     route_->setRowCount(0);
     consumers_->clear();
     traffic_->clear();
+    trafficChart_->setMessage({});
     timeline_->setUnavailable({});
     if (topic_.isEmpty()) {
         title_->setText(tr("Select a topic to see its queues, route and consumer groups."));
@@ -230,6 +260,10 @@ void TopicDetailPane::refresh()
                                            locale.toString(static_cast<qlonglong>(details.puts.value.day.sum))));
             if (details.consumerGroups.empty())
                 consumers_->addItem(tr("No consumer group has consumed it yet."));
+            if (details.consumerGroups.empty())
+                trafficChart_->setMessage(tr("No consumer group has consumed it yet."));
+            else
+                trafficChart_->setRows(traffic_->text(), trafficByGroup(details));
             if (!details.consumersError.empty())
                 problems << tr("Consumer groups: %1").arg(QString::fromStdString(details.consumersError));
             if (details.timeline.ok)

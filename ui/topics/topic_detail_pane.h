@@ -1,8 +1,10 @@
 #pragma once
 
 // The selected topic in detail: its queues (id, min and max offset, last store time) from
-// GET_TOPIC_STATS_INFO, its route (brokers, addresses, queues, perm) and the consumer groups
-// consuming it (QUERY_TOPIC_CONSUME_BY_WHO on each master), fetched off the GUI thread.
+// GET_TOPIC_STATS_INFO, its route (brokers, addresses, queues, perm), the consumer groups
+// consuming it (QUERY_TOPIC_CONSUME_BY_WHO on each master), its puts and each group's gets from
+// the brokers' statistics (VIEW_BROKER_STATS_DATA; also as a chart, "Traffic by group") and its
+// scheduled timer messages, fetched off the GUI thread.
 
 #include <QWidget>
 
@@ -10,11 +12,13 @@
 
 class QLabel;
 class QListWidget;
+class QTabWidget;
 class QTableWidget;
 
 namespace mqdesk::ui {
 
 class TimerTimelineView;
+class TrafficChart;
 
 class ClusterConnection;
 
@@ -36,6 +40,9 @@ public:
     QListWidget *consumerList() const { return consumers_; }
     // The topic's puts (and below, each group's gets) from the brokers' statistics.
     QString trafficText() const;
+    TrafficChart *trafficChart() const { return trafficChart_; }
+    // "Scheduled timer messages" and "Traffic by group".
+    QTabWidget *bottomTabs() const { return bottomTabs_; }
 
 signals:
     // The topic's stored messages, known from its queue offsets.
@@ -54,6 +61,8 @@ private:
     QTableWidget *route_ = nullptr;
     QListWidget *consumers_ = nullptr;
     TimerTimelineView *timeline_ = nullptr;
+    TrafficChart *trafficChart_ = nullptr;
+    QTabWidget *bottomTabs_ = nullptr;
 };
 
 } // namespace mqdesk::ui

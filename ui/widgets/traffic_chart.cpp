@@ -41,7 +41,7 @@ TrafficChart::TrafficChart(const QString &itemHeader, QWidget *parent) : QWidget
     table_->setAlternatingRowColors(true);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("trafficBars"));
-    plot_->setMinimumHeight(160);
+    plot_->setMinimumHeight(100);
     plot_->yAxis->setLabel(tr("Messages, last 24 h"));
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setPen(Qt::NoPen);

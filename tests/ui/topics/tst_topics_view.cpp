@@ -10,11 +10,13 @@
 
 #include "ui_test_util.h"
 #include "broker/client/admin_client.h"
+#include "broker/client/pull_consumer.h"
 #include "ui/main_window.h"
 #include "ui/topics/topic_detail_pane.h"
 #include "ui/topics/topic_dialog.h"
 #include "ui/topics/topics_view.h"
 #include "ui/widgets/table_text.h"
+#include "ui/widgets/traffic_chart.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -32,12 +34,15 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace mqdesk;
@@ -330,6 +335,43 @@ private slots:
         QVERIFY(view_->detailPane()->routeTable()->item(0, 1)->text().contains(window_->brokerHost().brokerAddress()));
         QTRY_COMPARE(view_->topicModel()->topic(kTopic)->messages, 1); // the table learns it too
         saveScreenshot(*window_, QStringLiteral("topics-detail"));
+
+        // DeskReaders pulls the message; the "Traffic by group" tab shows the broker's count of it.
+        {
+            client::PullConsumerOptions options;
+            options.group = "DeskReaders";
+            client::PullConsumer reader(config, options);
+            QVERIFY(reader.subscribe(kTopic.toStdString()).ok);
+            QVERIFY(reader.start().ok);
+            const auto readQueues = reader.fetchSubscribeMessageQueues(kTopic.toStdString());
+            QVERIFY2(readQueues.ok, readQueues.error.c_str());
+            int pulled = 0;
+            for (const auto &queue : readQueues.value) {
+                const auto answer = reader.pull(queue, "*", 0, 32);
+                QVERIFY2(answer.ok, answer.error.c_str());
+                pulled += static_cast<int>(answer.value.messages.size());
+            }
+            QCOMPARE(pulled, 1);
+            reader.shutdown();
+        }
+        {
+            QSignalSpy loaded(view_->detailPane(), &ui::TopicDetailPane::loaded);
+            view_->detailPane()->refresh();
+            QVERIFY(loaded.wait(20000));
+        }
+        QTabWidget *tabs = view_->detailPane()->bottomTabs();
+        ui::TrafficChart *chart = view_->detailPane()->trafficChart();
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(tabs->indexOf(chart)).center());
+        QCOMPARE(tabs->currentWidget(), chart);
+        const auto rows = chart->rows();
+        const auto readers = std::find_if(rows.begin(), rows.end(),
+                                          [](const ui::TrafficChart::Row &row) { return row.label == QStringLiteral("DeskReaders"); });
+        QVERIFY(readers != rows.end());
+        QCOMPARE(readers->last24Hours, int64_t{1});
+        QVERIFY(readers->bytes24Hours > 0);
+        QVERIFY2(chart->summaryText().startsWith(QStringLiteral("Puts: ")), qPrintable(chart->summaryText()));
+        saveScreenshot(*window_, QStringLiteral("topics-traffic-by-group"));
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(0).center());
 
         // Ctrl+C copies the selected rows as text.
         activateWindow();
