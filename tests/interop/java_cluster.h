@@ -93,13 +93,25 @@ public:
         writeFile(QStringLiteral("slave.conf"), brokerConf(1, slavePort_));
 
         return launch(QStringLiteral("namesrv"), QStringLiteral("-Xmx256m"),
-                      QStringLiteral("org.apache.rocketmq.namesrv.NamesrvStartup"), QStringLiteral("namesrv.conf"), error)
+                      startup(QStringLiteral("org.apache.rocketmq.namesrv.NamesrvStartup"), QStringLiteral("namesrv.conf")),
+                      "boot success", error)
                && launch(QStringLiteral("master"), QStringLiteral("-Xmx512m"),
-                         QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("master.conf"), error)
+                         startup(QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("master.conf")),
+                         "boot success", error)
                && (!options_.slave
                    || launch(QStringLiteral("slave"), QStringLiteral("-Xmx512m"),
-                             QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("slave.conf"), error))
+                             startup(QStringLiteral("org.apache.rocketmq.broker.BrokerStartup"), QStringLiteral("slave.conf")),
+                             "boot success", error))
                && waitForRegistration(error);
+    }
+
+    // A Java push consumer of `group` on `topic` (tests/interop/java_push_consumer.java at
+    // `sourceFile`, run from source on the brokers' classpath: rocketmq-client 5.5.0), online
+    // until stop(); it answers every message (and CONSUME_MESSAGE_DIRECTLY) CONSUME_SUCCESS.
+    bool startPushConsumer(const QString &sourceFile, const QString &group, const QString &topic, QString &error)
+    {
+        return launch(QStringLiteral("consumer-") + group, QStringLiteral("-Xmx128m"),
+                      {sourceFile, namesrvAddress(), group, topic}, "consumer ready", error);
     }
 
     // Slave first, so that the master does not log a broken HA connection as an error; all are
@@ -249,7 +261,14 @@ private:
         return file.open(QIODevice::ReadOnly) && file.readAll().contains(text);
     }
 
-    bool launch(const QString &name, const QString &heap, const QString &mainClass, const QString &conf, QString &error)
+    QStringList startup(const QString &mainClass, const QString &conf) const
+    {
+        return {mainClass, QStringLiteral("-c"), dir_.filePath(conf)};
+    }
+
+    // Starts `program` (a main class or a source file, and its arguments) on the brokers'
+    // classpath and waits until its output holds `ready`.
+    bool launch(const QString &name, const QString &heap, const QStringList &program, const char *ready, QString &error)
     {
         QString java = QStandardPaths::findExecutable(QStringLiteral("java"));
         const QString javaHome = qEnvironmentVariable("JAVA_HOME");
@@ -270,10 +289,10 @@ private:
         // A test killed by CTest's timeout never runs the destructor: the JVMs go with it instead
         // of holding their ports and CPU afterwards.
         process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-        process->start(java, {QStringLiteral("-Duser.home=%1").arg(dir_.path()),
-                              QStringLiteral("-Drocketmq.home.dir=%1").arg(dir_.path()), heap,
-                              QStringLiteral("-XX:+UseSerialGC"), QStringLiteral("-cp"), classpath_, mainClass,
-                              QStringLiteral("-c"), dir_.filePath(conf)});
+        process->start(java, QStringList{QStringLiteral("-Duser.home=%1").arg(dir_.path()),
+                                         QStringLiteral("-Drocketmq.home.dir=%1").arg(dir_.path()), heap,
+                                         QStringLiteral("-XX:+UseSerialGC"), QStringLiteral("-cp"), classpath_}
+                                 + program);
         if (!process->waitForStarted(10000)) {
             error = QStringLiteral("%1: %2 did not start: %3").arg(name, java, process->errorString());
             return false;
@@ -283,18 +302,18 @@ private:
         QElapsedTimer timer;
         timer.start();
         while (timer.elapsed() < kBootTimeoutMs) {
-            if (outputContains(out, "boot success"))
+            if (outputContains(out, ready))
                 return true;
             if (started->state() == QProcess::NotRunning || started->waitForFinished(200)) {
-                error = QStringLiteral("the Java %1 exited (code %2) before \"boot success\":\n%3")
+                error = QStringLiteral("the Java %1 exited (code %2) before \"%3\":\n%4")
                             .arg(name)
                             .arg(started->exitCode())
-                            .arg(readTail(out));
+                            .arg(QLatin1String(ready), readTail(out));
                 return false;
             }
         }
-        error = QStringLiteral("the Java %1 printed no \"boot success\" in %2 s:\n%3")
-                    .arg(name)
+        error = QStringLiteral("the Java %1 printed no \"%2\" in %3 s:\n%4")
+                    .arg(name, QLatin1String(ready))
                     .arg(kBootTimeoutMs / 1000)
                     .arg(readTail(out));
         return false;

@@ -12,6 +12,7 @@
 #include "ui/connection/connection_bar.h"
 #include "ui/connection/connection_manager.h"
 #include "ui/flush/flush_monitor_view.h"
+#include "ui/groups/client_info_pane.h"
 #include "ui/groups/group_table_model.h"
 #include "ui/history/history_store.h"
 #include "ui/groups/groups_view.h"
@@ -25,10 +26,12 @@
 #include "ui/topics/topics_view.h"
 #include "ui/widgets/traffic_chart.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -40,6 +43,8 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <memory>
 
@@ -372,6 +377,60 @@ private slots:
         resetWithClientGone(*groups, admin, QStringLiteral("Reset %1 queue(s)").arg(seeded_.queues));
         saveScreenshot(*window_, QStringLiteral("java-reset"));
         admin.shutdown();
+    }
+
+    // A real Java 5.5 push consumer online: a person opens its group's "Clients' running info",
+    // reads what the client reports through the Java broker (consume type, subscription), asks
+    // for its thread stacks, and has it consume the first seeded message directly.
+    void clientsRunningInfoOfAJavaConsumer()
+    {
+        const QString group = QStringLiteral("CG_JAVA_LIVE");
+        QString error;
+        QVERIFY2(cluster_->startPushConsumer(QStringLiteral(MQDESK_JAVA_PUSH_CONSUMER), group, q(kTopic), error),
+                 qPrintable(error));
+        auto *groups = openPage<ui::GroupsView>(QStringLiteral("Consumer groups"));
+        QVERIFY(groups);
+        ui::GroupTableModel *model = groups->groupModel();
+        QPushButton *refresh = visibleButton(groups, QStringLiteral("Refresh"));
+        QVERIFY(refresh);
+        QTRY_VERIFY_WITH_TIMEOUT((QTest::mouseClick(refresh, Qt::LeftButton), QTest::qWait(500),
+                                  model->rowOf(group.toStdString()) >= 0 && model->clients(model->rowOf(group.toStdString())) == 1),
+                                 kTimeout);
+        QSignalSpy detail(groups, &ui::GroupsView::detailLoaded);
+        clickRow(groups->groupTable(),
+                 groups->groupProxy()->mapFromSource(model->index(model->rowOf(group.toStdString()), 0)));
+        QVERIFY(detail.count() > 0 || detail.wait(kTimeout));
+
+        ui::ClientInfoPane *pane = groups->clientPane();
+        QSignalSpy loaded(pane, &ui::ClientInfoPane::runningInfoLoaded);
+        QTabBar *tabs = groups->detailTabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(groups->detailTabs()->indexOf(pane)).center());
+        QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
+        QCOMPARE(pane->clientTable()->model()->rowCount(), 1);
+        QStringList shown;
+        for (QTreeWidgetItemIterator it(pane->detailTree()); *it; ++it)
+            shown << (*it)->text(0) + QStringLiteral(" = ") + (*it)->text(1);
+        const QString text = shown.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("Consume type = CONSUME_PASSIVELY")), qPrintable(text));
+        QVERIFY2(text.contains(q(kTopic) + QStringLiteral(" = TAG: *")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Client version = V5_5_0")), qPrintable(text));
+
+        loaded.clear();
+        QTest::mouseClick(pane->stacksCheck(), Qt::LeftButton, {}, QPoint(5, pane->stacksCheck()->height() / 2));
+        QVERIFY(loaded.count() > 0 || loaded.wait(kTimeout));
+        QVERIFY2(pane->stacksText()->toPlainText().contains(QStringLiteral("PullMessageService")),
+                 qPrintable(pane->stacksText()->toPlainText().left(500)));
+        saveScreenshot(*window_, QStringLiteral("java-client-running-info"));
+
+        QSignalSpy directly(pane, &ui::ClientInfoPane::consumedDirectly);
+        QTest::mouseClick(pane->directMessageEdit(), Qt::LeftButton);
+        QTest::keyClicks(pane->directMessageEdit(), q(seeded_.sent.front().msgId));
+        QTest::mouseClick(pane->directTopicEdit(), Qt::LeftButton);
+        QTest::keyClicks(pane->directTopicEdit(), q(kTopic));
+        QTest::mouseClick(pane->consumeDirectlyButton(), Qt::LeftButton);
+        QVERIFY(directly.count() > 0 || directly.wait(kTimeout));
+        QVERIFY2(pane->directResultText().contains(QStringLiteral("CR_SUCCESS")), qPrintable(pane->directResultText()));
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center());
     }
 
 private:
