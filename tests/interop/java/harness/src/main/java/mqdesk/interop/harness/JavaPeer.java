@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Java RocketMQ NameServer (org.apache.rocketmq.namesrv.NamesrvStartup) or broker
- * (org.apache.rocketmq.broker.BrokerStartup -c broker.conf) in a child JVM, as a peer of mqdesk-broker.
+ * A Java RocketMQ NameServer (org.apache.rocketmq.namesrv.NamesrvStartup), broker
+ * (org.apache.rocketmq.broker.BrokerStartup -c broker.conf) or proxy in cluster mode
+ * (org.apache.rocketmq.proxy.ProxyStartup -pm cluster -pc rmq-proxy.json) in a child JVM, as a peer of
+ * mqdesk-broker.
  *
  * The child runs the current JVM's class path, so only a module that depends on rocketmq-namesrv and
  * rocketmq-broker (tests/interop/java/peer) can start one. Each peer has its own folder: ROCKETMQ_HOME
@@ -22,11 +24,14 @@ import java.util.concurrent.TimeUnit;
  * go to peer.log there. Ports are free loopback ports picked here: a broker binds listenPort, and
  * also fastListenPort = listenPort - 2 and haListenPort = listenPort + 1, so all three must be free.
  *
- * start() waits for the "boot success" line; stop() is SIGTERM and, for a broker, requires that the
+ * A proxy runs the class path it is given (javaBrokerClassPath(): tests/interop/java/javabroker's,
+ * which holds rocketmq-proxy), so any module can start one.
+ *
+ * start() waits for the "boot success" line ("rocketmq-proxy startup successfully" for a proxy); stop() is SIGTERM and, for a broker, requires that the
  * store has no `abort` file afterwards (a clean shutdown); kill() is SIGKILL.
  */
 public final class JavaPeer implements AutoCloseable {
-    public enum Kind { NAMESRV, BROKER }
+    public enum Kind { NAMESRV, BROKER, PROXY }
 
     private static final long READY_TIMEOUT_S = 60;
     private static final long STOP_TIMEOUT_S = 60;
@@ -37,6 +42,7 @@ public final class JavaPeer implements AutoCloseable {
     private final Path storeDir;
     private final int port;
     private final String heap;
+    private String classPath; // null: this JVM's java.class.path, read at start()
     private Process process;
     private int starts;
 
@@ -47,6 +53,40 @@ public final class JavaPeer implements AutoCloseable {
         this.storeDir = storeDir;
         this.port = port;
         this.heap = heap;
+    }
+
+    /**
+     * A proxy in cluster mode for the cluster {@code namesrvAddr} names (DefaultCluster), its gRPC
+     * endpoint on a free loopback port (port(), addr()), run on {@code classPath}. Not started yet.
+     */
+    public static JavaPeer proxy(Path root, String namesrvAddr, String classPath) throws IOException {
+        Files.createDirectories(root);
+        int grpcPort = freePort(0, 0);
+        int remotingPort = freePort(0, 0);
+        Path conf = root.resolve("rmq-proxy.json");
+        Files.writeString(conf, "{\"rocketMQClusterName\": \"DefaultCluster\", \"namesrvAddr\": \"" + namesrvAddr
+            + "\", \"grpcServerPort\": " + grpcPort + ", \"remotingListenPort\": " + remotingPort + "}\n");
+        JavaPeer peer = new JavaPeer(Kind.PROXY, root, conf, null, grpcPort, "-Xmx384m");
+        peer.classPath = classPath;
+        return peer;
+    }
+
+    /**
+     * The class path of tests/interop/java/javabroker (rocketmq-namesrv, -broker and -proxy 5.5),
+     * from its target/classpath.txt beside the module on this JVM's class path.
+     */
+    public static String javaBrokerClassPath() throws IOException {
+        String own = System.getProperty("java.class.path");
+        for (String entry : own.split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry).toAbsolutePath().normalize();
+            if (p.endsWith(Path.of("target", "classes"))) {
+                Path file = p.getParent().getParent().getParent().resolve("javabroker").resolve("target").resolve("classpath.txt");
+                if (Files.exists(file))
+                    return Files.readString(file).strip();
+            }
+        }
+        throw new IllegalStateException("tests/interop/java/javabroker/target/classpath.txt not found beside "
+                                        + "this module: build the interop modules (mvn package)");
     }
 
     /** A NameServer on a free loopback port, not started yet. */
@@ -90,14 +130,18 @@ public final class JavaPeer implements AutoCloseable {
         ++starts;
         Path home = root.resolve("home");
         Files.createDirectories(home);
-        String mainClass = kind == Kind.NAMESRV ? "org.apache.rocketmq.namesrv.NamesrvStartup"
-                                                : "org.apache.rocketmq.broker.BrokerStartup";
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             heap, "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=256m",
             "-Duser.home=" + home, "-Drocketmq.home.dir=" + home,
-            "-cp", System.getProperty("java.class.path"),
-            mainClass, "-c", confFile.toString());
+            "-cp", classPath != null ? classPath : System.getProperty("java.class.path")));
+        switch (kind) {
+            case NAMESRV -> command.addAll(List.of("org.apache.rocketmq.namesrv.NamesrvStartup", "-c", confFile.toString()));
+            case BROKER -> command.addAll(List.of("org.apache.rocketmq.broker.BrokerStartup", "-c", confFile.toString()));
+            case PROXY -> command.addAll(List.of("org.apache.rocketmq.proxy.ProxyStartup", "-pm", "cluster", "-pc",
+                                                 confFile.toString()));
+        }
+        final String readyLine = kind == Kind.PROXY ? "rocketmq-proxy startup successfully" : "boot success";
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("ROCKETMQ_HOME", home.toString());
         process = builder.start();
@@ -114,7 +158,7 @@ public final class JavaPeer implements AutoCloseable {
                     w.write(line);
                     w.newLine();
                     w.flush();
-                    if (line.contains("boot success")) {
+                    if (line.contains(readyLine)) {
                         synchronized (ready) {
                             ready[0] = true;
                             ready.notifyAll();
@@ -183,7 +227,7 @@ public final class JavaPeer implements AutoCloseable {
     public String tail() {
         StringBuilder s = new StringBuilder(tailOf(log(), 20));
         Path logs = root.resolve("home/logs/rocketmqlogs");
-        for (String name : List.of("namesrv.log", "broker.log", "store.log")) {
+        for (String name : List.of("namesrv.log", "broker.log", "store.log", "proxy.log")) {
             Path p = logs.resolve(name);
             if (Files.exists(p))
                 s.append("\n-- ").append(p).append(":\n").append(tailOf(p, 25));
@@ -202,7 +246,7 @@ public final class JavaPeer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return (kind == Kind.NAMESRV ? "Java NameServer " : "Java broker ") + addr();
+        return (kind == Kind.NAMESRV ? "Java NameServer " : kind == Kind.BROKER ? "Java broker " : "Java proxy ") + addr();
     }
 
     /**
