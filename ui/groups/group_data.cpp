@@ -89,10 +89,13 @@ GroupsSnapshot fetchGroups(client::AdminClient &admin)
             std::map<int32_t, int64_t> maxByQueue;
             for (const auto &[queue, offset] : stats->second.offsetTable)
                 maxByQueue[queue.queueId] = offset.maxOffset;
-            for (const auto &[queueId, consumerOffset] : queueOffsets) {
-                const auto max = maxByQueue.find(queueId);
-                if (max != maxByQueue.end() && max->second > consumerOffset)
-                    group.totalLag += max->second - consumerOffset;
+            // A queue of a consumed topic without a committed offset counts from 0, as the
+            // detail's GET_CONSUME_STATS (and Java's) counts it: the list and the detail agree.
+            for (const auto &[queueId, max] : maxByQueue) {
+                const auto committed = queueOffsets.find(queueId);
+                const int64_t consumerOffset = committed == queueOffsets.end() ? 0 : committed->second;
+                if (max > consumerOffset)
+                    group.totalLag += max - consumerOffset;
             }
         }
     }
