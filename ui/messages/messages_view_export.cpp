@@ -1,6 +1,6 @@
 // The Messages page's Export…: the selected messages, or every one shown, written whole to a
-// file the user names (message_export.h: JSON Lines, or CSV by the suffix). The file dialog is
-// Qt's own, so it looks and behaves the same on every desktop (and under test).
+// file the user names (message_export.h: JSON Lines, or CSV by the suffix). The save dialog is
+// the desktop's own where the platform has one (Qt's where it has none, as under test).
 
 #include "ui/messages/messages_view.h"
 
@@ -24,7 +24,6 @@ void MessagesView::exportMessages()
     QFileDialog dialog(this, selected ? tr("Export %n selected message(s)", "", static_cast<int>(messages.size()))
                                       : tr("Export all %n message(s) shown", "", static_cast<int>(messages.size())));
     dialog.setObjectName(QStringLiteral("exportMessagesDialog"));
-    dialog.setOption(QFileDialog::DontUseNativeDialog);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setNameFilters({tr("JSON Lines (*.jsonl)"), tr("CSV (*.csv)")});
     dialog.setDefaultSuffix(QStringLiteral("jsonl"));

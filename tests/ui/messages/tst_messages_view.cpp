@@ -422,7 +422,7 @@ private slots:
 
         // Typed into the topic box as a person does, then Browse.
         const QString dlq = QStringLiteral("%DLQ%GID_DEAD");
-        for (int attempt = 0; attempt < 50 && view_->messageModel()->rowCount() < 3; ++attempt) {
+        for (int attempt = 0; attempt < 200 && view_->messageModel()->rowCount() < 3; ++attempt) { // up to ~20 s on a loaded machine
             QLineEdit *topic = view_->topicBox()->lineEdit();
             topic->selectAll();
             QTest::keyClicks(topic, dlq);
