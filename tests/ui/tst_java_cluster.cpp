@@ -26,8 +26,13 @@
 #include "ui/topics/topics_view.h"
 #include "ui/widgets/traffic_chart.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -43,9 +48,11 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 
+#include <algorithm>
 #include <memory>
 
 using namespace mqdesk;
@@ -227,6 +234,14 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!detail->consumerList()->findItems(q(kGroup), Qt::MatchStartsWith).isEmpty(), kTimeout);
         QVERIFY2(detail->trafficText().startsWith(QStringLiteral("Puts: ")), qPrintable(detail->trafficText()));
         saveScreenshot(*window_, QStringLiteral("java-topics"));
+        // "Traffic by group": the groups of the topic, from the Java broker's statistics.
+        QTabWidget *bottom = detail->bottomTabs();
+        QTest::mouseClick(bottom->tabBar(), Qt::LeftButton, {},
+                          bottom->tabBar()->tabRect(bottom->indexOf(detail->trafficChart())).center());
+        QCOMPARE(bottom->currentWidget(), detail->trafficChart());
+        const auto rows = detail->trafficChart()->rows();
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ui::TrafficChart::Row &row) { return row.label == q(kGroup); }));
+        QTest::mouseClick(bottom->tabBar(), Qt::LeftButton, {}, bottom->tabBar()->tabRect(0).center());
     }
 
     void groupsShowTheLag()
@@ -295,6 +310,32 @@ private slots:
         QCOMPARE(detail->fieldText(QStringLiteral("Tags")), QStringLiteral("Tag1"));
         QVERIFY2(detail->bodyText().contains(QStringLiteral("body 7")), qPrintable(detail->bodyText()));
         saveScreenshot(*window_, QStringLiteral("java-messages"));
+
+        // Export…: the message found, written whole as JSON Lines through the save dialog.
+        const QString path = dir_.filePath(QStringLiteral("java-message.jsonl"));
+        QSignalSpy exported(messages, &ui::MessagesView::exportFinished);
+        QTimer typer;
+        typer.setInterval(50);
+        connect(&typer, &QTimer::timeout, this, [&typer, path] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            auto *name = dialog ? dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")) : nullptr;
+            if (!name)
+                return;
+            typer.stop();
+            name->selectAll();
+            QTest::keyClicks(name, path);
+            QTest::keyClick(name, Qt::Key_Return);
+        });
+        typer.start();
+        QTest::mouseClick(messages->exportButton(), Qt::LeftButton);
+        QVERIFY(exported.count() > 0 || exported.wait(kTimeout));
+        QCOMPARE(exported.at(0).at(0).toString(), path);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject object = QJsonDocument::fromJson(file.readAll().trimmed()).object();
+        QCOMPARE(object.value(QStringLiteral("keys")).toString(), key);
+        QCOMPARE(object.value(QStringLiteral("body")).toString(), QStringLiteral("body 7"));
+        QCOMPARE(object.value(QStringLiteral("storeHost")).toString(), cluster_->masterAddress());
     }
 
     void flushMonitorFallsBackOnTheJavaMaster()
