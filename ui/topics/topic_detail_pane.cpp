@@ -70,7 +70,8 @@ TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
     return details;
 }
 
-// Each consumer group's gets of the topic, zeros where the brokers never counted one.
+// Each consumer group's gets of the topic, zeros where the brokers never counted one (bytes
+// unknown only where the messages were counted and their size could not be read).
 std::vector<TrafficChart::Row> trafficByGroup(const TopicDetails &details)
 {
     std::vector<TrafficChart::Row> rows;
@@ -81,9 +82,11 @@ std::vector<TrafficChart::Row> trafficByGroup(const TopicDetails &details)
             row.perSecond = it->second.minute.tps;
             row.lastHour = it->second.hour.sum;
             row.last24Hours = it->second.day.sum;
+            if (const auto bytes = details.getBytes.find(group); bytes != details.getBytes.end())
+                row.bytes24Hours = bytes->second.day.sum;
+        } else {
+            row.bytes24Hours = 0;
         }
-        if (const auto it = details.getBytes.find(group); it != details.getBytes.end())
-            row.bytes24Hours = it->second.day.sum;
         rows.push_back(std::move(row));
     }
     return rows;
