@@ -53,6 +53,7 @@ MessagesView::MessagesView(ClusterConnection &connection, QWidget *parent)
     auto *resultBar = new QHBoxLayout;
     resultBar->addWidget(resultLabel_, 1);
     resultBar->addWidget(loadMoreButton_);
+    resultBar->addWidget(exportButton_); // beside the results it writes (created with the browse bar)
     addBelowTable(resultBar);
     detail_ = new MessageDetailPane(this);
     setDetail(detail_, 1, 1);
@@ -136,7 +137,6 @@ QWidget *MessagesView::buildBrowseBar()
     layout->addWidget(browseButton_);
     layout->addStretch(1);
     layout->addWidget(resendButton_);
-    layout->addWidget(exportButton_);
     layout->addWidget(sendButton_);
 
     queueTimer_ = new QTimer(this);
