@@ -22,9 +22,9 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * 5.x deployment runs: messages sent and popped through the proxy land in and come from MQDesk's
  * store, and the group's lag at the broker is what the operators' tools read for any group (what was
  * popped moves the offset). In cluster mode the proxy keeps its clients to itself (it sends brokers
- * no heartbeat for them; HeartbeatSyncer shares them among proxies), so a broker — Java's or
- * MQDesk's — lists no connection for the group. As with a Java cluster behind a proxy, the group is
- * created first (a 5.x SimpleConsumer does not start through a proxy for a group no broker has).
+ * no heartbeat for them; HeartbeatSyncer shares them among proxies), so the broker lists no
+ * connection for the group. The group is created first: for a group the broker does not have, the
+ * SimpleConsumer's startup timed out (its settings never completed).
  */
 public class GrpcThroughJavaProxy implements Scenario {
     @Override
