@@ -2,6 +2,7 @@
 
 #include "broker/common/message_id.h"
 #include "broker/common/message_properties.h"
+#include "ui/widgets/table_text.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -81,31 +82,13 @@ QByteArray jsonLine(const common::StoredMessage &message)
     return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
 }
 
-QString csvField(const QString &field)
-{
-    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) && !field.contains(QLatin1Char('\n'))
-        && !field.contains(QLatin1Char('\r')))
-        return field;
-    QString quoted = field;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
-QByteArray csvRow(const QStringList &fields)
-{
-    QStringList escaped;
-    for (const QString &field : fields)
-        escaped << csvField(field);
-    return escaped.join(QLatin1Char(',')).toUtf8() + "\r\n";
-}
-
 QByteArray csvLine(const common::StoredMessage &message)
 {
     QStringList properties;
     for (const auto &[key, value] : message.properties)
         properties << fromStd(key) + QLatin1Char('=') + fromStd(value);
     const ExportedBody body = bodyOf(message);
-    return csvRow({fromStd(message.topic), QString::number(message.queueId), QString::number(message.queueOffset),
+    return csvRecord({fromStd(message.topic), QString::number(message.queueId), QString::number(message.queueOffset),
                    msgIdOf(message), offsetMsgIdOf(message), QString::number(message.storeTimestamp),
                    QString::number(message.bornTimestamp), QString::fromStdString(message.bornHost.toString()),
                    QString::fromStdString(message.storeHost.toString()), QString::number(message.reconsumeTimes),
@@ -131,7 +114,7 @@ bool writeMessages(const std::vector<common::StoredMessage> &messages, const QSt
     }
     const bool csv = messageExportFormatFor(path) == MessageExportFormat::Csv;
     if (csv) {
-        file.write(csvRow({QStringLiteral("topic"), QStringLiteral("queueId"), QStringLiteral("queueOffset"),
+        file.write(csvRecord({QStringLiteral("topic"), QStringLiteral("queueId"), QStringLiteral("queueOffset"),
                            QStringLiteral("msgId"), QStringLiteral("offsetMsgId"), QStringLiteral("storeTimestamp"),
                            QStringLiteral("bornTimestamp"), QStringLiteral("bornHost"), QStringLiteral("storeHost"),
                            QStringLiteral("reconsumeTimes"), QStringLiteral("sysFlag"), QStringLiteral("tags"),

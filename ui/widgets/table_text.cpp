@@ -48,7 +48,9 @@ QString csvField(const QString &text)
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
-QByteArray csvLine(const QStringList &fields)
+} // namespace
+
+QByteArray csvRecord(const QStringList &fields)
 {
     QStringList quoted;
     quoted.reserve(fields.size());
@@ -56,8 +58,6 @@ QByteArray csvLine(const QStringList &fields)
         quoted << csvField(field);
     return quoted.join(QLatin1Char(',')).toUtf8() + "\r\n";
 }
-
-} // namespace
 
 bool writeTableCsv(const QAbstractItemModel &model, const QString &path, QString *error)
 {
@@ -71,12 +71,12 @@ bool writeTableCsv(const QAbstractItemModel &model, const QString &path, QString
     QStringList header;
     for (int column = 0; column < model.columnCount(); ++column)
         header << model.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
-    file.write(csvLine(header));
+    file.write(csvRecord(header));
     for (int row = 0; row < model.rowCount(); ++row) {
         QStringList cells;
         for (int column = 0; column < model.columnCount(); ++column)
             cells << model.index(row, column).data().toString();
-        file.write(csvLine(cells));
+        file.write(csvRecord(cells));
     }
     if (!file.commit()) {
         if (error)

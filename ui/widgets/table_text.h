@@ -4,7 +4,9 @@
 // table as CSV ("Export CSV…" in every table's context menu). Both read through the view's own
 // model, so sorting and filtering are respected and what is written is what the user sees.
 
+#include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -14,6 +16,10 @@ class QTableView;
 class QWidget;
 
 namespace mqdesk::ui {
+
+// One RFC 4180 CSV record in UTF-8, ending with CRLF: a field holding a comma, a quote or a line
+// break is quoted, quotes doubled.
+QByteArray csvRecord(const QStringList &fields);
 
 // With `withHeader`, the column titles come first; every line ends with '\n' then.
 QString selectedRowsText(const QTableView &table, bool withHeader);
