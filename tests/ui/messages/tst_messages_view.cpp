@@ -427,6 +427,11 @@ private slots:
             topic->selectAll();
             QTest::keyClicks(topic, dlq);
             QTest::keyClick(topic, Qt::Key_Return);
+            // As a person sees it: the queue box lists the dead-letter topic's one queue (it is
+            // read 300 ms after typing; a Browse before that reads the queue picked for the
+            // previous topic — a known race of the page, not what this test is about).
+            auto *queues = view_->findChild<QComboBox *>(QStringLiteral("messagesQueue"));
+            QTRY_VERIFY_WITH_TIMEOUT(queues && queues->count() == 2 && queues->currentData().toInt() == -1, 20000);
             QTest::mouseClick(view_->findChild<QPushButton *>(QStringLiteral("browseButton")), Qt::LeftButton);
             QTRY_VERIFY_WITH_TIMEOUT(!view_->isBusy(), 20000);
             if (view_->messageModel()->rowCount() < 3)
