@@ -12,7 +12,7 @@
 //    client writes trace records to RMQ_SYS_TRACE_TOPIC), then one transactional message (tag
 //    TagTx, key KEY) from PRODUCER_GROUP_TX, committed by its local transaction;
 // 3. waits until GROUP consumed them all, DLQ_GROUP sent them all back and GROUP_LAG consumed its
-//    one (at most 60 s), writes OUT.json (names, msgIds, offsetMsgIds, the transaction's msgId and
+//    one and committed its offset at the broker (at most 60 s), writes OUT.json (names, msgIds, offsetMsgIds, the transaction's msgId and
 //    transactionId, counts) and prints "traffic ready";
 // 4. keeps the producer and both consumers online HOLD_SECONDS (default 600) or until killed, so
 //    the dashboard sees live connections (producerConnection, consumerConnection,
@@ -26,10 +26,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
+import org.apache.rocketmq.common.message.MessageQueue;
 import java.util.concurrent.CountDownLatch;
 
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -98,6 +101,7 @@ public class traffic {
         // thread held until the process ends.
         String lagGroup = group + "_LAG";
         AtomicInteger lagConsumed = new AtomicInteger();
+        AtomicReference<MessageQueue> lagFirstQueue = new AtomicReference<>();
         CountDownLatch release = new CountDownLatch(1);
         DefaultMQPushConsumer lagConsumer = new DefaultMQPushConsumer(lagGroup);
         lagConsumer.setNamesrvAddr(namesrv);
@@ -108,7 +112,10 @@ public class traffic {
         lagConsumer.setConsumeThreadMax(1);
         lagConsumer.subscribe(topic, "*");
         lagConsumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
-            if (lagConsumed.getAndAdd(msgs.size()) > 0) {
+            if (lagConsumed.getAndAdd(msgs.size()) == 0) {
+                MessageExt first = msgs.get(0);
+                lagFirstQueue.set(new MessageQueue(first.getTopic(), first.getBrokerName(), first.getQueueId()));
+            } else {
                 try {
                     release.await();
                 } catch (InterruptedException e) {
@@ -181,9 +188,20 @@ public class traffic {
             && (consumed.get() < expected || failed.get() < expected || lagConsumed.get() < 1)) {
             Thread.sleep(200);
         }
+        // A push consumer commits its offsets every persistConsumerOffsetInterval, the first time
+        // 10 s after its start (a pull commits only offsets above 0): until then the broker has no
+        // offset of GROUP_LAG, Java's and MQDesk's GET_CONSUME_STATS have no row for it, and the
+        // group shows no lag. Commit now and wait until the broker has the consumed one.
+        boolean lagCommitted = lagFirstQueue.get() == null;
+        while (!lagCommitted && System.currentTimeMillis() < deadline) {
+            lagConsumer.getDefaultMQPushConsumerImpl().persistConsumerOffset();
+            Thread.sleep(300);
+            lagCommitted = lagConsumer.getDefaultMQPushConsumerImpl().getOffsetStore()
+                .readOffset(lagFirstQueue.get(), ReadOffsetType.READ_FROM_STORE) >= 1;
+        }
         Thread.sleep(2000); // let the send-backs to the DLQ and the trace records land
         boolean complete = sendError == null && msgIds.size() == count && consumed.get() >= expected
-            && failed.get() >= expected && lagConsumed.get() >= 1;
+            && failed.get() >= expected && lagConsumed.get() >= 1 && lagCommitted;
         String json = "{\n"
             + "  \"namesrv\": " + q(namesrv) + ",\n"
             + "  \"topic\": " + q(topic) + ",\n"
