@@ -18,6 +18,8 @@ client::ClientConfig AdminSession::clientConfig() const
     config.namesrvAddr = options_.namesrv;
     config.timeoutMillis = options_.timeoutMillis;
     config.credentials = options_.credentials;
+    config.useTls = options_.tls || !options_.tlsCaFile.empty();
+    config.tlsTrustCertPath = options_.tlsCaFile;
     // Our pulls never ask the broker to hold them, but the transport deadline must stay
     // bounded by the same timeout so that no command can hang.
     config.pullTimeoutMillis = options_.timeoutMillis;

@@ -29,6 +29,8 @@ struct AdminOptions
     bool json = false;
     int64_t timeoutMillis = 3000;
     acl::Credentials credentials; // --access-key / --secret-key, else ROCKETMQ_ACCESS_KEY / _SECRET_KEY
+    bool tls = false;             // --tls: as mqadmin with -Dtls.enable=true
+    std::string tlsCaFile;        // --tls-ca: verify the servers' certificates with these CAs
 
     // The chosen command.
     std::string command;

@@ -24,7 +24,7 @@ std::string commandName(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "-n" || arg == "--namesrvAddr" || arg == "--timeout" || arg == "--access-key"
-            || arg == "--secret-key") {
+            || arg == "--secret-key" || arg == "--tls-ca") {
             ++i;
             continue;
         }
@@ -57,6 +57,12 @@ int main(int argc, char **argv)
         ->envname("ROCKETMQ_ACCESS_KEY");
     app.add_option("--secret-key", adminOptions.credentials.secretKey, "ACL secretKey for --access-key")
         ->envname("ROCKETMQ_SECRET_KEY");
+    app.add_flag("--tls", adminOptions.tls,
+                 "Connect with TLS (a cluster with tls.server.mode=enforcing; mqadmin's -Dtls.enable=true). Any "
+                 "server certificate is accepted, as Java's tools do, unless --tls-ca is given");
+    app.add_option("--tls-ca", adminOptions.tlsCaFile,
+                   "PEM file of the CAs (or the self-signed certificate) to verify the servers with; implies --tls")
+        ->check(CLI::ExistingFile);
     mqdesk::admin::addClusterCommands(app, adminOptions);
     mqdesk::admin::addBrokerCommands(app, adminOptions);
     mqdesk::admin::addTopicCommands(app, adminOptions);

@@ -34,6 +34,11 @@ struct ClientConfig
     // request is signed. mqdesk-admin takes them from --access-key/--secret-key or the
     // ROCKETMQ_ACCESS_KEY / ROCKETMQ_SECRET_KEY environment variables.
     acl::Credentials credentials;
+    // TLS to the NameServers and brokers, as Java clients with -Dtls.enable=true (useTLS). Any
+    // server certificate is accepted (Java's tls.client.authServer=false) unless
+    // `tlsTrustCertPath` names the PEM CAs to verify it with.
+    bool useTls = false;
+    std::string tlsTrustCertPath;
 
     // "ip@instance" or "ip@instance@unit" (spec §6.1).
     std::string clientId() const;

@@ -1,8 +1,12 @@
 #include "broker/client/mq_client_api.h"
 
+#include "broker/remoting/net/tls_context.h"
+
 #include "broker/common/bytes.h"
 #include "broker/common/record_codec.h"
 #include "broker/remoting/protocol/header_fields.h"
+
+#include <spdlog/spdlog.h>
 
 #include <chrono>
 
@@ -102,6 +106,15 @@ MQClientAPI::MQClientAPI(ClientConfig config)
     options.ioThreads = config_.ioThreads;
     options.connectTimeout = std::chrono::milliseconds(config_.timeoutMillis);
     options.name = "mqclient";
+    if (config_.useTls) {
+        std::string error;
+        options.tls = remoting::makeTlsClientContext(!config_.tlsTrustCertPath.empty(), config_.tlsTrustCertPath, {},
+                                                     error);
+        if (!options.tls) { // still verifying, with the system's CAs: never a silent downgrade
+            spdlog::error("mqclient: {}; verifying servers with the system's trusted certificates instead", error);
+            options.tls = remoting::makeTlsClientContext(true, {}, {}, error);
+        }
+    }
     remoting_ = std::make_unique<remoting::RemotingClient>(options);
     callbacks_ = std::make_unique<remoting::ProcessorExecutor>("mqclient-cb", 1, 100000);
 }

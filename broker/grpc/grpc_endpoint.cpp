@@ -3,6 +3,7 @@
 #include "broker/grpc/http2_guard.h"
 #include "broker/grpc/messaging_service.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/client_limits.h"
 #include "broker/store/store_config.h"
 
 #include <grpcpp/grpcpp.h>
@@ -128,7 +129,15 @@ bool GrpcEndpoint::start(std::string &error)
         return false;
     }
     ::grpc::Server *server = d.server.get();
-    d.guard = std::make_unique<Http2Guard>(guardOptions(d.broker, d.options),
+    Http2GuardOptions guard = guardOptions(d.broker, d.options);
+    guard.tls = server::serverTls(*d.broker.settings(), {"h2"}, error);
+    if (!guard.tls) {
+        d.server->Shutdown(std::chrono::system_clock::now());
+        d.server.reset();
+        d.service.reset();
+        return false;
+    }
+    d.guard = std::make_unique<Http2Guard>(std::move(guard),
                                            [server](int descriptor) { ::grpc::AddInsecureChannelFromFd(server, descriptor); });
     if (!d.guard->start(error)) {
         d.guard.reset();
@@ -148,6 +157,9 @@ bool GrpcEndpoint::start(std::string &error)
             {"grpcConnectionsRefused", count(stats.refused)},
             {"grpcConnectionsClosedForFrames", count(stats.closedForFrames)},
             {"grpcConnectionsClosedForFrameTimeout", count(stats.closedForFrameTimeout)},
+            {"grpcTlsConnectionsAccepted", count(stats.tlsAccepted)},
+            {"grpcTlsConnectionsRefused", count(stats.tlsRefused)},
+            {"grpcTlsConnectionsFailed", count(stats.tlsFailed)},
         };
     });
     d.service->setPort(static_cast<uint16_t>(d.boundPort));

@@ -2,6 +2,8 @@
 
 #include "broker/common/descriptors.h"
 #include "broker/common/log_rate_limiter.h"
+#include "broker/remoting/net/tls_context.h"
+#include "broker/remoting/net/tls_engine.h"
 
 #include <asio.hpp>
 #include <spdlog/spdlog.h>
@@ -74,6 +76,7 @@ struct Http2Guard::Impl
     std::shared_ptr<Link> idlest(const std::string *address) const;
     void close(const std::shared_ptr<Link> &link, const char *why);
     void sweep();
+    bool chooseTransport(Link &link, uint8_t firstByte);
     void returnMemoryAfterAttack(Clock::time_point now);
     bool closeBiggestHolder(const Http2Inspector &asker);
 
@@ -102,6 +105,8 @@ struct Http2Guard::Impl
     size_t closedSinceTrim = 0;
 
     std::atomic<uint64_t> open{0}, accepted{0}, shed{0}, refused{0}, closedForFrames{0}, closedForFrameTimeout{0};
+    std::atomic<uint64_t> tlsAccepted{0}, tlsRefused{0}, tlsFailed{0};
+    common::LogRateLimiter tlsLog{std::chrono::seconds(10)};
     common::LogRateLimiter limitLog{std::chrono::seconds(10)};
     common::LogRateLimiter frameLog{std::chrono::seconds(10)};
 };
@@ -121,10 +126,11 @@ struct Http2Guard::Impl::Link : std::enable_shared_from_this<Link>
     {
     }
 
+    // grpc++ speaks first (its SETTINGS), but nothing may reach the client before its first
+    // byte said whether the connection is TLS: grpc++ is read from then on.
     void start()
     {
         readClient();
-        readGrpc();
     }
 
     // Client → grpc++, inspected on the way.
@@ -144,7 +150,17 @@ struct Http2Guard::Impl::Link : std::enable_shared_from_this<Link>
             return readClient();
         if (ec || n == 0)
             return guard.close(shared_from_this(), ec ? "client read error" : "client end");
-        const std::span<const uint8_t> bytes(guard.scratch.data(), n);
+        std::span<const uint8_t> bytes(guard.scratch.data(), n);
+        if (!transportChosen) {
+            transportChosen = true;
+            if (!guard.chooseTransport(*this, bytes[0]))
+                return guard.close(shared_from_this(), "tls mode");
+            readGrpc();
+        }
+        if (tls && !decrypt(bytes))
+            return;
+        if (bytes.empty())
+            return readClient();
         const uint64_t framesBefore = inspector.frames();
         if (!inspector.feed(bytes)) {
             guard.closedForFrames.fetch_add(1, std::memory_order_relaxed);
@@ -156,6 +172,33 @@ struct Http2Guard::Impl::Link : std::enable_shared_from_this<Link>
         if (inspector.frames() != framesBefore)
             lastFrameAt = Clock::now();
         forward(grpcSide, bytes, toGrpc, [self = shared_from_this()] { self->readClient(); });
+    }
+
+    // Ciphertext in, plaintext out (`bytes` then points into `plain`); false when closed.
+    bool decrypt(std::span<const uint8_t> &bytes)
+    {
+        plain.clear();
+        const bool ok = tls->receive(bytes, plain);
+        std::vector<uint8_t> out;
+        tls->takeOutput(out);
+        if (!out.empty())
+            sendToClient(out, {});
+        if (closed)
+            return false;
+        if (!ok) {
+            guard.tlsFailed.fetch_add(1, std::memory_order_relaxed);
+            if (const auto suppressed = guard.tlsLog.admit())
+                spdlog::warn("grpc: closing the connection from {}: {} ({} similar not logged)", peer, tls->error(),
+                             *suppressed);
+            guard.close(shared_from_this(), "tls");
+            return false;
+        }
+        if (tls->peerClosed()) {
+            guard.close(shared_from_this(), "client end (TLS close_notify)");
+            return false;
+        }
+        bytes = plain;
+        return true;
     }
 
     // grpc++ → client, as it comes.
@@ -175,9 +218,66 @@ struct Http2Guard::Impl::Link : std::enable_shared_from_this<Link>
             return readGrpc();
         if (ec || n == 0)
             return guard.close(shared_from_this(), ec ? "grpc read error" : "grpc end");
-        inspector.feedFromServer(std::span<const uint8_t>(guard.scratch.data(), n));
-        forward(client, std::span<const uint8_t>(guard.scratch.data(), n), toClient,
-                [self = shared_from_this()] { self->readGrpc(); });
+        const std::span<const uint8_t> bytes(guard.scratch.data(), n);
+        inspector.feedFromServer(bytes);
+        auto next = [self = shared_from_this()] { self->readGrpc(); };
+        if (!tls)
+            return sendToClient(bytes, std::move(next));
+        std::vector<uint8_t> out;
+        if (!tls->send(bytes)) {
+            guard.tlsFailed.fetch_add(1, std::memory_order_relaxed);
+            return guard.close(shared_from_this(), "tls write");
+        }
+        tls->takeOutput(out);
+        sendToClient(out, std::move(next));
+    }
+
+    // Bytes for the client, in the order given: written now if nothing waits before them, else
+    // queued behind what does; `next` (may be empty) runs once everything given so far is out.
+    void sendToClient(std::span<const uint8_t> bytes, std::function<void()> next)
+    {
+        if (clientDraining) {
+            toClient.insert(toClient.end(), bytes.begin(), bytes.end());
+            if (next)
+                afterClientDrain.push_back(std::move(next));
+            return;
+        }
+        std::error_code ec;
+        const size_t written = bytes.empty() ? 0 : client.write_some(asio::buffer(bytes.data(), bytes.size()), ec);
+        if (ec && ec != asio::error::would_block)
+            return guard.close(shared_from_this(), "write error");
+        const size_t done = ec ? 0 : written;
+        if (done == bytes.size()) {
+            if (next)
+                next();
+            return;
+        }
+        toClient.assign(bytes.begin() + static_cast<std::ptrdiff_t>(done), bytes.end());
+        clientDraining = true;
+        if (next)
+            afterClientDrain.push_back(std::move(next));
+        drainClient();
+    }
+
+    void drainClient()
+    {
+        client.async_wait(asio::socket_base::wait_write, [self = shared_from_this()](std::error_code ec) {
+            if (self->closed)
+                return;
+            size_t written = ec ? 0 : self->client.write_some(asio::buffer(self->toClient), ec);
+            if (ec && ec != asio::error::would_block)
+                return self->guard.close(self, "drain error");
+            self->toClient.erase(self->toClient.begin(),
+                                 self->toClient.begin() + static_cast<std::ptrdiff_t>(ec ? 0 : written));
+            if (!self->toClient.empty())
+                return self->drainClient();
+            std::vector<uint8_t>().swap(self->toClient); // an idle connection holds no buffer
+            self->clientDraining = false;
+            std::vector<std::function<void()>> after;
+            after.swap(self->afterClientDrain);
+            for (auto &next : after)
+                next();
+        });
     }
 
     // Writes what it can now; the rest waits in `pending` (the direction reads no more until it
@@ -224,6 +324,11 @@ struct Http2Guard::Impl::Link : std::enable_shared_from_this<Link>
     Http2Inspector inspector;
     std::vector<uint8_t> toGrpc;
     std::vector<uint8_t> toClient;
+    bool clientDraining = false; // toClient is being written; later bytes queue behind it
+    std::vector<std::function<void()>> afterClientDrain;
+    bool transportChosen = false;
+    std::unique_ptr<remoting::TlsEngine> tls; // a TLS connection's engine
+    std::vector<uint8_t> plain;               // what the last read decrypted to
     Clock::time_point lastFrameAt;
     bool closed = false;
 };
@@ -331,6 +436,30 @@ void Http2Guard::Impl::onAccepted(asio::ip::tcp::socket socket)
     link->start();
 }
 
+bool Http2Guard::Impl::chooseTransport(Link &link, uint8_t firstByte)
+{
+    using remoting::TlsMode;
+    const TlsMode mode = options.tls ? options.tls->mode() : TlsMode::Disabled;
+    const char *refusal = nullptr;
+    if (remoting::startsTlsHandshake(firstByte)) {
+        if (mode == TlsMode::Disabled)
+            refusal = "the client starts a TLS handshake, but this endpoint's TLS is off (tls.server.mode=disabled)";
+        else if (std::shared_ptr<ssl_ctx_st> context = options.tls->current()) {
+            link.tls = std::make_unique<remoting::TlsEngine>(std::move(context), remoting::TlsEngine::Role::Server);
+            tlsAccepted.fetch_add(1, std::memory_order_relaxed);
+        }
+    } else if (mode == TlsMode::Enforcing) {
+        refusal = "a plaintext client, and this endpoint accepts TLS only (tls.server.mode=enforcing)";
+    }
+    if (!refusal)
+        return true;
+    tlsRefused.fetch_add(1, std::memory_order_relaxed);
+    if (const auto suppressed = tlsLog.admit())
+        spdlog::warn("grpc: closing the connection from {}: {} ({} similar not logged)", link.peer, refusal,
+                     *suppressed);
+    return false;
+}
+
 void Http2Guard::Impl::close(const std::shared_ptr<Link> &link, const char *why)
 {
     if (link->closed)
@@ -372,7 +501,8 @@ void Http2Guard::Impl::sweep()
         if (options.frameTimeout.count() > 0) {
             std::vector<std::shared_ptr<Link>> late;
             for (const auto &[id, link] : links)
-                if (link->inspector.midFrame() && now - link->lastFrameAt > options.frameTimeout)
+                if ((link->inspector.midFrame() || (link->tls && !link->tls->established()))
+                    && now - link->lastFrameAt > options.frameTimeout)
                     late.push_back(link);
             for (const auto &link : late) {
                 closedForFrameTimeout.fetch_add(1, std::memory_order_relaxed);
@@ -514,6 +644,9 @@ Http2GuardStats Http2Guard::stats() const
     stats.refused = d.refused.load(std::memory_order_relaxed);
     stats.closedForFrames = d.closedForFrames.load(std::memory_order_relaxed);
     stats.closedForFrameTimeout = d.closedForFrameTimeout.load(std::memory_order_relaxed);
+    stats.tlsAccepted = d.tlsAccepted.load(std::memory_order_relaxed);
+    stats.tlsRefused = d.tlsRefused.load(std::memory_order_relaxed);
+    stats.tlsFailed = d.tlsFailed.load(std::memory_order_relaxed);
     return stats;
 }
 

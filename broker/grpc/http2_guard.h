@@ -16,6 +16,8 @@
 //     the relay from grpc++, whose flow control then holds its writes;
 //   - frames: what Http2Inspector refuses.
 //
+// TLS is terminated here too (Http2GuardOptions::tls), so the inspector reads plaintext frames.
+//
 // Threads: one io thread relays every connection. start()/stop() from one owner thread;
 // stats() and peerOf() from any.
 
@@ -28,6 +30,10 @@
 #include <memory>
 #include <string>
 
+namespace mqdesk::remoting {
+class TlsServerContext;
+}
+
 namespace mqdesk::grpc {
 
 struct Http2GuardOptions
@@ -38,6 +44,10 @@ struct Http2GuardOptions
     size_t maxConnectionsPerAddress = 0; // 0: no limit of its own
     std::chrono::milliseconds frameTimeout{30'000};
     Http2Limits limits;
+    // TLS (remoting/net/tls_context.h, with ALPN h2): a connection whose first byte starts a
+    // handshake is decrypted here and relayed to grpc++ as plaintext, then inspected as any
+    // other; its mode refuses TLS or plaintext. Null: plaintext only.
+    std::shared_ptr<remoting::TlsServerContext> tls = nullptr;
 };
 
 struct Http2GuardStats
@@ -48,6 +58,9 @@ struct Http2GuardStats
     uint64_t refused = 0;             // closed at once: at a limit, every one active
     uint64_t closedForFrames = 0;     // closed by the inspector (floods, oversized header blocks)
     uint64_t closedForFrameTimeout = 0;
+    uint64_t tlsAccepted = 0;  // connections that started a TLS handshake
+    uint64_t tlsRefused = 0;   // closed: TLS where it is off, plaintext where it is enforced
+    uint64_t tlsFailed = 0;    // closed: a handshake or record that failed
 };
 
 class Http2Guard

@@ -135,14 +135,24 @@ std::vector<std::pair<std::string, std::string>> BrokerConfig::toProperties() co
 BrokerSettings::ApplyResult BrokerSettings::apply(const std::map<std::string, std::string> &properties)
 {
     ApplyResult result;
-    const auto storeResult = store.apply(properties);
+    std::map<std::string, std::string> others;
+    for (const auto &[key, value] : properties)
+        if (!remoting::TlsSettings::isKey(key))
+            others.emplace(key, value);
+    if (others.size() != properties.size()) {
+        if (std::string error = tls.apply(properties); !error.empty()) {
+            result.error = error;
+            return result;
+        }
+    }
+    const auto storeResult = store.apply(others);
     if (!storeResult.error.empty()) {
         result.error = storeResult.error;
         return result;
     }
     std::map<std::string, std::string> rest;
     for (const std::string &key : storeResult.unknownKeys)
-        rest.emplace(key, properties.at(key));
+        rest.emplace(key, others.at(key));
     return broker.apply(rest);
 }
 

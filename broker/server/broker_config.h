@@ -6,6 +6,7 @@
 // broker binds 127.0.0.1 unless `bindAddress` says otherwise, and brokerName defaults to
 // "broker-a" (RocketMQ uses the host name).
 
+#include "broker/remoting/net/tls_context.h"
 #include "broker/store/store_config.h"
 
 #include "broker/common/config_fields.h"
@@ -170,6 +171,9 @@ struct BrokerSettings
 
     BrokerConfig broker;
     store::MessageStoreConfig store;
+    // TLS on the remoting ports and the gRPC endpoint: Java's tls.* keys (system properties
+    // there), read at start, never reported by GET_BROKER_CONFIG (the key's password).
+    remoting::TlsSettings tls;
 
     // Loads `path` (a Java .properties file). Unknown keys are reported in `unknownKeys` and
     // otherwise ignored, as RocketMQ does. Error names the file, line or key.

@@ -187,6 +187,10 @@ bool BrokerController::startServer(std::string &error)
         config, config.bindAddress, static_cast<uint16_t>(settings_.store.listenPort), "broker");
     options.fastListener = config.fastListenPort >= 0;
     options.fastPort = static_cast<uint16_t>(std::max(config.fastListenPort, 0));
+    options.tls = serverTls(settings_, {}, error);
+    if (!options.tls)
+        return false;
+    spdlog::info("broker: {}", options.tls->describe());
     server_ = std::make_unique<remoting::RemotingServer>(std::move(options));
     registerProcessors();
     if (!prepareAccessControl(error))

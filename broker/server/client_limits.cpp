@@ -22,4 +22,11 @@ remoting::RemotingServerOptions remotingServerOptions(const BrokerConfig &config
     return options;
 }
 
+std::shared_ptr<remoting::TlsServerContext> serverTls(const BrokerSettings &settings, std::vector<std::string> alpn,
+                                                      std::string &error)
+{
+    const std::string selfSignedDir = settings.store.rootDir() + "/config/tls";
+    return remoting::TlsServerContext::create(settings.tls, selfSignedDir, std::move(alpn), error);
+}
+
 } // namespace mqdesk::server

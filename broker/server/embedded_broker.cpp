@@ -71,6 +71,9 @@ bool EmbeddedBroker::start(std::string &error)
         config.listenHost = options_.settings.broker.bindAddress;
         config.listenPort = options_.namesrvPort;
         config.clientLimits = remotingServerOptions(options_.settings.broker, {}, 0, {});
+        config.clientLimits.tls = serverTls(options_.settings, {}, error);
+        if (!config.clientLimits.tls)
+            return false;
         namesrv_ = std::make_unique<namesrv::NamesrvController>(config);
     }
     broker_ = std::make_unique<BrokerController>(options_.settings, namesrv_.get());

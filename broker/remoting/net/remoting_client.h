@@ -14,6 +14,8 @@
 #include <memory>
 #include <string>
 
+struct ssl_ctx_st;
+
 namespace mqdesk::remoting {
 
 struct RemotingClientOptions
@@ -25,6 +27,9 @@ struct RemotingClientOptions
     // As RemotingServerOptions: a server that stops reading our requests gets its connection
     // closed once this many bytes wait for it (0: no limit).
     size_t maxQueuedWriteBytes = 64 * 1024 * 1024;
+    // TLS to every server (makeTlsClientContext, tls_context.h), as Java clients with
+    // -Dtls.enable=true; null: plaintext.
+    std::shared_ptr<ssl_ctx_st> tls = nullptr;
 };
 
 class RemotingClient

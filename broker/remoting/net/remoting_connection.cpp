@@ -1,5 +1,8 @@
 #include "broker/remoting/net/remoting_connection.h"
 
+#include "broker/remoting/net/tls_context.h"
+#include "broker/remoting/remoting_codes.h"
+
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -86,7 +89,96 @@ void Connection::start(RequestHandler onRequest, CloseHandler onClose)
 {
     onRequest_ = std::move(onRequest);
     onClose_ = std::move(onClose);
-    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->readMore(); });
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        if (self->tls_)
+            self->queueTlsOutput(); // the ClientHello
+        self->readMore();
+    });
+}
+
+void Connection::useServerTls(std::shared_ptr<TlsServerContext> server)
+{
+    tlsServer_ = std::move(server);
+}
+
+void Connection::useClientTls(std::shared_ptr<ssl_ctx_st> context, std::string serverName)
+{
+    tls_ = std::make_unique<TlsEngine>(std::move(context), TlsEngine::Role::Client, serverName);
+    tlsActive_ = true;
+}
+
+bool Connection::chooseTransport(uint8_t firstByte)
+{
+    std::shared_ptr<TlsServerContext> server = std::move(tlsServer_);
+    if (startsTlsHandshake(firstByte)) {
+        if (server->mode() == TlsMode::Disabled) {
+            closeNow("the client starts a TLS handshake, but this server's TLS is off (tls.server.mode=disabled)", true);
+            return false;
+        }
+        tls_ = std::make_unique<TlsEngine>(server->current(), TlsEngine::Role::Server);
+        tlsActive_ = true;
+    } else if (server->mode() == TlsMode::Enforcing) {
+        plaintextRefused_ = true;
+    }
+    return true;
+}
+
+bool Connection::decrypt(std::span<const uint8_t> &bytes)
+{
+    plain_.clear();
+    const bool ok = tls_->receive(bytes, plain_);
+    queueTlsOutput();
+    if (!ok) {
+        // The alert the engine made goes out first.
+        closeWhenWritten_ = tls_->error();
+        if (!writing_)
+            closeNow(closeWhenWritten_, true);
+        return false;
+    }
+    if (tls_->peerClosed()) {
+        closeNow("peer closed (TLS close_notify)", false);
+        return false;
+    }
+    bytes = plain_;
+    return true;
+}
+
+void Connection::queueTlsOutput()
+{
+    Outgoing outgoing;
+    tls_->takeOutput(outgoing.body);
+    if (outgoing.body.empty())
+        return;
+    outgoing.accounted = outgoing.body.size();
+    queuedWriteBytes_.fetch_add(outgoing.accounted);
+    if (budget_)
+        budget_->total.fetch_add(outgoing.accounted);
+    writeQueue_.push_back(std::move(outgoing));
+    if (!writing_)
+        writeNext();
+}
+
+void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
+{
+    if (!closeWhenWritten_.empty())
+        return;
+    closeWhenWritten_ = "a plaintext client, and this server accepts TLS only (tls.server.mode=enforcing)";
+    spdlog::warn("remoting {}: closing connection {} to {}: {}", side_, id_, peerAddress_, closeWhenWritten_);
+    for (const RemotingCommand &command : commands) {
+        if (command.isResponse() || command.isOneway())
+            continue;
+        RemotingCommand refusal = RemotingCommand::createResponse(
+            command, ResponseCode::kSystemError,
+            "this server accepts TLS connections only (tls.server.mode=enforcing): connect with TLS (Java clients: "
+            "-Dtls.enable=true)");
+        enqueue(std::move(refusal), nullptr);
+        break;
+    }
+    // The refusal is queued from the strand's next turn: close after it, or now if none.
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        if (!self->writing_ && self->writeQueue_.empty())
+            self->closeNow(self->closeWhenWritten_, false);
+    });
 }
 
 void Connection::readMore()
@@ -97,12 +189,25 @@ void Connection::readMore()
             return;
         }
         self->adaptReadBuffer(n);
+        std::span<const uint8_t> bytes(self->readBuffer_.data(), n);
+        if (self->tlsServer_ && !self->chooseTransport(bytes[0]))
+            return;
+        if (self->tls_ && !self->decrypt(bytes))
+            return;
         std::vector<RemotingCommand> commands;
         bool ok = false;
         // Nothing a peer sends may take an io thread down: an exception while decoding or
         // dispatching (out of memory, a bug) closes this one connection.
         try {
-            ok = self->decoder_.feed(std::span(self->readBuffer_.data(), n), commands);
+            ok = self->decoder_.feed(bytes, commands);
+            if (self->plaintextRefused_) {
+                if (ok)
+                    self->refusePlaintext(commands);
+                else
+                    self->closeNow("a plaintext client, and this server accepts TLS only (tls.server.mode=enforcing)",
+                                   true);
+                return;
+            }
             for (RemotingCommand &command : commands) {
                 if (self->closed_)
                     return;
@@ -220,6 +325,7 @@ bool Connection::enqueue(RemotingCommand command, std::string *error, bool dropp
         return false;
     }
     Outgoing outgoing{std::move(prefix.bytes), std::move(command.body)};
+    outgoing.accounted = outgoing.prefix.size() + outgoing.body.size();
     const size_t size = outgoing.size();
     const size_t queued = queuedWriteBytes_.fetch_add(size);
     if (budget_)
@@ -232,6 +338,15 @@ bool Connection::enqueue(RemotingCommand command, std::string *error, bool dropp
         if (self->closed_) {
             self->release(outgoing.size());
             return;
+        }
+        if (self->tls_) {
+            // Encrypted here, in queue order: the engine's records must reach the wire in the
+            // order it made them.
+            self->tls_->send(outgoing.prefix);
+            self->tls_->send(outgoing.body);
+            std::vector<uint8_t>().swap(outgoing.prefix);
+            outgoing.body.clear();
+            self->tls_->takeOutput(outgoing.body);
         }
         self->writeQueue_.push_back(std::move(outgoing));
         if (!self->writing_)
@@ -253,6 +368,8 @@ void Connection::writeNext()
 {
     if (writeQueue_.empty()) {
         writing_ = false;
+        if (!closeWhenWritten_.empty())
+            closeNow(closeWhenWritten_, false);
         return;
     }
     writing_ = true;

@@ -15,12 +15,19 @@
 // every connection together holds more than `maxTotal` and this one is above its high water
 // mark and has not drained for a second, the next send closes the connection instead of queueing without bound — the peer sees
 // the close, as after a network fault, and reconnects.
+// TLS (tls_context.h): a server connection under a TlsServerContext is told apart by its first
+// byte — a handshake gets a TlsEngine, plaintext is served or, when TLS is enforced, answered
+// once with an error naming the setting and closed; a client connection given a context starts
+// its handshake at once, and what it sends before the handshake completes goes out after it.
+// Ciphertext is made on the strand in the order frames are queued, so the write queue holds the
+// wire's bytes in order.
 // The owner closes a connection that sent no complete frame for longer than it allows (as the
 // Java broker's IdleStateHandler does after serverChannelMaxIdleTimeSeconds, but counting frames,
 // not bytes: a byte now and then keeps nothing open), and one whose frame started arriving and
 // did not complete within its frame deadline.
 
 #include "broker/remoting/net/remoting_channel.h"
+#include "broker/remoting/net/tls_engine.h"
 #include "broker/remoting/remoting_codec.h"
 
 #include <asio.hpp>
@@ -37,6 +44,8 @@
 #include <vector>
 
 namespace mqdesk::remoting {
+
+class TlsServerContext;
 
 // What the connections of one server (or client) may hold queued for their peers, and what the
 // limits did. Java bounds the same with Netty's write-buffer water marks and its one-way
@@ -73,8 +82,13 @@ public:
                std::shared_ptr<MemoryBudget> budget = nullptr);
     ~Connection() override;
 
+    // Before start(): TLS as `server`'s mode says (a server's connection), or a client's handshake
+    // with `context` (`serverName` for SNI).
+    void useServerTls(std::shared_ptr<TlsServerContext> server);
+    void useClientTls(std::shared_ptr<ssl_ctx_st> context, std::string serverName);
     // Starts reading. Call once, right after construction.
     void start(RequestHandler onRequest, CloseHandler onClose);
+    bool isTls() const { return tlsActive_.load(std::memory_order_relaxed); }
 
     uint64_t id() const override { return id_; }
     const std::string &peerAddress() const override { return peerAddress_; }
@@ -104,7 +118,8 @@ private:
     {
         std::vector<uint8_t> prefix;
         std::vector<uint8_t> body;
-        size_t size() const { return prefix.size() + body.size(); }
+        size_t accounted = 0; // what it counts in queuedWriteBytes_ and the budget
+        size_t size() const { return accounted; }
     };
     struct Pending
     {
@@ -130,6 +145,14 @@ private:
     int32_t nextOpaque();
     // After a read: `completed` frames decoded; tracks the partial frame's start.
     void noteFrames(size_t completed);
+    // Strand only. The first bytes of a server connection under TLS settings: false when closed.
+    bool chooseTransport(uint8_t firstByte);
+    // Strand only. Ciphertext in, plaintext out (in `plain_`); false when the connection closed.
+    bool decrypt(std::span<const uint8_t> &bytes);
+    // Strand only. Queues what the TLS engine made (handshake records, encrypted frames).
+    void queueTlsOutput();
+    // Strand only. Frames decoded from a plaintext client where TLS is enforced.
+    void refusePlaintext(const std::vector<RemotingCommand> &commands);
 
     // Declared first so it is destroyed last: the socket and strand need it.
     std::shared_ptr<asio::io_context> io_;
@@ -158,6 +181,12 @@ private:
     // Strand only.
     std::deque<Outgoing> writeQueue_;
     bool writing_ = false;
+    std::string closeWhenWritten_; // non-empty: close with this reason once the queue is written
+    std::shared_ptr<TlsServerContext> tlsServer_; // set: the first byte decides
+    std::unique_ptr<TlsEngine> tls_;
+    std::vector<uint8_t> plain_; // decrypted bytes of the last read
+    bool plaintextRefused_ = false;
+    std::atomic<bool> tlsActive_{false};
 
     mutable std::mutex pendingMutex_;
     std::unordered_map<int32_t, Pending> pending_; // guarded by pendingMutex_

@@ -255,6 +255,8 @@ void RemotingServer::Impl::onAccepted(asio::ip::tcp::socket socket)
             return; // the socket closes with the connection
         countIn(connection);
     }
+    if (options.tls)
+        connection->useServerTls(options.tls);
     spdlog::debug("remoting server {}: connection {} from {}", options.name, connection->id(), peer);
     if (openListener)
         openListener(RequestContext(connection));

@@ -20,6 +20,8 @@
 
 namespace mqdesk::remoting {
 
+class TlsServerContext;
+
 struct RemotingServerOptions
 {
     std::string host = "0.0.0.0";
@@ -66,6 +68,8 @@ struct RemotingServerOptions
     // Connections from one source address (0: no limit of its own). At it, a new connection from
     // that address takes the place of its idlest one (as above), else is closed at once.
     size_t maxConnectionsPerAddress = 0;
+    // TLS on this server's ports (tls_context.h): null, plaintext only.
+    std::shared_ptr<TlsServerContext> tls = nullptr;
 };
 
 class RemotingServer

@@ -29,8 +29,19 @@ final class Grpc5 {
         return env.startBroker(conf.toArray(new String[0]));
     }
 
-    /** The gRPC endpoint in plain text (the SDK defaults to TLS). */
+    /**
+     * The SDK's configuration as applications write it: its defaults, TLS on (the broker's
+     * permissive TLS, with the certificate it made; the SDK trusts any).
+     */
     static ClientConfiguration config(MqdeskBroker broker) {
+        return ClientConfiguration.newBuilder()
+            .setEndpoints(broker.grpcAddr())
+            .setRequestTimeout(Duration.ofSeconds(3))
+            .build();
+    }
+
+    /** The gRPC endpoint in plain text (enableSsl(false)). */
+    static ClientConfiguration plaintextConfig(MqdeskBroker broker) {
         return ClientConfiguration.newBuilder()
             .setEndpoints(broker.grpcAddr())
             .enableSsl(false)
@@ -41,7 +52,8 @@ final class Grpc5 {
     /** A topic of a 5.x message type, made with mqdesk-admin as a user does with mqadmin. */
     static String topic(Env env, MqdeskBroker broker, String type, int queues) throws Exception {
         String topic = env.unique("grpc" + type);
-        var result = env.runTool(List.of(env.adminBinary().toString(), "-n", broker.namesrvAddr(), "updateTopic",
+        // --tls: served in every mode but disabled, as Java's tools with -Dtls.enable=true.
+        var result = env.runTool(List.of(env.adminBinary().toString(), "--tls", "-n", broker.namesrvAddr(), "updateTopic",
             "-t", topic, "-b", broker.brokerAddr(), "-r", Integer.toString(queues), "-w", Integer.toString(queues),
             "-a", "+message.type=" + type));
         Check.equal(0, result.exitStatus(), "mqdesk-admin updateTopic " + topic + ": " + result.stderr());
