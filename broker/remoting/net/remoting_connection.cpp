@@ -58,8 +58,10 @@ void Connection::noteFrames(size_t completed)
         lastActivityTicks_.store(now, std::memory_order_relaxed);
         framesReceived_.fetch_add(completed, std::memory_order_relaxed);
     }
-    // A frame that is still arriving keeps the time it began (or began after the last one done).
-    if (decoder_.pendingBytes() == 0)
+    // A frame that is still arriving keeps the time it began (or began after the last one done);
+    // so does a TLS handshake, which must complete within the same deadline.
+    const bool handshaking = tls_ && !tls_->established();
+    if (decoder_.pendingBytes() == 0 && !handshaking)
         partialSinceTicks_.store(0, std::memory_order_relaxed);
     else if (completed > 0 || partialSinceTicks_.load(std::memory_order_relaxed) == 0)
         partialSinceTicks_.store(now, std::memory_order_relaxed);

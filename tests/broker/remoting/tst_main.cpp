@@ -8,7 +8,8 @@ QObject *createRemotingClientTest();
 QObject *createRemotingLimitsTest();
 QObject *createClientDataTest();
 QObject *createQueueTablesTest();
+QObject *createRemotingTlsTest();
 
 MQDESK_TEST_MAIN(createRemotingCommandTest(), createRemotingCodecTest(), createFrameDecoderTest(),
                  createRemotingServerTest(), createRemotingClientTest(), createRemotingLimitsTest(),
-                 createClientDataTest(), createQueueTablesTest())
+                 createClientDataTest(), createQueueTablesTest(), createRemotingTlsTest())
