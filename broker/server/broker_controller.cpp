@@ -378,7 +378,15 @@ bool BrokerController::start(std::string &error)
     transactions_->start();
     pop_->start();
     topicManager_->setChangeListener([this] { registerBrokerAll(); });
-    namesrvClient_ = std::make_unique<remoting::RemotingClient>(remoting::RemotingClientOptions{.name = "namesrv"});
+    remoting::RemotingClientOptions namesrvOptions{.name = "namesrv"};
+    if (settings_.tls.clientEnable) { // Java's tls.enable: the broker's outer API speaks TLS too
+        namesrvOptions.tls = remoting::makeTlsClientContext(false, {}, {}, error);
+        if (!namesrvOptions.tls) {
+            shutdown();
+            return false;
+        }
+    }
+    namesrvClient_ = std::make_unique<remoting::RemotingClient>(namesrvOptions);
     scheduler_ = std::make_unique<BrokerScheduler>(*this);
     started_ = true;
     // The TPS windows start from the counters at boot; else puts before the scheduler's first

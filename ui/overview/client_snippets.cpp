@@ -117,7 +117,7 @@ QString ClientSnippets::snippet(Language language, const QString &address)
                    "ClientServiceProvider provider = ClientServiceProvider.loadService();\n"
                    "ClientConfiguration configuration = ClientConfiguration.newBuilder()\n"
                    "    .setEndpoints(\"%1\")\n"
-                   "    .enableSsl(false) // the endpoint speaks plain HTTP/2\n"
+                   "    // TLS on, the SDK's default: the endpoint serves TLS and plaintext alike\n"
                    "    .build();\n"
                    "Producer producer = provider.newProducerBuilder()\n"
                    "    .setClientConfiguration(configuration)\n"

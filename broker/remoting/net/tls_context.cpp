@@ -269,7 +269,8 @@ bool TlsSettings::isKey(std::string_view key)
                                        "tls.server.certPath",      "tls.server.keyPath",
                                        "tls.server.keyPassword",   "tls.server.need.client.auth",
                                        "tls.server.authClient",    "tls.server.trustCertPath",
-                                       "tls.config.file",          "tls.server.certWatchIntervalMs"};
+                                       "tls.config.file",          "tls.server.certWatchIntervalMs",
+                                       "tls.enable"};
     return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 
@@ -298,6 +299,8 @@ std::string TlsSettings::apply(const std::map<std::string, std::string> &propert
             trustCertPath = value;
         else if (key == "tls.config.file")
             configFile = value;
+        else if (key == "tls.enable")
+            ok = parseBool(value, clientEnable);
         else if (key == "tls.server.certWatchIntervalMs") {
             try {
                 certWatchInterval = std::chrono::milliseconds(std::max(100L, std::stol(value)));
@@ -334,7 +337,8 @@ std::vector<std::pair<std::string, std::string>> TlsSettings::toProperties() con
             {"tls.server.authClient", authClient ? "true" : "false"},
             {"tls.server.trustCertPath", trustCertPath},
             {"tls.config.file", configFile},
-            {"tls.server.certWatchIntervalMs", std::to_string(certWatchInterval.count())}};
+            {"tls.server.certWatchIntervalMs", std::to_string(certWatchInterval.count())},
+            {"tls.enable", clientEnable ? "true" : "false"}};
 }
 
 TlsServerContext::TlsServerContext(TlsSettings settings, std::string selfSignedDir, std::vector<std::string> alpn)

@@ -47,6 +47,7 @@ struct TlsSettings
     std::string trustCertPath;          // tls.server.trustCertPath: CAs for client certificates
     std::string configFile;             // tls.config.file: a properties file of the keys above
     std::chrono::milliseconds certWatchInterval{3000}; // tls.server.certWatchIntervalMs
+    bool clientEnable = false; // tls.enable: this process's own connections (a broker's to its NameServers)
 
     // Whether `key` is one of the keys above.
     static bool isKey(std::string_view key);

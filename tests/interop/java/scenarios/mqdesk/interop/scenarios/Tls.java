@@ -27,7 +27,7 @@ import org.apache.rocketmq.common.message.MessageExt;
  * NameServer and the broker alike) send and receive, and a plaintext producer beside them on the same
  * ports is served too. With tls.server.mode=enforcing, TLS clients are served and a plaintext
  * client's request is answered with an error naming the setting, then its connection is closed;
- * nothing it sent is stored.
+ * nothing it sent is stored; a broker with tls.enable=true registers with that NameServer over TLS.
  */
 public class Tls implements Scenario {
     private static final int MESSAGES = 10;
@@ -39,6 +39,21 @@ public class Tls implements Scenario {
         MqdeskBroker enforcing = env.startBroker("tls.server.mode=enforcing");
         roundTrip(env, enforcing, true, false);
         refusedInPlaintext(env, enforcing);
+
+        // A second broker registering with the enforcing NameServer: with tls.enable=true (Java's
+        // client switch) its registrations are served, and clients find its topics.
+        MqdeskBroker second = env.startBroker(java.util.List.of("brokerName=tls-second", "tls.enable=true"),
+                                              java.util.List.of("-n", enforcing.namesrvAddr()));
+        DefaultMQProducer producer = producer(env, enforcing, true);
+        Check.eventually(Duration.ofSeconds(30), () -> {
+            try {
+                return producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
+                    .getBrokerClusterInfo(3000).getBrokerAddrTable().containsKey("tls-second");
+            } catch (Exception e) {
+                return false;
+            }
+        }, "the broker registered over TLS listed by the enforcing NameServer", () -> "not listed");
+        Log.info("%s registered over TLS with %s", second.brokerAddr(), enforcing.namesrvAddr());
     }
 
     /** Sends MESSAGES with TLS (and as many in plaintext when `plaintextToo`); a TLS consumer gets all. */
