@@ -1282,6 +1282,22 @@ The raw text shows where.</source>
         <source>unchanged</source>
         <translation>不变</translation>
     </message>
+    <message>
+        <source>Connect with TLS (a cluster with tls.server.mode=enforcing); its certificate is trusted on first use</source>
+        <translation>使用 TLS 连接（tls.server.mode=enforcing 的集群）；首次使用时信任其证书</translation>
+    </message>
+    <message>
+        <source> — TLS, certificate not seen yet</source>
+        <translation> — TLS，尚未见过证书</translation>
+    </message>
+    <message>
+        <source> — TLS, certificate %1…</source>
+        <translation> — TLS，证书 %1…</translation>
+    </message>
+    <message>
+        <source>Trusted certificate: %1</source>
+        <translation>受信任的证书：%1</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::ConsumeQueueModel</name>
@@ -2671,6 +2687,10 @@ lag: %2 messages</source>
     <message>
         <source>Views show %1 (%2) as %3</source>
         <translation>视图显示 %1（%2），身份 %3</translation>
+    </message>
+    <message>
+        <source>%1&apos;s certificate is trusted from now on (first use): %2</source>
+        <translation>从现在起信任 %1 的证书（首次使用）：%2</translation>
     </message>
 </context>
 <context>

@@ -88,6 +88,15 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
         if (index == connections_.selectedIndex())
             followSelectedConnection();
     });
+    connect(&connection_, &ClusterConnection::tlsCertificateTrusted, this,
+            [this](const QString &address, const QString &fingerprint) {
+                const SavedConnection *selected = connections_.selectedConnection();
+                if (!selected || selected->namesrvAddress != address || !selected->tlsPin.isEmpty())
+                    return;
+                connections_.setTlsPin(selected->name, fingerprint);
+                statusBar()->showMessage(
+                    tr("%1's certificate is trusted from now on (first use): %2").arg(selected->name, fingerprint), 15000);
+            });
 
     stateLabel_ = new QLabel(this);
     addressLabel_ = new QLabel(this);
@@ -197,19 +206,21 @@ void MainWindow::onStateChanged(BrokerHost::State state)
 void MainWindow::followSelectedConnection()
 {
     if (const SavedConnection *selected = connections_.selectedConnection()) {
+        const ClusterConnection::Tls tls{selected->tls, selected->tlsPin};
         if (selected->accessKey.isEmpty()) {
-            connection_.setTarget(selected->namesrvAddress);
+            connection_.setTarget(selected->namesrvAddress, {}, {}, tls);
         } else {
             // The secret comes from the keyring (which may first ask to be unlocked).
             connections_.credentialsFor(
                 selected->name, this,
-                [this, name = selected->name](const QString &accessKey, const QString &secretKey, const QString &error) {
+                [this, name = selected->name, tls](const QString &accessKey, const QString &secretKey,
+                                                   const QString &error) {
                     const SavedConnection *still = connections_.selectedConnection();
                     if (!still || still->name != name)
                         return;
                     if (!error.isEmpty())
                         statusBar()->showMessage(tr("Requests to %1 are not signed: %2").arg(name, error), 15000);
-                    connection_.setTarget(still->namesrvAddress, accessKey, secretKey);
+                    connection_.setTarget(still->namesrvAddress, accessKey, secretKey, tls);
                 });
         }
     } else {

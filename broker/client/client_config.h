@@ -4,6 +4,7 @@
 // ClientConfig: where the namesrv is, who we are, and how long requests may take.
 
 #include "broker/acl/acl_signer.h"
+#include "broker/remoting/net/tls_context.h"
 #include "broker/remoting/remoting_command.h"
 
 #include <cstdint>
@@ -39,6 +40,9 @@ struct ClientConfig
     // `tlsTrustCertPath` names the PEM CAs to verify it with.
     bool useTls = false;
     std::string tlsTrustCertPath;
+    // Trust on first use instead (the console's saved connections): only the certificate the
+    // pin accepted first. Ignored with tlsTrustCertPath.
+    std::shared_ptr<remoting::TlsCertificatePin> tlsPin;
 
     // "ip@instance" or "ip@instance@unit" (spec §6.1).
     std::string clientId() const;

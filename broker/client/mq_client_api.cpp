@@ -109,7 +109,7 @@ MQClientAPI::MQClientAPI(ClientConfig config)
     if (config_.useTls) {
         std::string error;
         options.tls = remoting::makeTlsClientContext(!config_.tlsTrustCertPath.empty(), config_.tlsTrustCertPath, {},
-                                                     error);
+                                                     error, config_.tlsPin);
         if (!options.tls) { // still verifying, with the system's CAs: never a silent downgrade
             spdlog::error("mqclient: {}; verifying servers with the system's trusted certificates instead", error);
             options.tls = remoting::makeTlsClientContext(true, {}, {}, error);

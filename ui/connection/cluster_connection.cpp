@@ -1,5 +1,7 @@
 #include "ui/connection/cluster_connection.h"
 
+#include <QCoreApplication>
+
 namespace mqdesk::ui {
 
 ClusterConnection::ClusterConnection(QObject *parent) : QObject(parent)
@@ -14,7 +16,8 @@ ClusterConnection::~ClusterConnection()
     pool_.waitForDone();
 }
 
-void ClusterConnection::setTarget(const QString &namesrvAddr, const QString &accessKey, const QString &secretKey)
+void ClusterConnection::setTarget(const QString &namesrvAddr, const QString &accessKey, const QString &secretKey,
+                                  const Tls &tls)
 {
     acl::Credentials credentials;
     if (!accessKey.isEmpty() && !secretKey.isEmpty())
@@ -22,10 +25,11 @@ void ClusterConnection::setTarget(const QString &namesrvAddr, const QString &acc
     {
         std::lock_guard lock(mutex_);
         if (namesrvAddr == namesrvAddr_ && credentials.accessKey == credentials_.accessKey
-            && credentials.secretKey == credentials_.secretKey)
+            && credentials.secretKey == credentials_.secretKey && tls == tls_)
             return;
         namesrvAddr_ = namesrvAddr;
         credentials_ = credentials;
+        tls_ = tls;
         admin_.reset();
         producer_.reset();
         if (!namesrvAddr.isEmpty())
@@ -41,6 +45,21 @@ client::ClientConfig ClusterConnection::clientConfig() const
     config.namesrvAddr = namesrvAddr_.toStdString();
     config.instanceName = "mqdesk-console";
     config.credentials = credentials_;
+    if (tls_.enabled) {
+        config.useTls = true;
+        // Called on an io thread at the first handshake; said on the GUI thread.
+        QPointer<ClusterConnection> self(const_cast<ClusterConnection *>(this));
+        const QString address = namesrvAddr_;
+        config.tlsPin = std::make_shared<remoting::TlsCertificatePin>(
+            tls_.pin.toStdString(), [self, address](const std::string &fingerprint) {
+                QMetaObject::invokeMethod(
+                    qApp, [self, address, trusted = QString::fromStdString(fingerprint)] {
+                        if (self)
+                            emit self->tlsCertificateTrusted(address, trusted);
+                    },
+                    Qt::QueuedConnection);
+            });
+    }
     return config;
 }
 

@@ -19,6 +19,14 @@
 
 namespace mqdesk::ui {
 
+// How a ClusterConnection's target is reached: see setTarget.
+struct ConnectionTls
+{
+    bool enabled = false;
+    QString pin;
+    bool operator==(const ConnectionTls &) const = default;
+};
+
 class ClusterConnection : public QObject
 {
     Q_OBJECT
@@ -31,7 +39,12 @@ public:
     // With an access key and secret key every request is signed (RocketMQ's AclClientRPCHook,
     // which ACL 1.0 and ACL 2.0 brokers both check). Calls already running finish against the
     // old clients.
-    void setTarget(const QString &namesrvAddr, const QString &accessKey = {}, const QString &secretKey = {});
+    // With `tls.enabled` every connection is TLS (a cluster with tls.server.mode=enforcing); the
+    // server's certificate is trusted on first use: `tls.pin` is the one trusted before (empty:
+    // the first seen is, and tlsCertificateTrusted says which), and another one is refused.
+    using Tls = ConnectionTls;
+    void setTarget(const QString &namesrvAddr, const QString &accessKey = {}, const QString &secretKey = {},
+                   const ConnectionTls &tls = ConnectionTls());
     void setNamesrvAddress(const QString &namesrvAddr) { setTarget(namesrvAddr); }
     QString namesrvAddress() const;
     // The access key requests are signed with; empty when they are not.
@@ -60,6 +73,8 @@ public:
 
 signals:
     void namesrvAddressChanged(const QString &namesrvAddr);
+    // A TLS target's certificate was trusted on its first use (on the GUI thread).
+    void tlsCertificateTrusted(const QString &namesrvAddr, const QString &fingerprint);
 
 private:
     std::shared_ptr<client::AdminClient> adminClient() const;
@@ -68,6 +83,7 @@ private:
     mutable std::mutex mutex_;
     QString namesrvAddr_;
     acl::Credentials credentials_;
+    Tls tls_;
     std::shared_ptr<client::AdminClient> admin_;
     std::shared_ptr<client::Producer> producer_;
     QThreadPool pool_;

@@ -110,7 +110,7 @@ QString ConnectionManager::checkName(const QString &name, int ignoreIndex) const
 }
 
 bool ConnectionManager::addConnection(const QString &name, const QString &address, QString *error,
-                                      const QString &accessKey, const QString &secretKey)
+                                      const QString &accessKey, const QString &secretKey, bool tls)
 {
     QString message = checkName(name, -1);
     QString normalized;
@@ -123,7 +123,7 @@ bool ConnectionManager::addConnection(const QString &name, const QString &addres
             *error = message;
         return false;
     }
-    connections_.push_back({name.trimmed(), normalized, accessKey.trimmed()});
+    connections_.push_back({name.trimmed(), normalized, accessKey.trimmed(), tls, {}});
     if (!accessKey.trimmed().isEmpty())
         storeSecret(name.trimmed(), secretKey);
     if (!loaded_)
@@ -131,6 +131,18 @@ bool ConnectionManager::addConnection(const QString &name, const QString &addres
     save();
     emit connectionsChanged();
     return true;
+}
+
+void ConnectionManager::setTlsPin(const QString &name, const QString &fingerprint)
+{
+    for (SavedConnection &connection : connections_) {
+        if (connection.name == name && connection.tls && connection.tlsPin != fingerprint) {
+            connection.tlsPin = fingerprint;
+            save();
+            emit connectionsChanged();
+            return;
+        }
+    }
 }
 
 QString ConnectionManager::checkCredentials(const QString &accessKey, const QString &secretKey, bool hadAccessKey)
@@ -269,7 +281,7 @@ void ConnectionManager::apply(Stored stored)
             loadNotes_ << tr("Saved connection %1 was skipped: %2.").arg(i + 1).arg(problem);
             continue;
         }
-        connections_.push_back({entry.name.trimmed(), normalized, entry.accessKey});
+        connections_.push_back({entry.name.trimmed(), normalized, entry.accessKey, entry.tls, entry.tlsPin});
         if (!stored.selectedName.isEmpty() && connections_.back().name == stored.selectedName)
             selected_ = static_cast<int>(connections_.size()) - 1;
     }

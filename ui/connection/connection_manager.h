@@ -34,6 +34,8 @@ struct SavedConnection
     QString name;
     QString namesrvAddress; // "host:port;host:port", normalised
     QString accessKey;      // empty: requests are not signed
+    bool tls = false;       // connect with TLS (a cluster with tls.server.mode=enforcing)
+    QString tlsPin;         // the server certificate trusted on first use ("SHA256:AB:…"); empty: none yet
 };
 
 class ConnectionManager : public QObject
@@ -57,7 +59,9 @@ public:
     // taken, or the address is invalid.
     // With an access key, `secretKey` is required and kept in the keyring (see setCredentials).
     bool addConnection(const QString &name, const QString &address, QString *error = nullptr,
-                       const QString &accessKey = {}, const QString &secretKey = {});
+                       const QString &accessKey = {}, const QString &secretKey = {}, bool tls = false);
+    // Records the certificate the TLS connection `name` trusted on its first use, and saves.
+    void setTlsPin(const QString &name, const QString &fingerprint);
     bool renameConnection(int index, const QString &name, QString *error = nullptr);
     void removeConnection(int index);
     // Sets the credentials the connection signs its requests with. An empty access key removes

@@ -2,6 +2,7 @@
 
 #include "ui/connection/connection_manager.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -60,6 +61,10 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
     secretKeyEdit_->setObjectName(QStringLiteral("connectionSecretKey"));
     secretKeyEdit_->setEchoMode(QLineEdit::Password);
     secretKeyEdit_->setPlaceholderText(tr("kept in the desktop's keyring"));
+    tlsCheck_ = new QCheckBox(tr("Connect with TLS (a cluster with tls.server.mode=enforcing); its certificate is "
+                                 "trusted on first use"),
+                              this);
+    tlsCheck_->setObjectName(QStringLiteral("connectionTls"));
     addButton_ = new QPushButton(tr("Add"), this);
     addButton_->setObjectName(QStringLiteral("addConnection"));
     error_ = new QLabel(this);
@@ -72,6 +77,7 @@ ConnectionsDialog::ConnectionsDialog(ConnectionManager &manager, QWidget *parent
     form->addRow(tr("NameServer:"), addressEdit_);
     form->addRow(tr("Access key:"), accessKeyEdit_);
     form->addRow(tr("Secret key:"), secretKeyEdit_);
+    form->addRow(QString(), tlsCheck_);
     auto *addRow = new QHBoxLayout;
     addRow->addWidget(error_, 1);
     addRow->addWidget(addButton_);
@@ -115,7 +121,7 @@ bool ConnectionsDialog::addFromFields()
 {
     QString error;
     if (!manager_.addConnection(nameEdit_->text(), addressEdit_->text(), &error, accessKeyEdit_->text(),
-                                secretKeyEdit_->text())) {
+                                secretKeyEdit_->text(), tlsCheck_->isChecked())) {
         showError(error);
         return false;
     }
@@ -124,6 +130,7 @@ bool ConnectionsDialog::addFromFields()
     addressEdit_->clear();
     accessKeyEdit_->clear();
     secretKeyEdit_->clear();
+    tlsCheck_->setChecked(false);
     list_->setCurrentRow(list_->count() - 1);
     return true;
 }
@@ -138,9 +145,15 @@ void ConnectionsDialog::reloadList()
     const int row = list_->currentRow();
     list_->clear();
     for (const SavedConnection &connection : manager_.connections()) {
-        list_->addItem(connection.accessKey.isEmpty()
+        QString text = connection.accessKey.isEmpty()
                            ? tr("%1 — %2").arg(connection.name, connection.namesrvAddress)
-                           : tr("%1 — %2 — as %3").arg(connection.name, connection.namesrvAddress, connection.accessKey));
+                           : tr("%1 — %2 — as %3").arg(connection.name, connection.namesrvAddress, connection.accessKey);
+        if (connection.tls)
+            text += connection.tlsPin.isEmpty() ? tr(" — TLS, certificate not seen yet")
+                                                : tr(" — TLS, certificate %1…").arg(connection.tlsPin.left(23));
+        auto *item = new QListWidgetItem(text, list_);
+        if (!connection.tlsPin.isEmpty())
+            item->setToolTip(tr("Trusted certificate: %1").arg(connection.tlsPin));
     }
     if (list_->count() > 0)
         list_->setCurrentRow(qBound(0, row, list_->count() - 1));

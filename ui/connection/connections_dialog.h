@@ -1,11 +1,13 @@
 #pragma once
 
-// The Connections dialog: the saved clusters (name, NameServer address, optional ACL credentials)
+// The Connections dialog: the saved clusters (name, NameServer address, optional ACL credentials,
+// TLS with the certificate trusted on first use)
 // with add, rename, credentials and remove, the address checked as it is typed; problems are
 // said inline, under the fields; a secret key the keyring could not store is said in the notes.
 
 #include <QDialog>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -41,6 +43,7 @@ private:
     QLineEdit *addressEdit_ = nullptr;
     QLineEdit *accessKeyEdit_ = nullptr;
     QLineEdit *secretKeyEdit_ = nullptr;
+    QCheckBox *tlsCheck_ = nullptr;
     QPushButton *credentialsButton_ = nullptr;
     QString keyringNote_;
     QLabel *error_ = nullptr;

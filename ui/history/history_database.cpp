@@ -80,7 +80,8 @@ QStringList schemaStatements()
                        "name TEXT NOT NULL)"),
         QStringLiteral("CREATE INDEX events_ts ON events(ts)"),
         QStringLiteral("CREATE TABLE connections(position INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                       "namesrv TEXT NOT NULL, access_key TEXT NOT NULL DEFAULT '')"),
+                       "namesrv TEXT NOT NULL, access_key TEXT NOT NULL DEFAULT '', tls INTEGER NOT NULL DEFAULT 0, "
+                       "tls_pin TEXT NOT NULL DEFAULT '')"),
         QStringLiteral("CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
     };
     for (const QString &series : {QStringLiteral("topic_tps"), QStringLiteral("group_lag")}) {
@@ -220,11 +221,16 @@ bool HistoryDatabase::createSchema(QString *detail)
         *detail = QStringLiteral("schema version %1, this MQDesk knows %2").arg(version).arg(kSchemaVersion);
         return false;
     }
-    // Version 1 → 2: the saved connections' access keys (their secrets live in the keyring).
-    const QStringList statements = version == 0
-                                       ? schemaStatements()
-                                       : QStringList{QStringLiteral("ALTER TABLE connections ADD COLUMN access_key "
-                                                                    "TEXT NOT NULL DEFAULT ''")};
+    // Version 1 → 2: the saved connections' access keys (their secrets live in the keyring);
+    // 2 → 3: whether they use TLS, and the certificate trusted on first use.
+    QStringList statements;
+    if (version == 0)
+        statements = schemaStatements();
+    if (version == 1)
+        statements << QStringLiteral("ALTER TABLE connections ADD COLUMN access_key TEXT NOT NULL DEFAULT ''");
+    if (version == 1 || version == 2)
+        statements << QStringLiteral("ALTER TABLE connections ADD COLUMN tls INTEGER NOT NULL DEFAULT 0")
+                   << QStringLiteral("ALTER TABLE connections ADD COLUMN tls_pin TEXT NOT NULL DEFAULT ''");
     for (const QString &statement : statements) {
         if (!query.exec(statement)) {
             *detail = describe(query.lastError()) + QStringLiteral(" in: ") + statement;

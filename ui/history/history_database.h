@@ -37,7 +37,7 @@ class HistoryDatabase
 {
 public:
     // 1: the first; 2: connections.access_key (a version-1 file is upgraded in place).
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr int64_t kSecondRetentionMillis = 24LL * 3600 * 1000;
     static constexpr int64_t kMinuteRetentionMillis = 7LL * 24 * 3600 * 1000;
 

@@ -216,12 +216,13 @@ std::vector<SavedConnection> HistoryDatabase::savedConnections(QString *selected
 {
     std::vector<SavedConnection> connections;
     QSqlQuery query(db_);
-    if (!query.exec(QStringLiteral("SELECT name, namesrv, access_key FROM connections ORDER BY position"))) {
+    if (!query.exec(QStringLiteral("SELECT name, namesrv, access_key, tls, tls_pin FROM connections ORDER BY position"))) {
         lastError_ = errorText(query);
         return connections;
     }
     while (query.next())
-        connections.push_back({query.value(0).toString(), query.value(1).toString(), query.value(2).toString()});
+        connections.push_back({query.value(0).toString(), query.value(1).toString(), query.value(2).toString(),
+                               query.value(3).toInt() != 0, query.value(4).toString()});
     query.prepare(QStringLiteral("SELECT value FROM settings WHERE key = 'selected_connection'"));
     if (selectedName && query.exec() && query.next())
         *selectedName = query.value(0).toString();
@@ -233,13 +234,16 @@ void HistoryDatabase::saveConnections(const std::vector<SavedConnection> &connec
     db_.transaction();
     QSqlQuery query(db_);
     query.exec(QStringLiteral("DELETE FROM connections"));
-    query.prepare(QStringLiteral("INSERT INTO connections(position, name, namesrv, access_key) VALUES (?, ?, ?, ?)"));
+    query.prepare(QStringLiteral("INSERT INTO connections(position, name, namesrv, access_key, tls, tls_pin) "
+                                 "VALUES (?, ?, ?, ?, ?, ?)"));
     for (size_t i = 0; i < connections.size(); ++i) {
         query.addBindValue(static_cast<int>(i));
         query.addBindValue(connections[i].name);
         query.addBindValue(connections[i].namesrvAddress);
         // A null QString binds as SQL NULL, which the NOT NULL column refuses.
         query.addBindValue(connections[i].accessKey.isEmpty() ? QStringLiteral("") : connections[i].accessKey);
+        query.addBindValue(connections[i].tls ? 1 : 0);
+        query.addBindValue(connections[i].tlsPin.isEmpty() ? QStringLiteral("") : connections[i].tlsPin);
         if (!query.exec())
             lastError_ = errorText(query);
     }

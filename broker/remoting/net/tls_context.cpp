@@ -239,6 +239,37 @@ std::string wireFormat(const std::vector<std::string> &protocols)
     return wire;
 }
 
+std::string fingerprintOf(X509 *cert)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (!cert || X509_digest(cert, EVP_sha256(), digest, &length) != 1)
+        return {};
+    static const char hex[] = "0123456789ABCDEF";
+    std::string text = "SHA256";
+    for (unsigned int i = 0; i < length; ++i) {
+        text += ':';
+        text += hex[digest[i] >> 4];
+        text += hex[digest[i] & 0xf];
+    }
+    return text;
+}
+
+// The pinned certificate is the server's own (depth 0); the chain above it is not judged.
+int verifyPinned(int, X509_STORE_CTX *store)
+{
+    if (X509_STORE_CTX_get_error_depth(store) != 0)
+        return 1;
+    auto *ssl = static_cast<SSL *>(X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()));
+    auto *pin = static_cast<TlsCertificatePin *>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)));
+    if (pin && pin->accept(fingerprintOf(X509_STORE_CTX_get_current_cert(store)))) {
+        X509_STORE_CTX_set_error(store, X509_V_OK);
+        return 1;
+    }
+    X509_STORE_CTX_set_error(store, X509_V_ERR_CERT_REJECTED);
+    return 0;
+}
+
 std::string fileStamp(const std::string &path)
 {
     struct stat st {};
@@ -483,11 +514,51 @@ std::string TlsServerContext::describe() const
     return "TLS " + std::string(tlsModeName(settings_.mode)) + ", certificate " + description_;
 }
 
+TlsCertificatePin::TlsCertificatePin(std::string trusted, std::function<void(const std::string &)> onFirstUse)
+    : trusted_(std::move(trusted)), onFirstUse_(std::move(onFirstUse))
+{
+}
+
+std::string TlsCertificatePin::trusted() const
+{
+    std::lock_guard lock(mutex_);
+    return trusted_;
+}
+
+std::string TlsCertificatePin::lastRefused() const
+{
+    std::lock_guard lock(mutex_);
+    return lastRefused_;
+}
+
+bool TlsCertificatePin::accept(const std::string &fingerprint)
+{
+    std::function<void(const std::string &)> firstUse;
+    {
+        std::lock_guard lock(mutex_);
+        if (fingerprint.empty())
+            return false;
+        if (!trusted_.empty()) {
+            if (trusted_ == fingerprint)
+                return true;
+            lastRefused_ = fingerprint;
+            return false;
+        }
+        trusted_ = fingerprint;
+        firstUse = std::move(onFirstUse_);
+    }
+    if (firstUse)
+        firstUse(fingerprint);
+    return true;
+}
+
 std::shared_ptr<ssl_ctx_st> makeTlsClientContext(bool verifyServer, const std::string &trustCertPath,
-                                                 const std::vector<std::string> &alpn, std::string &error)
+                                                 const std::vector<std::string> &alpn, std::string &error,
+                                                 std::shared_ptr<TlsCertificatePin> pin)
 {
     ERR_clear_error();
-    std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_client_method()), SslCtxFree());
+    // The pin lives as long as the context that calls back into it.
+    std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_client_method()), [pin](SSL_CTX *c) { SSL_CTX_free(c); });
     if (!ctx) {
         error = "tls: " + opensslErrors();
         return nullptr;
@@ -503,6 +574,9 @@ std::shared_ptr<ssl_ctx_st> makeTlsClientContext(bool verifyServer, const std::s
             return nullptr;
         }
         SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+    } else if (pin) {
+        SSL_CTX_set_app_data(ctx.get(), pin.get());
+        SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, verifyPinned);
     }
     if (!alpn.empty()) {
         const std::string wire = wireFormat(alpn);

@@ -20,6 +20,7 @@
 // Threading: a TlsServerContext may be used from any thread.
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,11 +91,33 @@ private:
     std::string fileStamp_;                                    // guarded by mutex_
 };
 
+// Trust on first use, as ssh does: the SHA-256 fingerprint ("SHA256:AB:CD:…") of the server
+// certificate a client accepted first; a server that later shows another one is refused (its
+// handshake fails, "certificate rejected"). Thread-safe.
+class TlsCertificatePin
+{
+public:
+    // `trusted`: a fingerprint accepted before (empty: the first one seen will be).
+    explicit TlsCertificatePin(std::string trusted = {}, std::function<void(const std::string &)> onFirstUse = {});
+    std::string trusted() const;
+    std::string lastRefused() const; // the fingerprint refused last; empty when none was
+    // Whether `fingerprint` is the trusted one (or becomes it: onFirstUse is then called, once).
+    bool accept(const std::string &fingerprint);
+
+private:
+    mutable std::mutex mutex_;
+    std::string trusted_;
+    std::string lastRefused_;
+    std::function<void(const std::string &)> onFirstUse_;
+};
+
 // A client's side: Java's defaults (tls.client.authServer=false: any server certificate is
-// accepted) unless `verifyServer`, with `trustCertPath` (PEM CAs; empty: the system's).
-// `alpn`: protocols to offer ({"h2"} for gRPC). Null with `error` when a file does not load.
+// accepted) unless `verifyServer`, with `trustCertPath` (PEM CAs; empty: the system's), or
+// `pin` (then only its certificate). `alpn`: protocols to offer ({"h2"} for gRPC). Null with
+// `error` when a file does not load.
 std::shared_ptr<ssl_ctx_st> makeTlsClientContext(bool verifyServer, const std::string &trustCertPath,
-                                                 const std::vector<std::string> &alpn, std::string &error);
+                                                 const std::vector<std::string> &alpn, std::string &error,
+                                                 std::shared_ptr<TlsCertificatePin> pin = nullptr);
 
 // Whether a connection's first byte starts a TLS record of a handshake (a ClientHello).
 constexpr bool startsTlsHandshake(unsigned char firstByte)

@@ -56,6 +56,8 @@ bool TlsEngine::fail(int result, const char *during)
     }
     if (detail.empty())
         detail = code == SSL_ERROR_SYSCALL ? "the peer ended the stream mid-record" : "SSL error " + std::to_string(code);
+    if (const long verify = SSL_get_verify_result(ssl_); verify != X509_V_OK)
+        detail += std::string(" (the server's certificate: ") + X509_verify_cert_error_string(verify) + ")";
     error_ = std::string("TLS ") + during + " failed: " + detail;
     return false;
 }

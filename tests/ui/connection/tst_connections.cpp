@@ -18,6 +18,7 @@
 #include "test_support.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -359,6 +360,91 @@ private slots:
 
         window.connection().waitForDone();
         secondBroker.shutdown();
+        QVERIFY(window.close());
+    }
+
+    // A cluster that enforces TLS, added in the Connections dialog with its TLS box ticked: the
+    // views show it, its certificate is trusted on first use and saved; the same cluster added
+    // without TLS shows the broker's refusal in the banner; a pin that no longer matches the
+    // server's certificate is refused with the reason.
+    void tlsClusterIsTrustedOnFirstUse()
+    {
+        QTemporaryDir dir;
+        MainWindow window(optionsFor(dir.filePath(QStringLiteral("first"))));
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Running, 60000);
+
+        server::EmbeddedBrokerOptions options = optionsFor(dir.filePath(QStringLiteral("tls")));
+        options.settings.tls.mode = remoting::TlsMode::Enforcing;
+        server::EmbeddedBroker tlsBroker(options);
+        std::string error;
+        QVERIFY2(tlsBroker.start(error), error.c_str());
+        const QString address = QString::fromStdString(tlsBroker.namesrvAddress());
+        {
+            client::ClientConfig config;
+            config.namesrvAddr = address.toStdString();
+            config.useTls = true;
+            client::AdminClient admin(config);
+            remoting::TopicConfigData topic;
+            topic.topicName = "OnlyTlsCluster";
+            topic.readQueueNums = 1;
+            topic.writeQueueNums = 1;
+            const auto status = admin.api().createTopic(tlsBroker.brokerAddress(), topic);
+            QVERIFY2(status.ok, status.error.c_str());
+            admin.shutdown();
+        }
+
+        ui::ConnectionsDialog dialog(window.connections(), &window);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *name = dialog.findChild<QLineEdit *>(QStringLiteral("connectionName"));
+        auto *namesrv = dialog.findChild<QLineEdit *>(QStringLiteral("connectionAddress"));
+        auto *tls = dialog.findChild<QCheckBox *>(QStringLiteral("connectionTls"));
+        auto *add = dialog.findChild<QPushButton *>(QStringLiteral("addConnection"));
+        QVERIFY(name && namesrv && tls && add);
+        QTest::keyClicks(name, QStringLiteral("Plain to TLS"));
+        QTest::keyClicks(namesrv, address);
+        QTest::mouseClick(add, Qt::LeftButton);
+        QTest::keyClicks(name, QStringLiteral("TLS cluster"));
+        QTest::keyClicks(namesrv, address);
+        QTest::mouseClick(tls, Qt::LeftButton, {}, QPoint(8, tls->height() / 2));
+        QVERIFY(tls->isChecked());
+        QTest::mouseClick(add, Qt::LeftButton);
+        QCOMPARE(window.connections().connections().size(), size_t(2));
+        QVERIFY(!window.connections().connections()[0].tls);
+        QVERIFY(window.connections().connections()[1].tls);
+        auto *list = dialog.findChild<QListWidget *>(QStringLiteral("connectionList"));
+        QVERIFY(list->item(1)->text().contains(QStringLiteral("TLS, certificate not seen yet")));
+        saveScreenshot(dialog, QStringLiteral("connections-tls-added"));
+        dialog.close();
+
+        ui::ConnectionBar *bar = window.connectionBar();
+        ui::TopicsView *topics = topicsViewOf(window);
+        window.showView(window.pages()->indexOf(topics));
+        bar->combo()->setCurrentIndex(1); // without TLS: the broker says why it refuses
+        QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().contains(QStringLiteral("tls.server.mode=enforcing")), 60000);
+        saveScreenshot(window, QStringLiteral("connections-tls-refused-plaintext"));
+
+        bar->combo()->setCurrentIndex(2);
+        QTRY_VERIFY_WITH_TIMEOUT(topics->topicModel()->rowOf(QStringLiteral("OnlyTlsCluster")) >= 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().isEmpty(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.connections().connections()[1].tlsPin.startsWith(QStringLiteral("SHA256:")),
+                                 30000);
+        const QString pin = window.connections().connections()[1].tlsPin;
+        QCOMPARE(pin.size(), 6 + 32 * 3);
+        saveScreenshot(window, QStringLiteral("connections-tls-cluster"));
+
+        // The certificate the server shows is no longer the one trusted: refused, and said.
+        window.connections().setTlsPin(QStringLiteral("TLS cluster"), QStringLiteral("SHA256:00"));
+        bar->combo()->setCurrentIndex(0);
+        bar->combo()->setCurrentIndex(2);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().contains(QStringLiteral("certificate")), 60000);
+        QVERIFY2(bar->bannerText().contains(QStringLiteral("rejected")), qPrintable(bar->bannerText()));
+        saveScreenshot(window, QStringLiteral("connections-tls-certificate-changed"));
+        bar->combo()->setCurrentIndex(0);
+
+        window.connection().waitForDone();
+        tlsBroker.shutdown();
         QVERIFY(window.close());
     }
 
