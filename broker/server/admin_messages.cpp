@@ -37,6 +37,8 @@ RemotingCommand AdminProcessor::queryMessage(const RemotingCommand &request)
     const int64_t begin = reader.requireInt64("beginTimestamp");
     const int64_t end = reader.requireInt64("endTimestamp");
     const bool uniqueKey = reader.optBool("_UNIQUE_KEY_QUERY", false);
+    // RocketMQ 5.5: "K" (keys, the default) or "T" (tags, indexed as "<topic>#T#<TAGS>").
+    const bool byTags = reader.optString("indexType") == "T";
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
     if (uniqueKey)
@@ -44,7 +46,7 @@ RemotingCommand AdminProcessor::queryMessage(const RemotingCommand &request)
     maxNum = std::clamp(maxNum, 0, kMaxMessagesPerQuery);
 
     store::MessageStore &store = broker_.store();
-    const store::QueryMessageResult found = store.queryMessage(topic, key, maxNum, begin, end);
+    const store::QueryMessageResult found = store.queryMessage(topic, key, maxNum, begin, end, byTags && !uniqueKey);
     std::vector<uint8_t> records;
     for (const common::StoredMessage &message : found.messages) {
         // A record retention removed between the lookup and the copy is left out.

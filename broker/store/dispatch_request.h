@@ -19,6 +19,7 @@ struct DispatchRequest
     int64_t consumeQueueOffset = 0; // the record's QUEUEOFFSET
     std::string keys;              // the KEYS property (space separated), may be empty
     std::string uniqKey;           // the UNIQ_KEY property, may be empty
+    std::string tags;              // the TAGS property, may be empty (indexed as RocketMQ 5.5 does)
     int32_t sysFlag = 0;
     int64_t preparedTransactionOffset = 0;
 };

@@ -64,8 +64,8 @@ public:
     IndexFile(const IndexFile &) = delete;
     IndexFile &operator=(const IndexFile &) = delete;
 
-    // The Java broker 5.5 also indexes every record with a non-empty TAGS under
-    // "<topic>#T#<TAGS>" (IndexService#buildIndex, index type "T"); readers accept such entries.
+    // RocketMQ 5.5 also indexes every record with a non-empty TAGS under "<topic>#T#<TAGS>"
+    // (IndexService#buildIndex, index type "T"); MQDesk writes them too, and readers accept them.
     static constexpr std::string_view kTagKeyInfix = "#T#";
 
     // abs(Java String.hashCode(key)), and 0 for Integer.MIN_VALUE whose abs stays negative.

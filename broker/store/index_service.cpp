@@ -150,6 +150,14 @@ bool IndexService::buildIndex(const DispatchRequest &request, std::string &error
         }
         start = stop + 1;
     }
+    // RocketMQ 5.5 also indexes the tags, "<topic>#T#<TAGS>" (IndexService#buildIndex): a 5.5
+    // broker on this store finds a topic's messages by tag.
+    if (!request.tags.empty()) {
+        std::string key = request.topic;
+        key.append(IndexFile::kTagKeyInfix).append(request.tags);
+        if (!putKey(file, key, request, error, flushError))
+            return false;
+    }
     if (!flushError.empty()) {
         error = std::move(flushError);
         return false;

@@ -151,9 +151,10 @@ public:
     int64_t earliestMessageTime(const std::string &topic, int32_t queueId) const;
     int64_t earliestMessageTime() const;
     std::optional<common::StoredMessage> lookMessageByOffset(int64_t commitLogOffset) const;
-    // Messages of `topic` carrying `key` (in KEYS or as UNIQ_KEY) stored in [begin, end].
+    // Messages of `topic` carrying `key` (in KEYS or as UNIQ_KEY) stored in [begin, end]; with
+    // `byTags`, those whose TAGS is `key` (RocketMQ 5.5's index type "T").
     QueryMessageResult queryMessage(const std::string &topic, const std::string &key, int maxCount,
-                                    int64_t begin, int64_t end) const;
+                                    int64_t begin, int64_t end, bool byTags = false) const;
     // Messages in [from, to) of a queue that are still held.
     int64_t messageCountInQueue(const std::string &topic, int32_t queueId, int64_t from, int64_t to) const;
     int64_t dispatchBehindBytes() const;

@@ -237,10 +237,11 @@ std::optional<common::StoredMessage> MessageStore::lookMessageByOffset(int64_t c
 }
 
 QueryMessageResult MessageStore::queryMessage(const std::string &topic, const std::string &key, int maxCount,
-                                              int64_t begin, int64_t end) const
+                                              int64_t begin, int64_t end, bool byTags) const
 {
     QueryMessageResult result;
-    const auto found = index_->queryOffset(topic, key, maxCount, begin, end);
+    // A tag's entries are "<topic>#T#<TAGS>" (IndexFile::kTagKeyInfix).
+    const auto found = index_->queryOffset(topic, byTags ? "T#" + key : key, maxCount, begin, end);
     result.indexLastUpdateTimestamp = found.indexLastUpdateTimestamp;
     result.indexLastUpdatePhyOffset = found.indexLastUpdatePhyOffset;
     std::set<int64_t> seen;
@@ -252,11 +253,16 @@ QueryMessageResult MessageStore::queryMessage(const std::string &topic, const st
         auto message = commitLog_->readMessage(offset);
         if (!message || message->topic != topic)
             continue;
-        // The index only knows hashes: keep messages that really carry the key.
-        const auto uniqKey = message->properties.get(common::property::kUniqClientMessageId);
-        const auto keys = message->properties.keys();
-        if (uniqKey != key && std::find(keys.begin(), keys.end(), key) == keys.end())
-            continue;
+        // The index only knows hashes: keep messages that really carry the key (or the tags).
+        if (byTags) {
+            if (message->properties.get(common::property::kTags) != std::optional<std::string_view>(key))
+                continue;
+        } else {
+            const auto uniqKey = message->properties.get(common::property::kUniqClientMessageId);
+            const auto keys = message->properties.keys();
+            if (uniqKey != key && std::find(keys.begin(), keys.end(), key) == keys.end())
+                continue;
+        }
         result.messages.push_back(std::move(*message));
     }
     return result;

@@ -171,6 +171,7 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
         request.keys.assign(common::MessageProperties::find(record.properties, common::property::kKeys).value_or(""));
         request.uniqKey.assign(
             common::MessageProperties::find(record.properties, common::property::kUniqClientMessageId).value_or(""));
+        request.tags.assign(common::MessageProperties::find(record.properties, common::property::kTags).value_or(""));
         request.sysFlag = record.sysFlag;
         request.preparedTransactionOffset = record.preparedTransactionOffset;
         for (const auto &dispatcher : dispatchers_) {

@@ -172,7 +172,7 @@ private slots:
         const auto indexFiles = reader->indexFiles();
         QCOMPARE(indexFiles.size(), size_t{1});
         QCOMPARE(indexFiles[0].hashSlotNum, kIndexSlots);
-        QCOMPARE(indexFiles[0].header.indexCount, kMessages + 1);
+        QCOMPARE(indexFiles[0].header.indexCount, 2 * kMessages + 1); // a key and a tag entry each
         const auto lookups = reader->lookupIndexKey("T", "k7");
         QCOMPARE(lookups.size(), size_t{1});
         const auto &chain = lookups[0].chain;
@@ -194,7 +194,7 @@ private slots:
         const auto report = verifyStore(*reader);
         QVERIFY2(report.healthy(), listFaults(report).c_str());
         QCOMPARE(report.consumeQueueEntries, static_cast<uint64_t>(kMessages));
-        QCOMPARE(report.indexEntries, static_cast<uint64_t>(kMessages));
+        QCOMPARE(report.indexEntries, static_cast<uint64_t>(2 * kMessages));
         QVERIFY(report.normalRecovery.cleanEnd && report.normalRecovery.recordsLost == 0);
         QCOMPARE(report.normalRecovery.processOffset, reader->commitLogDataEnd());
         QCOMPARE(fingerprint(base_), before);
@@ -409,8 +409,9 @@ private slots:
         const std::string root = copyBase(dir);
         auto reader = openReader(root);
         const std::string name = reader->indexFiles().at(0).file.name;
-        // Entry 5 indexes message 4 ("k4"); make it point at message 6's record.
-        const auto entry = reader->readIndexEntries(name, 5, 1).at(0);
+        // Entry 9 indexes message 4's key ("k4"; each message has a key and a tag entry); make it
+        // point at message 6's record.
+        const auto entry = reader->readIndexEntries(name, 9, 1).at(0);
         QCOMPARE(entry.phyOffset, puts_[4].wroteOffset);
         patch(root + "/index/" + name, entry.filePosition + 4, int64Bytes(puts_[6].wroteOffset));
         const auto report = verifyStore(*reader);
@@ -419,7 +420,7 @@ private slots:
         QCOMPARE(report.faults.size(), size_t{1});
         const auto lookup = reader->lookupIndexKey("T", "k4").at(0);
         QVERIFY(std::any_of(lookup.chain.begin(), lookup.chain.end(), [&](const IndexChainStep &s) {
-            return s.entry == 5 && s.hashMatches && s.recordHasKey == false;
+            return s.entry == 9 && s.hashMatches && s.recordHasKey == false;
         }));
     }
 

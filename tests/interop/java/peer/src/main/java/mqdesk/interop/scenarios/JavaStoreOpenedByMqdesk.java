@@ -85,5 +85,6 @@ public class JavaStoreOpenedByMqdesk implements Scenario {
         MqdeskBroker broker = env.startBrokerOnCopyOf(store);
         messages.readAndCheck(env, broker.namesrvAddr(), "mqdesk-broker on the Java broker's store");
         messages.queryByKeys(env, broker.namesrvAddr(), "mqdesk-broker on the Java broker's store");
+        messages.queryByTags(env, broker.namesrvAddr(), "mqdesk-broker on the Java broker's store");
     }
 }

@@ -9,7 +9,8 @@ import mqdesk.interop.harness.Scenario;
  * mqdesk-broker writes a store (every kind of message, PeerMessages), is stopped with SIGTERM; the Java
  * broker 5.5.0 opened on a copy of that store serves every message to a Java consumer with its body,
  * tags and keys, including the timer messages mqdesk-broker parked but never delivered (its timer
- * wheel, timer log and checkpoint read by the Java broker).
+ * wheel, timer log and checkpoint read by the Java broker), and finds them by key and, through the
+ * "topic#T#tags" index entries RocketMQ 5.5 writes and so does MQDesk, by tag.
  */
 public class MqdeskStoreOpenedByJava implements Scenario {
     @Override
@@ -20,6 +21,7 @@ public class MqdeskStoreOpenedByJava implements Scenario {
         messages.sendAll(env, broker.namesrvAddr());
         // Also waits for the delayed messages to reach the topic.
         messages.readAndCheck(env, broker.namesrvAddr(), "mqdesk-broker");
+        messages.queryByTags(env, broker.namesrvAddr(), "mqdesk-broker");
         messages.sendPendingTimers(env, broker.namesrvAddr(), 15_000);
         broker.stop();
         messages.expectPending();
@@ -28,5 +30,6 @@ public class MqdeskStoreOpenedByJava implements Scenario {
         JavaPeer java = env.startJavaBroker(namesrv.addr(), env.copyStore(broker.storeDir(), env.root().resolve("java-store")));
         messages.readAndCheck(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
         messages.queryByKeys(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
+        messages.queryByTags(env, namesrv.addr(), "Java broker on mqdesk-broker's store");
     }
 }

@@ -238,6 +238,28 @@ final class PeerMessages {
         Log.info("%s: %d keys queried, each found its message", who, queried);
     }
 
+    /**
+     * RocketMQ 5.5's query by tag (QUERY_MESSAGE with indexType "T", the index's "topic#T#tags"
+     * entries): every tag of the set finds exactly the messages that carry it.
+     */
+    void queryByTags(Env env, String namesrvAddr, String who) throws Exception {
+        DefaultMQProducer producer = producer(env, namesrvAddr);
+        Map<String, List<String>> byTag = new LinkedHashMap<>();
+        for (Expected want : expected.values())
+            if (want.tags() != null && !want.tags().equals("Pending"))
+                byTag.computeIfAbsent(want.tags(), t -> new java.util.ArrayList<>()).add(want.body());
+        for (Map.Entry<String, List<String>> tag : byTag.entrySet()) {
+            QueryResult result = producer.getDefaultMQProducerImpl().getMqClientFactory().getMQAdminImpl()
+                .queryMessage(null, topic, tag.getKey(), 64, 0, Long.MAX_VALUE, false, "T", null);
+            List<String> bodies = result.getMessageList().stream().map(m -> body(m.getBody())).sorted().toList();
+            Check.that(bodies.containsAll(tag.getValue()), "%s: a query of tag %s found %s, not all of %s", who,
+                       tag.getKey(), bodies, tag.getValue());
+            Check.that(result.getMessageList().stream().allMatch(m -> tag.getKey().equals(m.getTags())),
+                       "%s: a query of tag %s found other tags: %s", who, tag.getKey(), bodies);
+        }
+        Log.info("%s: %d tags queried (index type T), each found its messages", who, byTag.size());
+    }
+
     /** Every expected message exactly once in {@code seen}, with equal tags and keys, and no other. */
     void check(List<Expected> seen, String who) {
         Map<String, Expected> byBody = new LinkedHashMap<>();
