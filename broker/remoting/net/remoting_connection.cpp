@@ -1,5 +1,6 @@
 #include "broker/remoting/net/remoting_connection.h"
 
+#include "broker/common/log_rate_limiter.h"
 #include "broker/remoting/net/tls_context.h"
 #include "broker/remoting/remoting_codes.h"
 
@@ -114,7 +115,12 @@ bool Connection::chooseTransport(uint8_t firstByte)
     std::shared_ptr<TlsServerContext> server = std::move(tlsServer_);
     if (startsTlsHandshake(firstByte)) {
         if (server->mode() == TlsMode::Disabled) {
-            closeNow("the client starts a TLS handshake, but this server's TLS is off (tls.server.mode=disabled)", true);
+            closeNow("the client starts a TLS handshake, but this server's TLS is off (tls.server.mode=disabled)", false);
+            static common::LogRateLimiter refusals(std::chrono::seconds(10));
+            if (const auto suppressed = refusals.admit())
+                spdlog::warn("remoting {}: closed connection {} to {}: a TLS handshake, and tls.server.mode=disabled ({} "
+                             "similar not logged)",
+                             side_, id_, peerAddress_, *suppressed);
             return false;
         }
         tls_ = std::make_unique<TlsEngine>(server->current(), TlsEngine::Role::Server);
@@ -131,10 +137,14 @@ bool Connection::decrypt(std::span<const uint8_t> &bytes)
     const bool ok = tls_->receive(bytes, plain_);
     queueTlsOutput();
     if (!ok) {
-        // The alert the engine made goes out first.
+        // The alert the engine made goes out first. A crowd of bad handshakes is one log line.
         closeWhenWritten_ = tls_->error();
+        static common::LogRateLimiter failures(std::chrono::seconds(10));
+        if (const auto suppressed = failures.admit())
+            spdlog::warn("remoting {}: closing connection {} to {}: {} ({} similar not logged)", side_, id_,
+                         peerAddress_, closeWhenWritten_, *suppressed);
         if (!writing_)
-            closeNow(closeWhenWritten_, true);
+            closeNow(closeWhenWritten_, false);
         return false;
     }
     if (tls_->peerClosed()) {
@@ -165,7 +175,10 @@ void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
     if (!closeWhenWritten_.empty())
         return;
     closeWhenWritten_ = "a plaintext client, and this server accepts TLS only (tls.server.mode=enforcing)";
-    spdlog::warn("remoting {}: closing connection {} to {}: {}", side_, id_, peerAddress_, closeWhenWritten_);
+    static common::LogRateLimiter refusals(std::chrono::seconds(10)); // a crowd of them is one line
+    if (const auto suppressed = refusals.admit())
+        spdlog::warn("remoting {}: closing connection {} to {}: {} ({} similar not logged)", side_, id_, peerAddress_,
+                     closeWhenWritten_, *suppressed);
     for (const RemotingCommand &command : commands) {
         if (command.isResponse() || command.isOneway())
             continue;

@@ -508,7 +508,7 @@ std::shared_ptr<ssl_ctx_st> TlsServerContext::current()
 
 std::string TlsServerContext::describe() const
 {
-    std::lock_guard lock(const_cast<std::mutex &>(mutex_));
+    std::lock_guard lock(mutex_);
     if (settings_.mode == TlsMode::Disabled)
         return "TLS disabled";
     return "TLS " + std::string(tlsModeName(settings_.mode)) + ", certificate " + description_;

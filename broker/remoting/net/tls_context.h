@@ -84,7 +84,7 @@ private:
     const std::string selfSignedDir_;
     const std::vector<std::string> alpn_;
     std::string wireAlpn_; // alpn_ in the wire format ALPN selection reads
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::shared_ptr<ssl_ctx_st> context_;                     // guarded by mutex_
     std::string description_;                                  // guarded by mutex_
     std::chrono::steady_clock::time_point nextCheck_;          // guarded by mutex_
