@@ -1287,16 +1287,20 @@ The raw text shows where.</source>
         <translation>使用 TLS 连接（tls.server.mode=enforcing 的集群）；首次使用时信任其证书</translation>
     </message>
     <message>
-        <source> — TLS, certificate not seen yet</source>
+        <source> — TLS, no certificate seen yet</source>
         <translation> — TLS，尚未见过证书</translation>
     </message>
-    <message>
-        <source> — TLS, certificate %1…</source>
-        <translation> — TLS，证书 %1…</translation>
+    <message numerus="yes">
+        <source> — TLS, %n server certificate(s) trusted</source>
+        <translation>
+            <numerusform> — TLS，已信任 %n 个服务器证书</numerusform>
+        </translation>
     </message>
     <message>
-        <source>Trusted certificate: %1</source>
-        <translation>受信任的证书：%1</translation>
+        <source>Trusted on first use:
+%1</source>
+        <translation>首次使用时信任：
+%1</translation>
     </message>
 </context>
 <context>
@@ -2689,8 +2693,8 @@ lag: %2 messages</source>
         <translation>视图显示 %1（%2），身份 %3</translation>
     </message>
     <message>
-        <source>%1&apos;s certificate is trusted from now on (first use): %2</source>
-        <translation>从现在起信任 %1 的证书（首次使用）：%2</translation>
+        <source>%1: the certificate of %2 is trusted from now on (first use): %3</source>
+        <translation>%1：从现在起信任 %2 的证书（首次使用）：%3</translation>
     </message>
 </context>
 <context>

@@ -89,13 +89,15 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
             followSelectedConnection();
     });
     connect(&connection_, &ClusterConnection::tlsCertificateTrusted, this,
-            [this](const QString &address, const QString &fingerprint) {
+            [this](const QString &address, const QString &endpoint, const QString &fingerprint) {
                 const SavedConnection *selected = connections_.selectedConnection();
-                if (!selected || selected->namesrvAddress != address || !selected->tlsPin.isEmpty())
+                if (!selected || selected->namesrvAddress != address)
                     return;
-                connections_.setTlsPin(selected->name, fingerprint);
-                statusBar()->showMessage(
-                    tr("%1's certificate is trusted from now on (first use): %2").arg(selected->name, fingerprint), 15000);
+                const QString name = selected->name;
+                connections_.trustCertificate(name, endpoint, fingerprint);
+                statusBar()->showMessage(tr("%1: the certificate of %2 is trusted from now on (first use): %3")
+                                             .arg(name, endpoint, fingerprint),
+                                         15000);
             });
 
     stateLabel_ = new QLabel(this);

@@ -110,9 +110,9 @@ MQClientAPI::MQClientAPI(ClientConfig config)
         std::string error;
         options.tls = remoting::makeTlsClientContext(!config_.tlsTrustCertPath.empty(), config_.tlsTrustCertPath, {},
                                                      error, config_.tlsPin);
-        if (!options.tls) { // still verifying, with the system's CAs: never a silent downgrade
-            spdlog::error("mqclient: {}; verifying servers with the system's trusted certificates instead", error);
-            options.tls = remoting::makeTlsClientContext(true, {}, {}, error);
+        if (!options.tls) { // fail closed: no server is trusted, never a weaker trust instead
+            spdlog::error("mqclient: {}; no server will be trusted", error);
+            options.tls = remoting::makeTlsClientContextTrustingNothing();
         }
     }
     remoting_ = std::make_unique<remoting::RemotingClient>(options);

@@ -30,6 +30,23 @@ void ClusterConnection::setTarget(const QString &namesrvAddr, const QString &acc
         namesrvAddr_ = namesrvAddr;
         credentials_ = credentials;
         tls_ = tls;
+        tlsPin_.reset();
+        if (tls.enabled) {
+            // Said on the GUI thread; called on an io thread at a server's first handshake.
+            QPointer<ClusterConnection> self(this);
+            tlsPin_ = std::make_shared<remoting::TlsCertificatePin>(
+                tls.pin.toStdString(),
+                [self, address = namesrvAddr](const std::string &endpoint, const std::string &fingerprint) {
+                    QMetaObject::invokeMethod(
+                        qApp,
+                        [self, address, endpoint = QString::fromStdString(endpoint),
+                         fingerprint = QString::fromStdString(fingerprint)] {
+                            if (self)
+                                emit self->tlsCertificateTrusted(address, endpoint, fingerprint);
+                        },
+                        Qt::QueuedConnection);
+                });
+        }
         admin_.reset();
         producer_.reset();
         if (!namesrvAddr.isEmpty())
@@ -47,18 +64,7 @@ client::ClientConfig ClusterConnection::clientConfig() const
     config.credentials = credentials_;
     if (tls_.enabled) {
         config.useTls = true;
-        // Called on an io thread at the first handshake; said on the GUI thread.
-        QPointer<ClusterConnection> self(const_cast<ClusterConnection *>(this));
-        const QString address = namesrvAddr_;
-        config.tlsPin = std::make_shared<remoting::TlsCertificatePin>(
-            tls_.pin.toStdString(), [self, address](const std::string &fingerprint) {
-                QMetaObject::invokeMethod(
-                    qApp, [self, address, trusted = QString::fromStdString(fingerprint)] {
-                        if (self)
-                            emit self->tlsCertificateTrusted(address, trusted);
-                    },
-                    Qt::QueuedConnection);
-            });
+        config.tlsPin = tlsPin_;
     }
     return config;
 }

@@ -8,6 +8,7 @@
 
 #include "broker/client/admin_client.h"
 #include "broker/client/producer.h"
+#include "broker/remoting/net/tls_context.h"
 #include "ui/connection/queued_result.h"
 
 #include <QObject>
@@ -23,7 +24,7 @@ namespace mqdesk::ui {
 struct ConnectionTls
 {
     bool enabled = false;
-    QString pin;
+    QString pin; // per server: "host:port=SHA256:…;…" (remoting::TlsCertificatePin's text)
     bool operator==(const ConnectionTls &) const = default;
 };
 
@@ -73,8 +74,9 @@ public:
 
 signals:
     void namesrvAddressChanged(const QString &namesrvAddr);
-    // A TLS target's certificate was trusted on its first use (on the GUI thread).
-    void tlsCertificateTrusted(const QString &namesrvAddr, const QString &fingerprint);
+    // A server ("host:port") of a TLS target had its certificate trusted on first use (on the GUI
+    // thread).
+    void tlsCertificateTrusted(const QString &namesrvAddr, const QString &endpoint, const QString &fingerprint);
 
 private:
     std::shared_ptr<client::AdminClient> adminClient() const;
@@ -84,6 +86,9 @@ private:
     QString namesrvAddr_;
     acl::Credentials credentials_;
     Tls tls_;
+    // The target's trusted certificates, one object for every client of the target (the admin
+    // client and the producer), so that one trusted first is the one all of them expect.
+    std::shared_ptr<remoting::TlsCertificatePin> tlsPin_;
     std::shared_ptr<client::AdminClient> admin_;
     std::shared_ptr<client::Producer> producer_;
     QThreadPool pool_;

@@ -133,15 +133,27 @@ bool ConnectionManager::addConnection(const QString &name, const QString &addres
     return true;
 }
 
-void ConnectionManager::setTlsPin(const QString &name, const QString &fingerprint)
+void ConnectionManager::trustCertificate(const QString &name, const QString &endpoint, const QString &fingerprint)
 {
     for (SavedConnection &connection : connections_) {
-        if (connection.name == name && connection.tls && connection.tlsPin != fingerprint) {
-            connection.tlsPin = fingerprint;
+        if (connection.name != name || !connection.tls)
+            continue;
+        QStringList entries;
+        for (const QString &entry : connection.tlsPin.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+            if (!entry.startsWith(endpoint + QLatin1Char('=')))
+                entries << entry;
+        }
+        if (!fingerprint.isEmpty())
+            entries << endpoint + QLatin1Char('=') + fingerprint;
+        else
+            entries.clear();
+        const QString pin = entries.join(QLatin1Char(';'));
+        if (pin != connection.tlsPin) {
+            connection.tlsPin = pin;
             save();
             emit connectionsChanged();
-            return;
         }
+        return;
     }
 }
 

@@ -35,7 +35,7 @@ struct SavedConnection
     QString namesrvAddress; // "host:port;host:port", normalised
     QString accessKey;      // empty: requests are not signed
     bool tls = false;       // connect with TLS (a cluster with tls.server.mode=enforcing)
-    QString tlsPin;         // the server certificate trusted on first use ("SHA256:AB:…"); empty: none yet
+    QString tlsPin;         // per server, the certificate trusted on first use: "host:port=SHA256:AB:…;…"
 };
 
 class ConnectionManager : public QObject
@@ -60,8 +60,9 @@ public:
     // With an access key, `secretKey` is required and kept in the keyring (see setCredentials).
     bool addConnection(const QString &name, const QString &address, QString *error = nullptr,
                        const QString &accessKey = {}, const QString &secretKey = {}, bool tls = false);
-    // Records the certificate the TLS connection `name` trusted on its first use, and saves.
-    void setTlsPin(const QString &name, const QString &fingerprint);
+    // Records the certificate a server ("host:port") of the TLS connection `name` showed on its
+    // first use, and saves. `fingerprint` empty forgets every certificate it trusted.
+    void trustCertificate(const QString &name, const QString &endpoint, const QString &fingerprint);
     bool renameConnection(int index, const QString &name, QString *error = nullptr);
     void removeConnection(int index);
     // Sets the credentials the connection signs its requests with. An empty access key removes

@@ -148,12 +148,13 @@ void ConnectionsDialog::reloadList()
         QString text = connection.accessKey.isEmpty()
                            ? tr("%1 — %2").arg(connection.name, connection.namesrvAddress)
                            : tr("%1 — %2 — as %3").arg(connection.name, connection.namesrvAddress, connection.accessKey);
+        const QStringList trusted = connection.tlsPin.split(QLatin1Char(';'), Qt::SkipEmptyParts);
         if (connection.tls)
-            text += connection.tlsPin.isEmpty() ? tr(" — TLS, certificate not seen yet")
-                                                : tr(" — TLS, certificate %1…").arg(connection.tlsPin.left(23));
+            text += trusted.isEmpty() ? tr(" — TLS, no certificate seen yet")
+                                      : tr(" — TLS, %n server certificate(s) trusted", nullptr, int(trusted.size()));
         auto *item = new QListWidgetItem(text, list_);
-        if (!connection.tlsPin.isEmpty())
-            item->setToolTip(tr("Trusted certificate: %1").arg(connection.tlsPin));
+        if (!trusted.isEmpty())
+            item->setToolTip(tr("Trusted on first use:\n%1").arg(trusted.join(QLatin1Char('\n'))));
     }
     if (list_->count() > 0)
         list_->setCurrentRow(qBound(0, row, list_->count() - 1));

@@ -121,7 +121,7 @@ std::shared_ptr<Connection> RemotingClient::Impl::connect(const std::string &add
         open.emplace(connection->id(), connection);
     }
     if (options.tls)
-        connection->useClientTls(options.tls, host);
+        connection->useClientTls(options.tls, address);
     connection->start(
         [this](const std::shared_ptr<Connection> &from, RemotingCommand request) {
             dispatcher.dispatch(from, std::move(request));

@@ -104,9 +104,9 @@ void Connection::useServerTls(std::shared_ptr<TlsServerContext> server)
     tlsServer_ = std::move(server);
 }
 
-void Connection::useClientTls(std::shared_ptr<ssl_ctx_st> context, std::string serverName)
+void Connection::useClientTls(std::shared_ptr<ssl_ctx_st> context, std::string endpoint)
 {
-    tls_ = std::make_unique<TlsEngine>(std::move(context), TlsEngine::Role::Client, serverName);
+    tls_ = std::make_unique<TlsEngine>(std::move(context), TlsEngine::Role::Client, endpoint);
     tlsActive_ = true;
 }
 
@@ -147,11 +147,7 @@ bool Connection::decrypt(std::span<const uint8_t> &bytes)
             closeNow(closeWhenWritten_, false);
         return false;
     }
-    if (tls_->peerClosed()) {
-        closeNow("peer closed (TLS close_notify)", false);
-        return false;
-    }
-    bytes = plain_;
+    bytes = plain_; // what came before a close_notify is still decoded (the read closes after)
     return true;
 }
 
@@ -216,12 +212,15 @@ void Connection::readMore()
         try {
             ok = self->decoder_.feed(bytes, commands);
             if (self->plaintextRefused_) {
-                if (ok)
+                if (!ok) { // not RocketMQ's framing either: closed without a word (one line per 10 s)
+                    self->refusePlaintext({});
+                    return;
+                }
+                if (!commands.empty()) {
                     self->refusePlaintext(commands);
-                else
-                    self->closeNow("a plaintext client, and this server accepts TLS only (tls.server.mode=enforcing)",
-                                   true);
-                return;
+                    return;
+                }
+                commands.clear(); // a first frame still arriving: read on, within the frame deadline
             }
             for (RemotingCommand &command : commands) {
                 if (self->closed_)
@@ -246,6 +245,10 @@ void Connection::readMore()
         if (!ok) {
             // §1.1/§9: no answer to a malformed frame; the stream cannot be resynchronised.
             self->closeNow("malformed frame: " + self->decoder_.error(), true);
+            return;
+        }
+        if (self->tls_ && self->tls_->peerClosed()) {
+            self->closeNow("peer closed (TLS close_notify)", false);
             return;
         }
         if (self->grownBuffer_ != 0) {
@@ -357,11 +360,15 @@ bool Connection::enqueue(RemotingCommand command, std::string *error, bool dropp
         if (self->tls_) {
             // Encrypted here, in queue order: the engine's records must reach the wire in the
             // order it made them.
-            self->tls_->send(outgoing.prefix);
-            self->tls_->send(outgoing.body);
+            const bool sent = self->tls_->send(outgoing.prefix) && self->tls_->send(outgoing.body);
             std::vector<uint8_t>().swap(outgoing.prefix);
             outgoing.body.clear();
             self->tls_->takeOutput(outgoing.body);
+            if (!sent) { // never a frame silently dropped: the peer sees the close
+                self->release(outgoing.size());
+                self->closeNow(self->tls_->error(), true);
+                return;
+            }
         }
         self->writeQueue_.push_back(std::move(outgoing));
         if (!self->writing_)

@@ -83,9 +83,9 @@ public:
     ~Connection() override;
 
     // Before start(): TLS as `server`'s mode says (a server's connection), or a client's handshake
-    // with `context` (`serverName` for SNI).
+    // with `context` to `endpoint` ("host:port", TlsEngine's).
     void useServerTls(std::shared_ptr<TlsServerContext> server);
-    void useClientTls(std::shared_ptr<ssl_ctx_st> context, std::string serverName);
+    void useClientTls(std::shared_ptr<ssl_ctx_st> context, std::string endpoint);
     // Starts reading. Call once, right after construction.
     void start(RequestHandler onRequest, CloseHandler onClose);
     bool isTls() const { return tlsActive_.load(std::memory_order_relaxed); }

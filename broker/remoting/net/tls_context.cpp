@@ -262,7 +262,8 @@ int verifyPinned(int, X509_STORE_CTX *store)
         return 1;
     auto *ssl = static_cast<SSL *>(X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()));
     auto *pin = static_cast<TlsCertificatePin *>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)));
-    if (pin && pin->accept(fingerprintOf(X509_STORE_CTX_get_current_cert(store)))) {
+    const auto *endpoint = static_cast<const std::string *>(SSL_get_app_data(ssl)); // TlsEngine's
+    if (pin && endpoint && pin->accept(*endpoint, fingerprintOf(X509_STORE_CTX_get_current_cert(store)))) {
         X509_STORE_CTX_set_error(store, X509_V_OK);
         return 1;
     }
@@ -514,15 +515,34 @@ std::string TlsServerContext::describe() const
     return "TLS " + std::string(tlsModeName(settings_.mode)) + ", certificate " + description_;
 }
 
-TlsCertificatePin::TlsCertificatePin(std::string trusted, std::function<void(const std::string &)> onFirstUse)
-    : trusted_(std::move(trusted)), onFirstUse_(std::move(onFirstUse))
+TlsCertificatePin::TlsCertificatePin(const std::string &trusted, FirstUse onFirstUse)
+    : onFirstUse_(std::move(onFirstUse))
 {
+    for (size_t start = 0; start < trusted.size();) {
+        size_t stop = trusted.find(';', start);
+        if (stop == std::string::npos)
+            stop = trusted.size();
+        const std::string entry = trusted.substr(start, stop - start);
+        if (const size_t equals = entry.find('='); equals != std::string::npos && equals > 0)
+            trusted_[entry.substr(0, equals)] = entry.substr(equals + 1);
+        start = stop + 1;
+    }
 }
 
-std::string TlsCertificatePin::trusted() const
+std::string TlsCertificatePin::toText() const
 {
     std::lock_guard lock(mutex_);
-    return trusted_;
+    std::string text;
+    for (const auto &[endpoint, fingerprint] : trusted_)
+        text += (text.empty() ? "" : ";") + endpoint + "=" + fingerprint;
+    return text;
+}
+
+std::string TlsCertificatePin::trusted(const std::string &endpoint) const
+{
+    std::lock_guard lock(mutex_);
+    const auto found = trusted_.find(endpoint);
+    return found == trusted_.end() ? std::string() : found->second;
 }
 
 std::string TlsCertificatePin::lastRefused() const
@@ -531,24 +551,24 @@ std::string TlsCertificatePin::lastRefused() const
     return lastRefused_;
 }
 
-bool TlsCertificatePin::accept(const std::string &fingerprint)
+bool TlsCertificatePin::accept(const std::string &endpoint, const std::string &fingerprint)
 {
-    std::function<void(const std::string &)> firstUse;
+    FirstUse firstUse;
     {
         std::lock_guard lock(mutex_);
-        if (fingerprint.empty())
+        if (fingerprint.empty() || endpoint.empty())
             return false;
-        if (!trusted_.empty()) {
-            if (trusted_ == fingerprint)
+        const auto [entry, added] = trusted_.try_emplace(endpoint, fingerprint);
+        if (!added) {
+            if (entry->second == fingerprint)
                 return true;
-            lastRefused_ = fingerprint;
+            lastRefused_ = endpoint + " " + fingerprint;
             return false;
         }
-        trusted_ = fingerprint;
-        firstUse = std::move(onFirstUse_);
+        firstUse = onFirstUse_;
     }
     if (firstUse)
-        firstUse(fingerprint);
+        firstUse(endpoint, fingerprint);
     return true;
 }
 
@@ -583,6 +603,14 @@ std::shared_ptr<ssl_ctx_st> makeTlsClientContext(bool verifyServer, const std::s
         SSL_CTX_set_alpn_protos(ctx.get(), reinterpret_cast<const unsigned char *>(wire.data()),
                                 static_cast<unsigned int>(wire.size()));
     }
+    return ctx;
+}
+
+std::shared_ptr<ssl_ctx_st> makeTlsClientContextTrustingNothing()
+{
+    std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_client_method()), SslCtxFree());
+    if (ctx)
+        SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
     return ctx;
 }
 

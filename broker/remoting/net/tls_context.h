@@ -91,24 +91,29 @@ private:
     std::string fileStamp_;                                    // guarded by mutex_
 };
 
-// Trust on first use, as ssh does: the SHA-256 fingerprint ("SHA256:AB:CD:…") of the server
-// certificate a client accepted first; a server that later shows another one is refused (its
-// handshake fails, "certificate rejected"). Thread-safe.
+// Trust on first use, as ssh does with host keys: per server ("host:port"), the SHA-256
+// fingerprint ("SHA256:AB:CD:…") of the certificate a client accepted first; a server that later
+// shows another one is refused (its handshake fails, "certificate rejected"). Each server of a
+// cluster (NameServers, brokers) has its own. Thread-safe.
 class TlsCertificatePin
 {
 public:
-    // `trusted`: a fingerprint accepted before (empty: the first one seen will be).
-    explicit TlsCertificatePin(std::string trusted = {}, std::function<void(const std::string &)> onFirstUse = {});
-    std::string trusted() const;
-    std::string lastRefused() const; // the fingerprint refused last; empty when none was
-    // Whether `fingerprint` is the trusted one (or becomes it: onFirstUse is then called, once).
-    bool accept(const std::string &fingerprint);
+    // `trusted`: what toText() gave before ("host:port=SHA256:…;…"; empty: nothing yet).
+    // `onFirstUse(endpoint, fingerprint)` is called, on the connecting thread, for each server
+    // trusted the first time.
+    using FirstUse = std::function<void(const std::string &endpoint, const std::string &fingerprint)>;
+    explicit TlsCertificatePin(const std::string &trusted = {}, FirstUse onFirstUse = {});
+    std::string toText() const;
+    std::string trusted(const std::string &endpoint) const; // empty: none yet
+    std::string lastRefused() const; // "host:port SHA256:…" of the last refusal; empty when none
+    // Whether `fingerprint` is `endpoint`'s trusted one (or becomes it).
+    bool accept(const std::string &endpoint, const std::string &fingerprint);
 
 private:
     mutable std::mutex mutex_;
-    std::string trusted_;
+    std::map<std::string, std::string> trusted_; // endpoint -> fingerprint
     std::string lastRefused_;
-    std::function<void(const std::string &)> onFirstUse_;
+    FirstUse onFirstUse_;
 };
 
 // A client's side: Java's defaults (tls.client.authServer=false: any server certificate is
@@ -118,6 +123,10 @@ private:
 std::shared_ptr<ssl_ctx_st> makeTlsClientContext(bool verifyServer, const std::string &trustCertPath,
                                                  const std::vector<std::string> &alpn, std::string &error,
                                                  std::shared_ptr<TlsCertificatePin> pin = nullptr);
+
+// A client's context that verifies against no CA at all: every handshake fails. What a client
+// uses when the CAs it was told to trust do not load (never a fallback to weaker trust).
+std::shared_ptr<ssl_ctx_st> makeTlsClientContextTrustingNothing();
 
 // Whether a connection's first byte starts a TLS record of a handshake (a ClientHello).
 constexpr bool startsTlsHandshake(unsigned char firstByte)

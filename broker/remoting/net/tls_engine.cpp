@@ -2,6 +2,9 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <arpa/inet.h>
 
 #include <climits>
 
@@ -13,8 +16,8 @@ constexpr size_t kPlainChunk = 16 * 1024;
 
 } // namespace
 
-TlsEngine::TlsEngine(std::shared_ptr<ssl_ctx_st> context, Role role, const std::string &serverName)
-    : context_(std::move(context))
+TlsEngine::TlsEngine(std::shared_ptr<ssl_ctx_st> context, Role role, const std::string &endpoint)
+    : context_(std::move(context)), endpoint_(endpoint)
 {
     ssl_ = context_ ? SSL_new(context_.get()) : nullptr;
     if (!ssl_) {
@@ -26,8 +29,23 @@ TlsEngine::TlsEngine(std::shared_ptr<ssl_ctx_st> context, Role role, const std::
         SSL_set_accept_state(ssl_);
     } else {
         SSL_set_connect_state(ssl_);
-        if (!serverName.empty() && serverName.find_first_not_of("0123456789.:[]") != std::string::npos)
-            SSL_set_tlsext_host_name(ssl_, serverName.c_str());
+        SSL_set_app_data(ssl_, &endpoint_);
+        std::string host = endpoint_.substr(0, endpoint_.rfind(':'));
+        if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+            host = host.substr(1, host.size() - 2);
+        unsigned char address[16];
+        const bool isAddress = inet_pton(AF_INET, host.c_str(), address) == 1
+                               || inet_pton(AF_INET6, host.c_str(), address) == 1;
+        if (!host.empty() && !isAddress)
+            SSL_set_tlsext_host_name(ssl_, host.c_str());
+        // A context that verifies (a CA given) also checks that the certificate names the host.
+        if (!host.empty() && SSL_CTX_get_verify_callback(context_.get()) == nullptr
+            && (SSL_CTX_get_verify_mode(context_.get()) & SSL_VERIFY_PEER) != 0) {
+            if (isAddress)
+                X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl_), host.c_str());
+            else
+                SSL_set1_host(ssl_, host.c_str());
+        }
         handshake(); // the ClientHello
     }
 }
@@ -118,8 +136,11 @@ bool TlsEngine::send(std::span<const uint8_t> plain)
         const int chunk = static_cast<int>(std::min<size_t>(plain.size(), INT_MAX / 2));
         ERR_clear_error();
         const int n = SSL_write(ssl_, plain.data(), chunk);
-        if (n <= 0)
-            return fail(n, "write") && false;
+        if (n <= 0) {
+            if (fail(n, "write") && error_.empty())
+                error_ = "TLS write failed: the connection cannot send";
+            return false;
+        }
         plain = plain.subspan(static_cast<size_t>(n));
     }
     return true;

@@ -26,8 +26,11 @@ class TlsEngine
 public:
     enum class Role { Server, Client };
 
-    // A client sends its hello at once: takeOutput() has it after construction.
-    TlsEngine(std::shared_ptr<ssl_ctx_st> context, Role role, const std::string &serverName = {});
+    // A client sends its hello at once: takeOutput() has it after construction. `endpoint`
+    // ("host:port") names the server: its host is sent as SNI unless it is an address, it is what
+    // a TlsCertificatePin keys the server's certificate by, and a context that verifies checks the
+    // certificate names that host.
+    TlsEngine(std::shared_ptr<ssl_ctx_st> context, Role role, const std::string &endpoint = {});
     ~TlsEngine();
     TlsEngine(const TlsEngine &) = delete;
     TlsEngine &operator=(const TlsEngine &) = delete;
@@ -55,6 +58,7 @@ private:
 
     std::shared_ptr<ssl_ctx_st> context_; // kept alive while the connection lives
     ssl_st *ssl_ = nullptr;
+    std::string endpoint_;      // SSL_get_app_data points here (the pin's verify callback)
     std::vector<uint8_t> held_; // plaintext sent before the handshake completed
     bool established_ = false;
     bool peerClosed_ = false;

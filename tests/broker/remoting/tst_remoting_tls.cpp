@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 using namespace mqdesk::remoting;
@@ -193,6 +194,58 @@ private slots:
             {.tls = clientTls((fs::path(otherDir.path().toStdString()) / "mqdesk-selfsigned.pem").string())});
         QVERIFY2(!wrongTrust.invokeSync(again.address(), request("x"), kWait).ok(),
                  "a client trusting another certificate must not be served");
+    }
+
+    // Trust on first use, per server: two servers with certificates of their own are both
+    // trusted by one pin; a server that comes back with another certificate is refused.
+    void pinsEachServersCertificateOnFirstUse()
+    {
+        QTemporaryDir a, b, c;
+        EchoServer first(serverTls(a.path().toStdString(), TlsMode::Enforcing));
+        EchoServer second(serverTls(b.path().toStdString(), TlsMode::Enforcing));
+        QVERIFY(first.started && second.started);
+        std::vector<std::string> firstUses;
+        std::mutex mutex;
+        auto pin = std::make_shared<TlsCertificatePin>(std::string(), [&](const std::string &endpoint,
+                                                                          const std::string &fingerprint) {
+            std::lock_guard lock(mutex);
+            firstUses.push_back(endpoint + "=" + fingerprint);
+        });
+        std::string error;
+        auto context = makeTlsClientContext(false, {}, {}, error, pin);
+        QVERIFY(context);
+        {
+            RemotingClient client({.tls = context});
+            QVERIFY(client.invokeSync(first.address(), request("1"), kWait).ok());
+            QVERIFY(client.invokeSync(second.address(), request("2"), kWait).ok());
+        }
+        QCOMPARE(firstUses.size(), size_t{2});
+        QVERIFY(pin->trusted(first.address()) != pin->trusted(second.address()));
+        const std::string saved = pin->toText();
+        QVERIFY2(saved.find(first.address() + "=SHA256:") != std::string::npos, saved.c_str());
+
+        // The saved text restores the same trust; the first server's port now shows another certificate.
+        const uint16_t port = first.server.localPort();
+        first.server.stop();
+        RemotingServer impostor({.host = "127.0.0.1", .port = port, .tls = serverTls(c.path().toStdString(), TlsMode::Enforcing)});
+        impostor.registerProcessor(kEcho, echo, first.executor);
+        QVERIFY(impostor.start());
+        auto restored = std::make_shared<TlsCertificatePin>(saved);
+        RemotingClient again({.tls = makeTlsClientContext(false, {}, {}, error, restored)});
+        const InvokeResult refused = again.invokeSync(localAddress(port), request("x"), kWait);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.errorMessage.find("certificate rejected") != std::string::npos, refused.errorMessage.c_str());
+        QVERIFY(restored->lastRefused().find(localAddress(port)) == 0);
+        QVERIFY(again.invokeSync(second.address(), request("2"), kWait).ok());
+        impostor.stop();
+    }
+
+    void aClientTrustingNothingIsServedNothing()
+    {
+        QTemporaryDir dir;
+        EchoServer echoServer(serverTls(dir.path().toStdString(), TlsMode::Permissive));
+        RemotingClient client({.tls = makeTlsClientContextTrustingNothing()});
+        QVERIFY(!client.invokeSync(echoServer.address(), request("x"), kWait).ok());
     }
 
     void configuredFilesAreReloadedWhenTheyChange()
