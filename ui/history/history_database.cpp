@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
+#include <QSet>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -223,14 +224,29 @@ bool HistoryDatabase::createSchema(QString *detail)
     }
     // Version 1 → 2: the saved connections' access keys (their secrets live in the keyring);
     // 2 → 3: whether they use TLS, and the certificate trusted on first use.
+    // Each column is added only where it is missing, so a migration cut short and run again (or
+    // a file that has some of them) still ends at the current schema.
     QStringList statements;
-    if (version == 0)
+    if (version == 0) {
         statements = schemaStatements();
-    if (version == 1)
-        statements << QStringLiteral("ALTER TABLE connections ADD COLUMN access_key TEXT NOT NULL DEFAULT ''");
-    if (version == 1 || version == 2)
-        statements << QStringLiteral("ALTER TABLE connections ADD COLUMN tls INTEGER NOT NULL DEFAULT 0")
-                   << QStringLiteral("ALTER TABLE connections ADD COLUMN tls_pin TEXT NOT NULL DEFAULT ''");
+    } else {
+        QSet<QString> columns;
+        if (!query.exec(QStringLiteral("PRAGMA table_info(connections)"))) {
+            *detail = describe(query.lastError());
+            return false;
+        }
+        while (query.next())
+            columns.insert(query.value(1).toString());
+        query.finish();
+        const std::pair<const char *, const char *> added[] = {{"access_key", "TEXT NOT NULL DEFAULT ''"},
+                                                               {"tls", "INTEGER NOT NULL DEFAULT 0"},
+                                                               {"tls_pin", "TEXT NOT NULL DEFAULT ''"}};
+        for (const auto &[column, type] : added) {
+            if (!columns.contains(QLatin1String(column)))
+                statements << QStringLiteral("ALTER TABLE connections ADD COLUMN %1 %2")
+                                  .arg(QLatin1String(column), QLatin1String(type));
+        }
+    }
     for (const QString &statement : statements) {
         if (!query.exec(statement)) {
             *detail = describe(query.lastError()) + QStringLiteral(" in: ") + statement;

@@ -294,8 +294,8 @@ private slots:
         QVERIFY2(!access->bannerText().contains(QStringLiteral("NO_PERMISSION")), qPrintable(access->bannerText()));
     }
 
-    // A history database of schema version 1 (connections without access keys) gains the
-    // column in place: its connections stay, and an access key set now is kept.
+    // A history database of schema version 1 (connections without access keys, nor TLS) gains
+    // the columns in place: its connections stay, and an access key set now is kept.
     void aVersionOneHistoryGainsTheAccessKey()
     {
         const QString path = dir_.filePath(QStringLiteral("v1/history.sqlite"));
@@ -309,7 +309,8 @@ private slots:
             QVERIFY(db.open());
             QSqlQuery query(db);
             for (const char *statement :
-                 {"ALTER TABLE connections DROP COLUMN access_key",
+                 {"ALTER TABLE connections DROP COLUMN access_key", "ALTER TABLE connections DROP COLUMN tls",
+                  "ALTER TABLE connections DROP COLUMN tls_pin",
                   "INSERT INTO connections(position, name, namesrv) VALUES (0, 'Old', '10.0.0.1:9876')",
                   "INSERT OR REPLACE INTO settings(key, value) VALUES ('connections_saved', '1')",
                   "PRAGMA user_version = 1"})
