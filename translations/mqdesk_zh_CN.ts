@@ -4281,12 +4281,12 @@ Broker：%2（%3，集群 %4）
         <translation>未指定，为普通消息</translation>
     </message>
     <message>
-        <source>RocketMQ 5 clients check that what they send matches the topic&apos;s type: FIFO for ordered messages (message group), DELAY for timed delivery, TRANSACTION for transactional messages.</source>
-        <translation>RocketMQ 5 客户端会检查发送的消息是否与主题类型相符：FIFO 用于顺序消息（消息组），DELAY 用于定时投递，TRANSACTION 用于事务消息。</translation>
-    </message>
-    <message>
         <source>Message &amp;type:</source>
         <translation>消息类型(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>RocketMQ 5 clients check that what they send matches the topic&apos;s type: FIFO for ordered messages (message group), DELAY for timed delivery, TRANSACTION for transactional messages, PRIORITY for messages with a priority (RocketMQ 5.4: the priority picks the queue and consumers read the highest first).</source>
+        <translation>RocketMQ 5 客户端会检查发送的消息是否与主题类型相符：顺序消息（消息组）用 FIFO，定时投递用 DELAY，事务消息用 TRANSACTION，带优先级的消息用 PRIORITY（RocketMQ 5.4：优先级决定队列，消费者先读最高优先级）。</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "app/mqdesk-admin/admin_output.h"
 #include "app/mqdesk-admin/admin_session.h"
 #include "broker/client/route_util.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 
 #include <CLI/CLI.hpp>
 
@@ -328,6 +329,13 @@ void addGroupCommands(CLI::App &app, AdminOptions &options)
     update->add_option("-a,--notifyConsumerIdsChanged", g.notifyConsumerIdsChangedEnable,
                        "Notify consumers of changes (true|false)")
         ->capture_default_str();
+    update->add_option("--attributes", g.attributeModifications,
+                       "RocketMQ 5.x group attributes, as mqadmin's: +priority.factor=50,-key")
+        ->check([](const std::string &text) {
+            remoting::AttributeModifications parsed;
+            std::string error;
+            return remoting::parseAttributeModifications(text, parsed, error) ? std::string() : error;
+        });
 
     auto *remove = addAdminCommand(app, options, "deleteSubGroup", "Delete a subscription group", runDeleteSubGroup);
     remove->add_option("-g,--groupName", options.group, "Consumer group")->required();

@@ -1,6 +1,7 @@
 #include "broker/client/admin_bodies.h"
 
 #include "broker/remoting/protocol/json_fields.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 
 #include <charconv>
 
@@ -45,6 +46,15 @@ bool ConsumerOffsetTable::fromJson(std::string_view body, ConsumerOffsetTable &o
 std::string SubscriptionGroupConfig::toJson() const
 {
     common::JsonObject object;
+    remoting::AttributeModifications modifications;
+    std::string ignored; // the caller checked the text (mqdesk-admin); a bad one sends none
+    if (!attributeModifications.empty()
+        && remoting::parseAttributeModifications(attributeModifications, modifications, ignored)) {
+        common::JsonObject attributes;
+        for (const auto &[key, value] : modifications)
+            attributes.set(key, value);
+        object.set("attributes", JsonValue(std::move(attributes)));
+    }
     object.set("brokerId", brokerId);
     object.set("consumeBroadcastEnable", consumeBroadcastEnable);
     object.set("consumeEnable", consumeEnable);

@@ -49,6 +49,9 @@ struct SubscriptionGroupConfig
     int64_t brokerId = 0;
     int64_t whichBrokerWhenConsumeSlowly = 1;
     bool notifyConsumerIdsChangedEnable = true;
+    // RocketMQ 5.x group attributes to change, as mqadmin's --attributes ("+priority.factor=50,-key");
+    // sent as the body's `attributes` (the broker alters its own set with them), never read back.
+    std::string attributeModifications;
 
     std::string toJson() const; // members sorted by name, like fastjson
     static bool fromJsonValue(const common::JsonValue &value, const std::string &path,

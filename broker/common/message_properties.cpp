@@ -154,4 +154,20 @@ std::vector<std::string_view> MessageProperties::keys() const
     return result;
 }
 
+std::string_view messageTypeOf(const MessageProperties &properties)
+{
+    if (properties.get(property::kTransactionPrepared) == "true")
+        return "TRANSACTION";
+    if (properties.get(property::kDelayTimeLevel) || properties.get(property::kTimerDeliverMs)
+        || properties.get(property::kTimerDelaySec) || properties.get(property::kTimerDelayMs))
+        return "DELAY";
+    if (properties.get(property::kShardingKey))
+        return "FIFO";
+    if (properties.get(property::kPriority))
+        return "PRIORITY";
+    if (properties.get(property::kLiteTopic))
+        return "LITE";
+    return "NORMAL";
+}
+
 } // namespace mqdesk::common

@@ -30,7 +30,22 @@ inline constexpr std::string_view kMsgRegion = "MSG_REGION";
 inline constexpr std::string_view kTraceSwitch = "TRACE_ON";
 inline constexpr std::string_view kOriginMessageId = "ORIGIN_MESSAGE_ID";
 inline constexpr std::string_view kMaxReconsumeTimes = "MAX_RECONSUME_TIMES";
+// RocketMQ 5.x: a FIFO message's group, a timer message's time (and its delay forms).
+inline constexpr std::string_view kShardingKey = "__SHARDINGKEY";
+inline constexpr std::string_view kTimerDeliverMs = "TIMER_DELIVER_MS";
+inline constexpr std::string_view kTimerDelaySec = "TIMER_DELAY_SEC";
+inline constexpr std::string_view kTimerDelayMs = "TIMER_DELAY_MS";
+// RocketMQ 5.4: a priority message's priority (a number >= 0; the broker's queue for it).
+inline constexpr std::string_view kPriority = "_SYS_MSG_PRIORITY_";
+// RocketMQ 5.5: the lite topic a message of a LITE topic belongs to.
+inline constexpr std::string_view kLiteTopic = "__LITE_TOPIC";
 } // namespace property
+
+class MessageProperties;
+
+// What a message is by what it carries, as Java's TopicMessageType.parseFromMessageProperty:
+// "TRANSACTION", "DELAY", "FIFO", "PRIORITY", "LITE" or "NORMAL", the first that applies.
+std::string_view messageTypeOf(const MessageProperties &properties);
 
 inline constexpr char kNameValueSeparator = '\x01';
 inline constexpr char kPropertySeparator = '\x02';

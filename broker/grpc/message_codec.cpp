@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 
 namespace mqdesk::grpc {
 
@@ -16,7 +17,7 @@ namespace property = common::property;
 namespace {
 
 // Java MessageConst.STRING_HASH_SET: names the broker and clients give meaning to.
-constexpr std::array<std::string_view, 64> kSystemKeys = {
+constexpr std::array<std::string_view, 65> kSystemKeys = {
     "TRACE_ON", "MSG_REGION", "KEYS", "TAGS", "WAIT", "DELAY", "RETRY_TOPIC", "REAL_TOPIC", "REAL_QID",
     "TRAN_MSG", "PGROUP", "MIN_OFFSET", "MAX_OFFSET", "BUYER_ID", "ORIGIN_MESSAGE_ID", "TRANSFER_FLAG",
     "CORRECTION_FLAG", "MQ2_FLAG", "RECONSUME_TIME", "UNIQ_KEY", "MAX_RECONSUME_TIMES", "CONSUME_START_TIME",
@@ -28,6 +29,7 @@ constexpr std::array<std::string_view, 64> kSystemKeys = {
     "DLQ_ORIGIN_TOPIC", "DLQ_ORIGIN_MESSAGE_ID", "TRACE_CONTEXT", "INNER_MULTI_DISPATCH",
     "INNER_MULTI_QUEUE_OFFSET", "INNER_NUM", "INNER_BASE", "WAIT_STORE_MSG_OK", "STARTDELIVERTIME",
     "__STARTDELIVERTIME", "SHARDING_KEY", "CRC32", "__RECALL_HANDLE", "PRIORITY", "__LITE_TOPIC",
+    "_SYS_MSG_PRIORITY_",
 };
 
 bool hasControlCharacter(std::string_view text)
@@ -103,6 +105,10 @@ std::vector<v2::MessageType> acceptedMessageTypes(const store::TopicConfig &topi
         return {v2::MessageType::DELAY};
     if (name == "TRANSACTION")
         return {v2::MessageType::TRANSACTION};
+    if (name == "PRIORITY")
+        return {v2::MessageType::PRIORITY};
+    if (name == "LITE")
+        return {v2::MessageType::LITE};
     if (name == "MIXED")
         return {v2::MessageType::NORMAL, v2::MessageType::FIFO, v2::MessageType::DELAY, v2::MessageType::TRANSACTION};
     return {v2::MessageType::NORMAL};
@@ -117,6 +123,10 @@ v2::MessageType messageTypeOf(const v2::Message &message)
         return v2::MessageType::DELAY;
     if (system.has_message_group())
         return v2::MessageType::FIFO;
+    if (system.has_priority())
+        return v2::MessageType::PRIORITY;
+    if (system.has_lite_topic())
+        return v2::MessageType::LITE;
     return v2::MessageType::NORMAL;
 }
 
@@ -201,8 +211,14 @@ v2::Status toBrokerMessage(const v2::Message &message, const store::TopicConfig 
                                   + std::to_string(limits.maxDelayMillis / 1000) + " s");
         properties.set(property5::kTimerDeliverMs, std::to_string(std::max(deliver, now)));
     }
+    // The Java proxy puts a priority in unchecked; the broker then drops one that is negative
+    // or on a message of another type, as it does for remoting senders.
+    if (system.has_priority())
+        properties.set(common::property::kPriority, std::to_string(system.priority()));
     const v2::MessageType type = messageTypeOf(message);
-    if (checkMessageType) {
+    // A MIXED topic takes every type (the proxy's validator), though its route lists four.
+    const std::string *topicType = topic.attributes.find("message.type");
+    if (checkMessageType && !(topicType && *topicType == "MIXED")) {
         const std::vector<v2::MessageType> accepted = acceptedMessageTypes(topic);
         if (std::find(accepted.begin(), accepted.end(), type) == accepted.end()) {
             std::string names;
@@ -279,17 +295,11 @@ v2::Message toProtoMessage(const common::StoredMessage &stored, const std::strin
     system.mutable_body_digest()->set_checksum(md5UpperHex(body));
     message.set_body(std::move(body));
 
-    const bool prepared = (stored.sysFlag & common::sysflag::kTransactionMask) == common::sysflag::kTransactionPrepared
-                          || properties.get(property::kTransactionPrepared) == "true";
-    if (prepared)
-        system.set_message_type(v2::MessageType::TRANSACTION);
-    else if (properties.get(property::kDelayTimeLevel) || properties.get(property5::kTimerDeliverMs)
-             || properties.get(property5::kTimerDelaySec) || properties.get(property5::kTimerDelayMs))
-        system.set_message_type(v2::MessageType::DELAY);
-    else if (properties.get(property5::kShardingKey))
-        system.set_message_type(v2::MessageType::FIFO);
-    else
-        system.set_message_type(v2::MessageType::NORMAL);
+    const bool prepared = (stored.sysFlag & common::sysflag::kTransactionMask) == common::sysflag::kTransactionPrepared;
+    const std::string_view type = prepared ? "TRANSACTION" : common::messageTypeOf(properties);
+    v2::MessageType protoType = v2::MessageType::NORMAL;
+    v2::MessageType_Parse(std::string(type), &protoType);
+    system.set_message_type(protoType);
 
     setMillis(system.mutable_born_timestamp(), stored.bornTimestamp);
     const auto bornHost = properties.get(property5::kBornHost);
@@ -304,8 +314,16 @@ v2::Message toProtoMessage(const common::StoredMessage &stored, const std::strin
     system.set_queue_offset(stored.queueOffset);
     if (deliveryAttempt > 0)
         system.set_delivery_attempt(deliveryAttempt);
+    if (const auto priority = properties.get(property::kPriority)) {
+        int32_t value = -1;
+        const auto [end, status] = std::from_chars(priority->data(), priority->data() + priority->size(), value);
+        if (status == std::errc() && end == priority->data() + priority->size() && value >= 0)
+            system.set_priority(value);
+    }
     if (auto group = properties.get(property5::kShardingKey))
         system.set_message_group(std::string(*group));
+    if (auto liteTopic = properties.get(property::kLiteTopic))
+        system.set_lite_topic(std::string(*liteTopic));
     if (auto trace = properties.get(property5::kTraceContext))
         system.set_trace_context(std::string(*trace));
     const auto dlqTopic = properties.get(property5::kDlqOriginTopic);

@@ -26,10 +26,10 @@ namespace v2 = apache::rocketmq::v2;
 // Property keys of the 5.x message model that the 4.x ones in common/message_properties.h lack
 // (Java's MessageConst).
 namespace property5 {
-inline constexpr std::string_view kShardingKey = "__SHARDINGKEY";
-inline constexpr std::string_view kTimerDeliverMs = "TIMER_DELIVER_MS";
-inline constexpr std::string_view kTimerDelaySec = "TIMER_DELAY_SEC";
-inline constexpr std::string_view kTimerDelayMs = "TIMER_DELAY_MS";
+inline constexpr std::string_view kShardingKey = common::property::kShardingKey;
+inline constexpr std::string_view kTimerDeliverMs = common::property::kTimerDeliverMs;
+inline constexpr std::string_view kTimerDelaySec = common::property::kTimerDelaySec;
+inline constexpr std::string_view kTimerDelayMs = common::property::kTimerDelayMs;
 inline constexpr std::string_view kTraceContext = "TRACE_CONTEXT";
 inline constexpr std::string_view kBornHost = "__BORNHOST";
 inline constexpr std::string_view kCheckImmunitySeconds = "CHECK_IMMUNITY_TIME_IN_SECONDS";
@@ -42,7 +42,7 @@ v2::Status makeStatus(v2::Code code, std::string message = {});
 inline bool isOk(const v2::Status &status) { return status.code() == v2::Code::OK; }
 
 // The message types a topic accepts, from its `message.type` attribute (NORMAL when absent;
-// MIXED accepts the four).
+// MIXED lists NORMAL, FIFO, DELAY and TRANSACTION, as the Java proxy's route does).
 std::vector<v2::MessageType> acceptedMessageTypes(const store::TopicConfig &topic);
 
 // What a message is, from what it carries (Java's MessageType.parseFrom... of the proxy).

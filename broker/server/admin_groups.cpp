@@ -11,6 +11,7 @@
 #include "broker/remoting/protocol/json_fields.h"
 #include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/protocol/route_data.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
@@ -86,6 +87,38 @@ RemotingCommand AdminProcessor::getAllSubscriptionGroups(const RemotingCommand &
     return successWithBody(request, common::toJsonCompact(JsonValue(std::move(body))));
 }
 
+namespace {
+
+// SubscriptionGroupManager#updateSubscriptionGroupConfig (5.x): the body's attributes are
+// modifications ("+key" sets, "-key" removes) altered over the group's current attributes as a
+// topic's are, with SubscriptionGroupAttributes' rules. An empty map keeps them all. Empty
+// `error` when the request is good; `config.attributes` is then the group's new set.
+std::string applyGroupAttributes(const store::SubscriptionGroupManager &groups, store::SubscriptionGroupConfig &config)
+{
+    const auto existing = groups.findSubscriptionGroupConfig(config.groupName);
+    remoting::AttributeList current;
+    if (existing) {
+        for (const auto &[key, value] : existing->attributes)
+            current.emplace_back(key, value);
+    }
+    remoting::AttributeModifications requested;
+    for (const auto &[key, value] : config.attributes)
+        requested.emplace_back(key, value);
+    remoting::AttributeAlteration alteration;
+    std::string error;
+    if (!remoting::alterGroupAttributes(!existing, current, requested, alteration, error))
+        return error;
+    store::StringMap attributes = existing ? existing->attributes : store::SubscriptionGroupConfig{}.attributes;
+    for (const auto &[key, value] : alteration.put)
+        attributes.insertOrAssign(key, value);
+    for (const std::string &key : alteration.remove)
+        attributes.erase(key);
+    config.attributes = std::move(attributes);
+    return {};
+}
+
+} // namespace
+
 RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroup(const RemotingCommand &request)
 {
     JsonValue root;
@@ -100,6 +133,8 @@ RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroup(const RemotingC
         return failure(request, ResponseCode::kSystemError,
                        "bad SubscriptionGroupConfig body: retryQueueNums " + std::to_string(config.retryQueueNums)
                            + " is outside 0.." + std::to_string(kMaxQueueNums));
+    if (std::string refused = applyGroupAttributes(broker_.subscriptionGroups(), config); !refused.empty())
+        return failure(request, ResponseCode::kSystemError, refused);
     broker_.subscriptionGroups().updateSubscriptionGroupConfig(config);
     if (!broker_.subscriptionGroups().persist(error))
         return failure(request, ResponseCode::kSystemError, "cannot save subscription group " + config.groupName + ": " + error);
@@ -130,6 +165,8 @@ RemotingCommand AdminProcessor::updateAndCreateSubscriptionGroupList(const Remot
             return failure(request, ResponseCode::kSystemError,
                            "bad SubscriptionGroupList body: " + path + ".retryQueueNums is outside 0.."
                                + std::to_string(kMaxQueueNums));
+        if (std::string refused = applyGroupAttributes(broker_.subscriptionGroups(), config); !refused.empty())
+            return failure(request, ResponseCode::kSystemError, path + ".attributes: " + refused);
         configs.push_back(std::move(config));
     }
     for (const store::SubscriptionGroupConfig &config : configs)

@@ -31,6 +31,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"useServerSideResetOffset", boolField(&C::useServerSideResetOffset)},
         {"reviveQueueNum", intField(&C::reviveQueueNum, 1)},
         {"popFromRetryProbability", intField(&C::popFromRetryProbability, 0)},
+        {"popFromRetryProbabilityForPriority", intField(&C::popFromRetryProbabilityForPriority, 0)},
+        {"priorityOrderAsc", boolField(&C::priorityOrderAsc)},
         {"clusterTopicEnable", boolField(&C::clusterTopicEnable)},
         {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},

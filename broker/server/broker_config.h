@@ -43,6 +43,11 @@ struct BrokerConfig
     // the group's retry topic first.
     int reviveQueueNum = 8;
     int popFromRetryProbability = 20;
+    // Priority messages (RocketMQ 5.4): a pop of a PRIORITY topic reads the retry topic first this
+    // often in 100 (its retries otherwise come after every queue), and reads the queues from the
+    // highest id down (priorityOrderAsc: a higher priority value is served first) or from 0 up.
+    int popFromRetryProbabilityForPriority = 0;
+    bool priorityOrderAsc = true;
     bool clusterTopicEnable = true;
     bool brokerTopicEnable = true;
     bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does

@@ -8,6 +8,7 @@
 #include "broker/common/message_id.h"
 #include "broker/common/record_codec.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
@@ -18,6 +19,8 @@
 #include "broker/server/transaction_service.h"
 #include "broker/store/message_store.h"
 
+#include <algorithm>
+#include <charconv>
 
 namespace mqdesk::server {
 
@@ -55,6 +58,25 @@ int32_t handleRetryAndDlq(BrokerController &broker, const SendHeader &header, in
     queueId = 0;
     deadLetter = true;
     return ResponseCode::kSuccess;
+}
+
+// Priority messages (RocketMQ 5.4, Java's sendMessage): a single message's priority picks its
+// queue, capped at the topic's last write queue, when it is a priority message by what it
+// carries; a priority on another kind (transaction, delay, FIFO) is dropped. A priority that is
+// not a number is kept and ignored, as Java's NumberUtils.toInt makes it -1.
+void applyPriority(common::MessageProperties &properties, const store::TopicConfig &topic, int32_t &queueId)
+{
+    const auto text = properties.get(common::property::kPriority);
+    if (!text)
+        return;
+    int32_t priority = -1;
+    const auto [end, status] = std::from_chars(text->data(), text->data() + text->size(), priority);
+    if (status != std::errc() || end != text->data() + text->size() || priority < 0)
+        return;
+    if (common::messageTypeOf(properties) == remoting::kPriorityMessageType)
+        queueId = std::min(priority, std::max(topic.writeQueueNums - 1, 0));
+    else
+        properties.remove(common::property::kPriority);
 }
 
 } // namespace
@@ -106,6 +128,10 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         messages.back().flag = header.flag;
         messages.back().properties = std::move(batchProperties);
         batchProperties = {};
+    }
+    if (!header.batch && storeTopic == header.topic) {
+        applyPriority(messages.front().properties, *topic, storeQueueId);
+        header.queueId = storeQueueId; // answered: where the message went
     }
     const auto bornHost = common::HostAddress::parse(context.peerAddress());
     int32_t sysFlag = header.sysFlag;

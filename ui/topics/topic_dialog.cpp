@@ -43,11 +43,13 @@ TopicDialog::TopicDialog(const remoting::TopicConfigData *existing, QWidget *par
     // The 5.x types as RocketMQ Dashboard offers them; MIXED only for a topic that already is
     // (brokers refuse it unless enableMixedMessageType).
     typeCombo_->addItem(tr("UNSPECIFIED, is NORMAL"), QString::fromLatin1(remoting::kUnspecifiedMessageType));
-    for (const char *type : {"NORMAL", "FIFO", "DELAY", "TRANSACTION"})
+    for (const char *type : {"NORMAL", "FIFO", "DELAY", "TRANSACTION", remoting::kPriorityMessageType})
         typeCombo_->addItem(QString::fromLatin1(type), QString::fromLatin1(type));
     typeCombo_->setToolTip(tr("RocketMQ 5 clients check that what they send matches the topic's type: "
                               "FIFO for ordered messages (message group), DELAY for timed delivery, "
-                              "TRANSACTION for transactional messages."));
+                              "TRANSACTION for transactional messages, PRIORITY for messages with a "
+                              "priority (RocketMQ 5.4: the priority picks the queue and consumers read "
+                              "the highest first)."));
     originalType_ = QString::fromLatin1(remoting::kUnspecifiedMessageType);
 
     if (existing) {

@@ -1,6 +1,7 @@
 #include "broker/remoting/protocol/topic_attributes.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -10,28 +11,52 @@ namespace mqdesk::remoting {
 
 namespace {
 
+// One attribute of Java's TopicAttributes.ALL or SubscriptionGroupAttributes.ALL.
 struct AttributeRule
 {
+    enum class Kind { Enum, Long, Boolean, String };
     const char *name;
     bool changeable;
-    // An enum attribute's values; empty for reserve.time, a long in [-1, Long.MAX_VALUE].
-    std::vector<std::string> universe;
+    Kind kind;
+    std::vector<std::string> universe; // Enum: its values, in declaration order
+    int64_t minLong = -1;              // Long: the range
+    int64_t maxLong = std::numeric_limits<int64_t>::max();
 };
+
+using Kind = AttributeRule::Kind;
 
 const std::vector<AttributeRule> &topicAttributeRules()
 {
     static const std::vector<AttributeRule> rules = {
-        {"queue.type", false, {"BatchCQ", "SimpleCQ"}},
-        {"cleanup.policy", false, {"DELETE", "COMPACTION"}},
-        {kMessageTypeAttribute, true, topicMessageTypes()},
-        {"reserve.time", true, {}},
+        {"queue.type", false, Kind::Enum, {"BatchCQ", "SimpleCQ"}},
+        {"cleanup.policy", false, Kind::Enum, {"DELETE", "COMPACTION"}},
+        {kMessageTypeAttribute, true, Kind::Enum, topicMessageTypes()},
+        {"reserve.time", true, Kind::Long, {}},
+        // RocketMQ 5.5: minutes a lite topic of a LITE topic lives unwritten (-1: forever), at most 30 days.
+        {"lite.topic.expiration", true, Kind::Long, {}, -1, 30 * 24 * 60},
     };
     return rules;
 }
 
-const AttributeRule *findRule(std::string_view key)
+// SubscriptionGroupAttributes.ALL of RocketMQ 5.5: priority messages' factor (5.4) and the
+// lite-topic subscription settings (5.5).
+const std::vector<AttributeRule> &groupAttributeRules()
 {
-    const auto &rules = topicAttributeRules();
+    static const std::vector<AttributeRule> rules = {
+        {"priority.factor", true, Kind::Long, {}, 0, 100},
+        {"lite.bind.topic", true, Kind::String, {}},
+        {"lite.sub.model", true, Kind::Enum, {"Shared", "Exclusive"}},
+        {"lite.sub.reset.offset.exclusive", true, Kind::Boolean, {}},
+        {"lite.sub.reset.offset.unsubscribe", true, Kind::Boolean, {}},
+        {"lite.sub.client.quota", true, Kind::Long, {}, -1},
+        {"lite.sub.client.max.event.cnt", true, Kind::Long, {}, 10},
+        {"lite.sub.wildcard", true, Kind::String, {}},
+    };
+    return rules;
+}
+
+const AttributeRule *findRule(const std::vector<AttributeRule> &rules, std::string_view key)
+{
     const auto it = std::find_if(rules.begin(), rules.end(), [&](const AttributeRule &rule) { return rule.name == key; });
     return it == rules.end() ? nullptr : &*it;
 }
@@ -61,15 +86,28 @@ std::string joined(const std::vector<std::string> &values)
     return text + "]";
 }
 
-// Attribute.verify: an enum value must be one of its universe, reserve.time a long >= -1.
-// Java lists the universe in HashSet order; this lists it in declaration order.
+// Attribute.verify with Java's remarks. Java lists an enum's universe in HashSet order; this
+// lists it in declaration order.
 bool verifyValue(const AttributeRule &rule, const std::string &value, std::string &error)
 {
-    if (!rule.universe.empty()) {
+    switch (rule.kind) {
+    case Kind::String:
+        return true;
+    case Kind::Boolean: {
+        std::string lower = value;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (lower == "true" || lower == "false")
+            return true;
+        error = "boolean attribute format is wrong.";
+        return false;
+    }
+    case Kind::Enum:
         if (std::find(rule.universe.begin(), rule.universe.end(), value) != rule.universe.end())
             return true;
         error = "value is not in set: " + joined(rule.universe);
         return false;
+    case Kind::Long:
+        break;
     }
     int64_t number = 0;
     const char *begin = value.data() + (value.starts_with('+') ? 1 : 0);
@@ -78,8 +116,8 @@ bool verifyValue(const AttributeRule &rule, const std::string &value, std::strin
         error = "For input string: \"" + value + "\"";
         return false;
     }
-    if (number < -1) {
-        error = "value is not in range(-1, " + std::to_string(std::numeric_limits<int64_t>::max()) + ")";
+    if (number < rule.minLong || number > rule.maxLong) {
+        error = "value is not in range(" + std::to_string(rule.minLong) + ", " + std::to_string(rule.maxLong) + ")";
         return false;
     }
     return true;
@@ -95,8 +133,9 @@ bool validKeyForm(const std::string &realKey)
 
 const std::vector<std::string> &topicMessageTypes()
 {
-    static const std::vector<std::string> types = {kUnspecifiedMessageType, "NORMAL", "FIFO", "DELAY",
-                                                   "TRANSACTION",           kMixedMessageType};
+    static const std::vector<std::string> types = {kUnspecifiedMessageType, "NORMAL",   "FIFO",
+                                                   "DELAY",                 "TRANSACTION", kPriorityMessageType,
+                                                   kLiteMessageType,        kMixedMessageType};
     return types;
 }
 
@@ -168,8 +207,10 @@ std::string messageTypeModification(std::string_view type)
     return "+" + std::string(kMessageTypeAttribute) + "=" + std::string(type);
 }
 
-bool alterTopicAttributes(bool create, const AttributeList &current, const AttributeModifications &requested,
-                          AttributeAlteration &out, std::string &error)
+namespace {
+
+bool alterAttributes(const std::vector<AttributeRule> &rules, bool create, const AttributeList &current,
+                     const AttributeModifications &requested, AttributeAlteration &out, std::string &error)
 {
     out = {};
     std::set<std::string> seen;
@@ -206,7 +247,7 @@ bool alterTopicAttributes(bool create, const AttributeList &current, const Attri
         }
     }
     for (const Decided &each : decided) {
-        const AttributeRule *rule = findRule(each.key);
+        const AttributeRule *rule = findRule(rules, each.key);
         if (!rule) {
             error = "unsupported key: " + each.key;
             return false;
@@ -223,6 +264,20 @@ bool alterTopicAttributes(bool create, const AttributeList &current, const Attri
             out.put.emplace_back(each.key, each.value);
     }
     return true;
+}
+
+} // namespace
+
+bool alterTopicAttributes(bool create, const AttributeList &current, const AttributeModifications &requested,
+                          AttributeAlteration &out, std::string &error)
+{
+    return alterAttributes(topicAttributeRules(), create, current, requested, out, error);
+}
+
+bool alterGroupAttributes(bool create, const AttributeList &current, const AttributeModifications &requested,
+                          AttributeAlteration &out, std::string &error)
+{
+    return alterAttributes(groupAttributeRules(), create, current, requested, out, error);
 }
 
 } // namespace mqdesk::remoting

@@ -5,11 +5,13 @@
 // `updateTopic -a` takes. Parsing follows AttributeParser.parseToMap, the create/update rules
 // AttributeUtil.alterCurrentAttributes; the remarks are Java's so tools show the same errors.
 //
-//   key             values                                    changeable after create
-//   message.type    UNSPECIFIED NORMAL FIFO DELAY TRANSACTION MIXED   yes
-//   queue.type      BatchCQ SimpleCQ                          no
-//   cleanup.policy  DELETE COMPACTION                         no
-//   reserve.time    -1 .. Long.MAX_VALUE                      yes
+//   key                    values                                                 changeable after create
+//   message.type           UNSPECIFIED NORMAL FIFO DELAY TRANSACTION PRIORITY     yes
+//                          LITE MIXED (PRIORITY: 5.4, LITE: 5.5)
+//   queue.type             BatchCQ SimpleCQ                                       no
+//   cleanup.policy         DELETE COMPACTION                                      no
+//   reserve.time           -1 .. Long.MAX_VALUE                                   yes
+//   lite.topic.expiration  -1 .. 43200 (minutes; 5.5)                             yes
 //
 // A topic without message.type is UNSPECIFIED, which 5.x clients and the proxy treat as NORMAL.
 
@@ -23,6 +25,10 @@ namespace mqdesk::remoting {
 inline constexpr const char *kMessageTypeAttribute = "message.type";
 inline constexpr const char *kUnspecifiedMessageType = "UNSPECIFIED";
 inline constexpr const char *kMixedMessageType = "MIXED";
+// RocketMQ 5.4: a message's priority picks its queue; POP reads the highest queue first.
+inline constexpr const char *kPriorityMessageType = "PRIORITY";
+// RocketMQ 5.5 (RIP-83): a parent topic of lite topics.
+inline constexpr const char *kLiteMessageType = "LITE";
 
 // TopicMessageType's values in declaration order (UNSPECIFIED first).
 const std::vector<std::string> &topicMessageTypes();
@@ -57,6 +63,16 @@ struct AttributeAlteration
 // not exist yet (then only "+key" is allowed). Validates every key and value; false with
 // Java's remark ("unsupported key: x", "value is not in set: […]", …) and nothing decided.
 bool alterTopicAttributes(bool create, const AttributeList &current, const AttributeModifications &requested,
+                          AttributeAlteration &out, std::string &error);
+
+// The same over SubscriptionGroupAttributes.ALL (RocketMQ 5.5), for a group's `attributes` as
+// UPDATE_AND_CREATE_SUBSCRIPTIONGROUP carries them ({"+priority.factor": "50", "-key": ""}):
+//
+//   priority.factor                    0 .. 100 (100)       lite.sub.model   Shared | Exclusive
+//   lite.bind.topic, lite.sub.wildcard any text             lite.sub.reset.offset.exclusive,
+//   lite.sub.client.quota              -1 .. (2000)           lite.sub.reset.offset.unsubscribe  true | false
+//   lite.sub.client.max.event.cnt      10 .. (400)
+bool alterGroupAttributes(bool create, const AttributeList &current, const AttributeModifications &requested,
                           AttributeAlteration &out, std::string &error);
 
 } // namespace mqdesk::remoting

@@ -11,6 +11,7 @@
 #include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
@@ -22,6 +23,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <charconv>
 #include <random>
 
 namespace mqdesk::server::pop {
@@ -124,7 +127,11 @@ public:
         : service_(service), broker_(service.broker()), header_(header), filter_(filter)
     {}
 
-    void popFrom(const std::string &topic, int32_t queueIdOrAll, int64_t popTime, int32_t reviveQid, PopBatch &batch)
+    // Reads `queueIdOrAll`, or every queue as Java orders them: from the highest id down when
+    // priorityOrderAsc (else from 0 up), shifted by `shift` (a roll in 0..99; 0 in priority mode,
+    // where the highest priority's queue comes first).
+    void popFrom(const std::string &topic, int32_t queueIdOrAll, int64_t popTime, int32_t reviveQid, int32_t shift,
+                 PopBatch &batch)
     {
         const auto config = broker_.topics().find(topic);
         if (!config)
@@ -134,9 +141,9 @@ public:
             popQueue(topic, queueIdOrAll, popTime, reviveQid, batch);
             return;
         }
-        const int32_t start = queues > 0 ? static_cast<int32_t>(random()() % static_cast<uint32_t>(queues)) : 0;
+        const bool descending = broker_.brokerConfig().priorityOrderAsc;
         for (int32_t i = 0; i < queues; ++i)
-            popQueue(topic, (start + i) % queues, popTime, reviveQid, batch);
+            popQueue(topic, ((descending ? queues - 1 - i : i) + shift) % queues, popTime, reviveQid, batch);
     }
 
 private:
@@ -309,6 +316,26 @@ std::optional<std::pair<int32_t, std::string>> PopService::checkPopTarget(const 
     return std::nullopt;
 }
 
+bool PopService::isPriorityTopic(const std::string &topic)
+{
+    const auto config = broker_.topics().find(topic);
+    const std::string *type = config ? config->attributes.find(remoting::kMessageTypeAttribute) : nullptr;
+    return type && *type == remoting::kPriorityMessageType;
+}
+
+int32_t PopService::priorityFactor(const std::string &groupName)
+{
+    // The group attribute priority.factor (0..100, 100 when absent or not a number).
+    const auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(groupName);
+    const std::string *text = group ? group->attributes.find("priority.factor") : nullptr;
+    if (!text)
+        return 100;
+    int64_t factor = 100;
+    const auto [end, status] = std::from_chars(text->data(), text->data() + text->size(), factor);
+    return status == std::errc() && end == text->data() + text->size() ? static_cast<int32_t>(std::clamp<int64_t>(factor, 0, 100))
+                                                                      : 100;
+}
+
 std::optional<store::SubscriptionGroupConfig> PopService::findOrCreateGroup(const std::string &groupName)
 {
     auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(groupName);
@@ -381,13 +408,20 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
     PopBatch batch;
     PopRun run(*this, header, filter);
     const std::string retryTopic = popRetryTopic(header.topic, header.group);
-    const bool retryFirst = !header.order
-                            && static_cast<int32_t>(random()() % 100) < broker_.brokerConfig().popFromRetryProbability;
+    // One roll in 100 decides, as Java's: priority mode (a PRIORITY topic's unordered pop, in
+    // priority.factor of 100 pops), the retry topic first, and the queue the read starts at.
+    int32_t roll = static_cast<int32_t>(random()() % 100);
+    const bool priorityMode = !header.order && isPriorityTopic(header.topic) && roll < priorityFactor(header.group);
+    const BrokerConfig &config = broker_.brokerConfig();
+    const bool retryFirst =
+        !header.order && roll < (priorityMode ? config.popFromRetryProbabilityForPriority : config.popFromRetryProbability);
+    if (priorityMode)
+        roll = 0;
     if (retryFirst)
-        run.popFrom(retryTopic, -1, popTime, reviveQid, batch);
-    run.popFrom(header.topic, header.queueId, popTime, reviveQid, batch);
+        run.popFrom(retryTopic, -1, popTime, reviveQid, roll, batch);
+    run.popFrom(header.topic, header.queueId, popTime, reviveQid, roll, batch);
     if (!retryFirst && !header.order && batch.count < header.maxMsgNums)
-        run.popFrom(retryTopic, -1, popTime, reviveQid, batch);
+        run.popFrom(retryTopic, -1, popTime, reviveQid, roll, batch);
 
     if (batch.count == 0 && header.pollTime > 0) {
         const int64_t deadline =

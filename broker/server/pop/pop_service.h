@@ -141,6 +141,10 @@ private:
     // The group's config, created when autoCreateSubscriptionGroup allows (Java's
     // findSubscriptionGroupConfig); nullopt when it does not exist.
     std::optional<store::SubscriptionGroupConfig> findOrCreateGroup(const std::string &group);
+    // Priority messages (RocketMQ 5.4): a topic of message.type PRIORITY, and how often in 100 a
+    // group's pops of it read in priority order (its attribute priority.factor).
+    bool isPriorityTopic(const std::string &topic);
+    int32_t priorityFactor(const std::string &group);
     // A parked request's wake-up: `rerun` it on the pull executor (SYSTEM_BUSY when that is full).
     using Rerun = void (PopService::*)(const remoting::RequestContext &, remoting::RemotingCommand &,
                                        remoting::Responder &, int64_t deadlineMillis);

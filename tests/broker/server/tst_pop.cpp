@@ -506,6 +506,67 @@ private slots:
         QCOMPARE(test::at(other, {"total"}).asInteger(), int64_t{0});
     }
 
+    // Priority messages (RocketMQ 5.4): the priority picks the queue (capped at the last one), a
+    // priority on a message of another type is dropped, and a pop of the PRIORITY topic reads the
+    // highest queue first, so a backlog comes out highest priority first; priorityOrderAsc=false
+    // serves queue 0 first.
+    void priorityMessagesPickTheirQueueAndArePoppedHighestFirst_data()
+    {
+        QTest::addColumn<bool>("orderAsc");
+        QTest::newRow("priorityOrderAsc=true (default)") << true;
+        QTest::newRow("priorityOrderAsc=false") << false;
+    }
+
+    void priorityMessagesPickTheirQueueAndArePoppedHighestFirst()
+    {
+        QFETCH(bool, orderAsc);
+        TestBroker broker([orderAsc](server::BrokerSettings &settings) {
+            fastTimers(settings);
+            settings.broker.priorityOrderAsc = orderAsc;
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(test::createTopic("PrioTopic", 4, {{"attributes", "+message.type=PRIORITY"}})).code,
+                 ResponseCode::kSuccess);
+        const auto send = [&](const std::string &body, const std::string &priority, const std::string &more = {}) {
+            const RemotingCommand response = broker.call(
+                sendV2("PrioTopic", 0, body, "UNIQ_KEY\001" + body + "\002_SYS_MSG_PRIORITY_\001" + priority + "\002" + more));
+            [&] { QCOMPARE(response.code, ResponseCode::kSuccess); }();
+            return response.extFields.value("queueId");
+        };
+        // Sent lowest first: p0 ×2, p1, p2, p9 (capped to queue 3), then two more p0.
+        QCOMPARE(send("p0-a", "0"), std::string("0"));
+        QCOMPARE(send("p0-b", "0"), std::string("0"));
+        QCOMPARE(send("p1", "1"), std::string("1"));
+        QCOMPARE(send("p2", "2"), std::string("2"));
+        QCOMPARE(send("p9", "9"), std::string("3"));
+        // A FIFO message's priority is dropped and its queue kept; a priority that is no number
+        // is kept and ignored.
+        QCOMPARE(send("fifo", "3", "__SHARDINGKEY\001g\002"), std::string("0"));
+        QCOMPARE(send("bad", "high"), std::string("0"));
+        broker.controller().store().waitForDispatch();
+
+        PopAnswer answer = pop(broker, "PrioGroup", "PrioTopic", 60000);
+        QCOMPARE(answer.code, ResponseCode::kSuccess);
+        std::vector<std::string> order;
+        for (const Popped &popped : answer.messages) {
+            order.push_back(popped.message.bodyText());
+            const auto priority = popped.message.properties.get("_SYS_MSG_PRIORITY_");
+            if (popped.message.bodyText() == "fifo")
+                QVERIFY(!priority);
+            else
+                QVERIFY2(priority, popped.message.bodyText().c_str());
+        }
+        const std::vector<std::string> queue0 = {"p0-a", "p0-b", "fifo", "bad"};
+        std::vector<std::string> expected = {"p9", "p2", "p1"};
+        expected.insert(expected.end(), queue0.begin(), queue0.end());
+        if (!orderAsc) {
+            expected = queue0;
+            expected.insert(expected.end(), {"p1", "p2", "p9"});
+        }
+        QCOMPARE(order, expected);
+    }
+
     void badRequestsGetJavasAnswers()
     {
         TestBroker broker(fastTimers);

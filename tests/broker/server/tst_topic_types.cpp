@@ -155,7 +155,7 @@ private slots:
         QCOMPARE(remark, std::string("unsupported key: color"));
         std::tie(code, remark) = refusal("T2", "+message.type=ORDERED");
         QCOMPARE(code, ResponseCode::kSystemError);
-        QCOMPARE(remark, std::string("value is not in set: [UNSPECIFIED, NORMAL, FIFO, DELAY, TRANSACTION, MIXED]"));
+        QCOMPARE(remark, std::string("value is not in set: [UNSPECIFIED, NORMAL, FIFO, DELAY, TRANSACTION, PRIORITY, LITE, MIXED]"));
         std::tie(code, remark) = refusal("T3", "-message.type");
         QCOMPARE(code, ResponseCode::kSystemError);
         QCOMPARE(remark, std::string("only add attribute is supported while creating topic. key: message.type"));
@@ -189,6 +189,52 @@ private slots:
         QVERIFY2(broker.start(error), error.c_str());
         QCOMPARE(broker.call(createTyped("Mixed", "+message.type=MIXED")).code, ResponseCode::kSuccess);
         QCOMPARE(messageTypeOf(broker, "Mixed"), std::string("MIXED"));
+    }
+
+    // RocketMQ 5.5's group attributes (SubscriptionGroupAttributes: priority.factor, the lite.*
+    // settings) sent in UPDATE_AND_CREATE_SUBSCRIPTIONGROUP's body as modifications, altered as
+    // Java's SubscriptionGroupManager alters them; a bad key or value is refused and changes nothing.
+    void groupAttributesAreAlteredAsJavaAltersThem()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const auto update = [&](const std::string &attributes) {
+            RemotingCommand command = request(RequestCode::kUpdateAndCreateSubscriptiongroup);
+            test::setBodyText(command, R"({"groupName":"AttrGroup","consumeEnable":true,"attributes":)" + attributes + "}");
+            const RemotingCommand response = broker.call(command);
+            return std::make_pair(response.code, response.remark.value_or(""));
+        };
+        const auto stored = [&] {
+            RemotingCommand get = request(RequestCode::kGetSubscriptiongroupConfig, {{"group", "AttrGroup"}});
+            const JsonValue config = parsed(test::bodyOf(broker.call(get)));
+            const JsonValue &attributes = at(config, {"attributes"});
+            std::map<std::string, std::string> out;
+            if (attributes.isObject())
+                for (const auto &entry : attributes.asObject())
+                    out[entry.key] = entry.value.asString();
+            return out;
+        };
+        using Attributes = std::map<std::string, std::string>;
+        QCOMPARE(update(R"({"+priority.factor":"50","+lite.sub.model":"Exclusive"})").first, ResponseCode::kSuccess);
+        QCOMPARE(stored(), (Attributes{{"priority.factor", "50"}, {"lite.sub.model", "Exclusive"}}));
+        // No modification keeps them (what 4.x tools and the console send).
+        QCOMPARE(update("{}").first, ResponseCode::kSuccess);
+        QCOMPARE(stored(), (Attributes{{"priority.factor", "50"}, {"lite.sub.model", "Exclusive"}}));
+        QCOMPARE(update(R"({"-lite.sub.model":"","+priority.factor":"0"})").first, ResponseCode::kSuccess);
+        QCOMPARE(stored(), (Attributes{{"priority.factor", "0"}}));
+
+        QCOMPARE(update(R"({"+priority.factor":"101"})"),
+                 std::make_pair(ResponseCode::kSystemError, std::string("value is not in range(0, 100)")));
+        QCOMPARE(update(R"({"+lite.sub.model":"Private"})"),
+                 std::make_pair(ResponseCode::kSystemError, std::string("value is not in set: [Shared, Exclusive]")));
+        QCOMPARE(update(R"({"+lite.sub.reset.offset.exclusive":"yes"})"),
+                 std::make_pair(ResponseCode::kSystemError, std::string("boolean attribute format is wrong.")));
+        QCOMPARE(update(R"({"+color":"blue"})"),
+                 std::make_pair(ResponseCode::kSystemError, std::string("unsupported key: color")));
+        QCOMPARE(update(R"({"priority.factor":"5"})"),
+                 std::make_pair(ResponseCode::kSystemError, std::string("wrong format key: riority.factor")));
+        QCOMPARE(stored(), (Attributes{{"priority.factor", "0"}}));
     }
 };
 

@@ -207,6 +207,11 @@ private slots:
         auto *type = dialog->findChild<QComboBox *>(QStringLiteral("messageType"));
         QVERIFY(name && type);
         QCOMPARE(type->currentData().toString(), QStringLiteral("UNSPECIFIED"));
+        // Every type a 5.5 broker creates but MIXED (refused by default) and LITE (not served yet).
+        QStringList offered;
+        for (int i = 0; i < type->count(); ++i)
+            offered << type->itemData(i).toString();
+        QCOMPARE(offered.join(u' '), QStringLiteral("UNSPECIFIED NORMAL FIFO DELAY TRANSACTION PRIORITY"));
         QTest::mouseClick(name, Qt::LeftButton);
         QTest::keyClicks(name, kFifoTopic);
         chooseWithMouse(type, QStringLiteral("FIFO"));

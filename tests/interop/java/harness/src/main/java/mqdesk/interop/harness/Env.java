@@ -83,13 +83,27 @@ public final class Env {
     }
 
     /**
-     * Starts a Java RocketMQ NameServer in a child JVM (only from a module with rocketmq-namesrv on
-     * its class path: tests/interop/java/peer). Main stops it after the clients and brokers.
+     * Starts a Java RocketMQ NameServer in a child JVM (on this module's class path when it holds
+     * rocketmq-namesrv, else on javabroker's). Main stops it after the clients and brokers.
      */
     public JavaPeer startJavaNamesrv() throws IOException, InterruptedException {
         JavaPeer peer = JavaPeer.namesrv(root.resolve("java-namesrv-" + javaSeq.incrementAndGet()));
+        peer.onClassPath(javaServerClassPath("org.apache.rocketmq.namesrv.NamesrvStartup"));
         javaPeers.add(peer);
         return peer.start();
+    }
+
+    /**
+     * This JVM's class path (null) when it holds {@code mainClass}, else the javabroker module's
+     * (rocketmq-namesrv, -broker and -proxy 5.5): any module can start Java servers.
+     */
+    private static String javaServerClassPath(String mainClass) throws IOException {
+        try {
+            Class.forName(mainClass, false, Env.class.getClassLoader());
+            return null;
+        } catch (ClassNotFoundException e) {
+            return JavaPeer.javaBrokerClassPath();
+        }
     }
 
     /**
@@ -102,6 +116,7 @@ public final class Env {
         int n = javaSeq.incrementAndGet();
         JavaPeer peer = JavaPeer.broker(root.resolve("java-broker-" + n), "java-broker-" + n, namesrvAddr,
                                         storeDir, List.of(confLines));
+        peer.onClassPath(javaServerClassPath("org.apache.rocketmq.broker.BrokerStartup"));
         javaPeers.add(peer);
         return peer.start();
     }

@@ -124,6 +124,12 @@ public final class JavaPeer implements AutoCloseable {
         return new JavaPeer(Kind.BROKER, root, confPath, storeDir, port, "-Xmx512m");
     }
 
+    /** Runs the peer on {@code classPath} (null: this JVM's); before start(). */
+    public JavaPeer onClassPath(String classPath) {
+        this.classPath = classPath;
+        return this;
+    }
+
     public JavaPeer start() throws IOException, InterruptedException {
         if (process != null && process.isAlive())
             throw new IllegalStateException(this + " is already running");
