@@ -39,7 +39,15 @@ inline constexpr std::string_view kTimerDelayMs = "TIMER_DELAY_MS";
 inline constexpr std::string_view kPriority = "_SYS_MSG_PRIORITY_";
 // RocketMQ 5.5: the lite topic a message of a LITE topic belongs to.
 inline constexpr std::string_view kLiteTopic = "__LITE_TOPIC";
+// LMQ multi-dispatch: the queues a message is also entered in (comma separated), and their
+// offsets, written by the store at append.
+inline constexpr std::string_view kInnerMultiDispatch = "INNER_MULTI_DISPATCH";
+inline constexpr std::string_view kInnerMultiQueueOffset = "INNER_MULTI_QUEUE_OFFSET";
 } // namespace property
+
+// LMQ names (light message queues, one queue, id 0) start with this; a lite topic's is
+// "%LMQ%$<parent>$<lite>".
+inline constexpr std::string_view kLmqPrefix = "%LMQ%";
 
 class MessageProperties;
 

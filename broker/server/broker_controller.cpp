@@ -100,7 +100,8 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
       consumers_(std::make_unique<ConsumerManager>()), producers_(std::make_unique<ProducerManager>()),
       stats_(std::make_unique<BrokerStats>(settings_.broker.brokerClusterName)), sqlFilters_(std::make_unique<SqlFilterCache>())
 {
-    topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_, settings_.store.timerWheelEnable);
+    topicManager_ = std::make_unique<TopicManager>(settings_.broker, *topicTable_, settings_.store.timerWheelEnable,
+                                                   settings_.store.enableLmq);
     publishSettings(settings_);
     pop_ = std::make_unique<pop::PopService>(*this);
 }

@@ -60,6 +60,18 @@ int32_t handleRetryAndDlq(BrokerController &broker, const SendHeader &header, in
     return ResponseCode::kSuccess;
 }
 
+// RocketMQ 5.5 lite topics (Java's sendMessage): a single message's __LITE_TOPIC names the LMQ
+// the store also enters it in, %LMQ%$<topic>$<lite>, in place of any INNER_MULTI_DISPATCH it
+// came with (the store numbers and dispatches it when enableLmq and enableMultiDispatch are on).
+void enterLiteTopic(common::MessageProperties &properties, const std::string &topic)
+{
+    const auto liteTopic = properties.get(common::property::kLiteTopic);
+    if (!liteTopic || liteTopic->empty())
+        return;
+    const std::string lmq = std::string(common::kLmqPrefix) + "$" + topic + "$" + std::string(*liteTopic);
+    properties.set(common::property::kInnerMultiDispatch, lmq);
+}
+
 // Priority messages (RocketMQ 5.4, Java's sendMessage): a single message's priority picks its
 // queue, capped at the topic's last write queue, when it is a priority message by what it
 // carries; a priority on another kind (transaction, delay, FIFO) is dropped. A priority that is
@@ -130,6 +142,7 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         batchProperties = {};
     }
     if (!header.batch && storeTopic == header.topic) {
+        enterLiteTopic(messages.front().properties, header.topic);
         applyPriority(messages.front().properties, *topic, storeQueueId);
         header.queueId = storeQueueId; // answered: where the message went
     }

@@ -1,5 +1,6 @@
 #include "broker/server/topic_manager.h"
 
+#include "broker/common/message_properties.h"
 #include "broker/remoting/protocol/resource_names.h"
 #include "broker/server/broker_config.h"
 
@@ -49,9 +50,22 @@ remoting::TopicConfigData toWireTopicConfig(const TopicConfig &topic)
     return data;
 }
 
-TopicManager::TopicManager(const BrokerConfig &config, store::TopicConfigManager &table, bool timerWheelEnable)
-    : config_(config), timerWheelEnable_(timerWheelEnable), table_(table)
+TopicManager::TopicManager(const BrokerConfig &config, store::TopicConfigManager &table, bool timerWheelEnable,
+                           bool enableLmq)
+    : config_(config), timerWheelEnable_(timerWheelEnable), enableLmq_(enableLmq), table_(table)
 {}
+
+std::optional<store::TopicConfig> TopicManager::find(const std::string &topic) const
+{
+    if (enableLmq_ && topic.starts_with(common::kLmqPrefix)) {
+        store::TopicConfig lmq;
+        lmq.topicName = topic;
+        lmq.readQueueNums = 1;
+        lmq.writeQueueNums = 1;
+        return lmq;
+    }
+    return table_.selectTopicConfig(topic);
+}
 
 void TopicManager::setChangeListener(ChangeListener listener)
 {

@@ -52,14 +52,18 @@ public:
     using ChangeListener = std::function<void()>;
 
     // `timerWheelEnable` (the store's): whether rmq_sys_wheel_timer is one of the system topics.
-    TopicManager(const BrokerConfig &config, store::TopicConfigManager &table, bool timerWheelEnable = false);
+    // `enableLmq` (the store's): whether LMQs are topics (see find()).
+    TopicManager(const BrokerConfig &config, store::TopicConfigManager &table, bool timerWheelEnable = false,
+                 bool enableLmq = false);
 
     // Adds the system topics a fresh RocketMQ broker has (spec §10) where missing and
     // persists when anything was added. Error names the file.
     bool initialize(std::string &error);
     void setChangeListener(ChangeListener listener);
 
-    std::optional<store::TopicConfig> find(const std::string &topic) const { return table_.selectTopicConfig(topic); }
+    // The topic's config; with enableLmq an LMQ ("%LMQ%…", lite topics among them) is a topic of
+    // one read-write queue that topics.json does not list (Java's LmqTopicConfigManager).
+    std::optional<store::TopicConfig> find(const std::string &topic) const;
 
     // A send to unknown `topic` naming `templateTopic` (Java createTopicInSendMessageMethod):
     // created with min(queueNums, template's write queues) queues when the template exists and
@@ -88,6 +92,7 @@ private:
 
     const BrokerConfig &config_;
     const bool timerWheelEnable_;
+    const bool enableLmq_;
     store::TopicConfigManager &table_;
     std::mutex createMutex_; // one creator at a time, so two sends cannot both create a topic
     ChangeListener changed_;

@@ -2,6 +2,7 @@
 
 #include "broker/common/bytes.h"
 #include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/message_id.h"
 #include "broker/store/allocate_mapped_file_service.h"
 #include "broker/store/flush_services.h"
@@ -50,7 +51,22 @@ struct CommitLog::Encoded
     int32_t sysFlag = 0;
     int32_t count = 0;
     bool waitStoreMsgOk = true;
+    // A single message to number in its LMQs at append (enableLmq), and the queue keys its
+    // numbering took an offset of.
+    const BrokerMessage *lmqMessage = nullptr;
+    std::vector<std::string> lmqQueueKeys;
 };
+
+namespace {
+
+// MixAll.topicAllowsLMQ: retries, dead letters and system topics are never entered in LMQs.
+bool topicAllowsLmq(std::string_view topic)
+{
+    return !topic.starts_with("%RETRY%") && !topic.starts_with("%DLQ%") && !topic.starts_with("rmq_sys_")
+           && topic != "SCHEDULE_TOPIC_XXXX";
+}
+
+} // namespace
 
 CommitLog::CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoint, FlushMetrics &metrics)
     : config_(config), checkpoint_(checkpoint), metrics_(metrics),
@@ -194,7 +210,7 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     thread_local std::vector<uint8_t> buffer;
     thread_local std::string queueKey;
     buffer.clear();
-    Encoded encoded{buffer, queueKey, {}, {}, 0, 0, 0, true};
+    Encoded encoded{buffer, queueKey, {}, {}, 0, 0, 0, true, nullptr, {}};
     PutMessageResult result;
 
     const auto fail = [&](PutMessageStatus status, std::string error) {
@@ -242,6 +258,11 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     encoded.sysFlag = first.sysFlag;
     encoded.count = static_cast<int32_t>(messages.size());
     queueKey = topicQueueKey(first.topic, first.queueId);
+    if (config_.enableLmq && messages.size() == 1 && topicAllowsLmq(first.topic)) {
+        const auto lmqs = first.properties.get(common::property::kInnerMultiDispatch);
+        if (lmqs && lmqs->find_first_not_of(" \t\r\n") != std::string_view::npos)
+            encoded.lmqMessage = &first;
+    }
 
     appendEncoded(encoded, result);
     if (!result.stored()) {
@@ -251,21 +272,56 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     finishPut(std::move(result), encoded.waitStoreMsgOk, startMicros, std::move(done));
 }
 
+// Java's LmqDispatch.wrapLmqDispatch, under the put lock: the next offset of each `%LMQ%` queue
+// the message's INNER_MULTI_DISPATCH names goes into INNER_MULTI_QUEUE_OFFSET, joined as Java
+// joins them (an empty part for a name that is no LMQ), and the record is encoded again with it.
+// The counters move once the record is in the log (appendEncoded).
+bool CommitLog::numberInLmqs(Encoded &encoded, PutMessageResult &result)
+{
+    const BrokerMessage &message = *encoded.lmqMessage;
+    std::string offsets;
+    encoded.lmqQueueKeys.clear();
+    bool firstName = true;
+    for (std::string_view name : common::javaSplit(*message.properties.get(common::property::kInnerMultiDispatch), ',')) {
+        if (!firstName)
+            offsets += ',';
+        firstName = false;
+        if (!name.starts_with(common::kLmqPrefix))
+            continue;
+        std::string key = topicQueueKey(name, 0);
+        const auto it = queueOffsets_.find(key);
+        offsets += std::to_string(it == queueOffsets_.end() ? 0 : it->second);
+        encoded.lmqQueueKeys.push_back(std::move(key));
+    }
+    common::MessageProperties properties = message.properties;
+    properties.set(common::property::kInnerMultiQueueOffset, offsets);
+    const std::string encodedProperties = properties.encode();
+    encoded.bytes.clear();
+    if (common::encodeRecord(message, encodedProperties, encodeOptions_, encoded.bytes) != common::EncodeStatus::Ok) {
+        result.status = PutMessageStatus::PropertiesSizeExceeded;
+        result.error = "message properties of " + std::to_string(encodedProperties.size())
+                       + " bytes with INNER_MULTI_QUEUE_OFFSET exceed the limit of 32767";
+        return false;
+    }
+    return true;
+}
+
 void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
 {
-    const auto total = static_cast<int64_t>(encoded.bytes.size());
     const int64_t fileSize = queue_.fileSize();
-    if (total + common::kEndFileMinBlankLength > fileSize) {
-        result.status = PutMessageStatus::MessageIllegal;
-        result.error = "a record of " + std::to_string(total) + " bytes cannot fit in a "
-                       + std::to_string(fileSize) + "-byte commit-log file (mappedFileSizeCommitLog)";
-        return;
-    }
-
     std::lock_guard lock(putMutex_);
     if (!running_.load(std::memory_order_acquire)) {
         result.status = PutMessageStatus::ServiceNotAvailable;
         result.error = "the store is not running";
+        return;
+    }
+    if (encoded.lmqMessage && !numberInLmqs(encoded, result))
+        return;
+    const auto total = static_cast<int64_t>(encoded.bytes.size());
+    if (total + common::kEndFileMinBlankLength > fileSize) {
+        result.status = PutMessageStatus::MessageIllegal;
+        result.error = "a record of " + std::to_string(total) + " bytes cannot fit in a "
+                       + std::to_string(fileSize) + "-byte commit-log file (mappedFileSizeCommitLog)";
         return;
     }
     const int64_t storeTimestamp = wallMillis();
@@ -329,6 +385,8 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
         else
             it->second = baseQueueOffset + encoded.count;
     }
+    for (std::string &key : encoded.lmqQueueKeys)
+        ++queueOffsets_[std::move(key)]; // LmqDispatch.updateLmqOffsets
 
     result.status = PutMessageStatus::PutOk;
     result.wroteOffset = physicalOffset;

@@ -1,12 +1,31 @@
 #include "broker/store/consume_queue.h"
 
 #include "broker/common/bytes.h"
+#include "broker/common/java_strings.h"
 
 #include <spdlog/spdlog.h>
 
 #include <cstring>
 
 namespace mqdesk::store {
+
+bool isMultiDispatchedTo(std::optional<std::string_view> names, std::optional<std::string_view> offsets,
+                         std::string_view topic, int64_t queueOffset)
+{
+    if (!names || !offsets)
+        return false;
+    const auto queueNames = common::javaSplit(*names, ',');
+    const auto queueOffsets = common::javaSplit(*offsets, ',');
+    if (queueNames.size() != queueOffsets.size())
+        return false;
+    const std::string expected = std::to_string(queueOffset);
+    for (size_t i = 0; i < queueNames.size(); ++i) {
+        if (queueNames[i] == topic && queueOffsets[i] == expected)
+            return true;
+    }
+    return false;
+}
+
 
 using common::readInt32;
 using common::readInt64;

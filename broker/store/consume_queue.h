@@ -14,6 +14,7 @@
 // exists (reserved aside, outside the queue's list, so readers never see an empty file as
 // entries) and is refused when it cannot.
 
+#include "broker/common/message_properties.h"
 #include "broker/store/mapped_file_queue.h"
 
 #include <atomic>
@@ -23,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace mqdesk::store {
@@ -37,15 +39,31 @@ struct ConsumeQueueEntry
     bool isFiller() const { return commitLogOffset == 0 && size == 0x7FFFFFFF && tagsCode == 0; }
 };
 
+// Whether a record whose INNER_MULTI_DISPATCH and INNER_MULTI_QUEUE_OFFSET are `names` and
+// `offsets` was entered in queue `topic` at `queueOffset` (LMQ multi-dispatch, store spec §LMQ).
+bool isMultiDispatchedTo(std::optional<std::string_view> names, std::optional<std::string_view> offsets,
+                         std::string_view topic, int64_t queueOffset);
+
 // Whether `record` (a record's fields as stored: common::RecordView or StoredMessage) is the one
 // the entry of `queueOffset` in queue `topic`/`queueId` names: each record keeps its own
-// commit-log offset, size, topic, queue id and queue offset.
+// commit-log offset, size, topic, queue id and queue offset, and the queues it was also entered
+// in with their offsets (LMQs).
 template<typename Record>
 bool isEntrysRecord(const Record &record, const ConsumeQueueEntry &entry, std::string_view topic, int32_t queueId,
                     int64_t queueOffset)
 {
-    return record.totalSize == entry.size && record.physicalOffset == entry.commitLogOffset
-           && record.queueId == queueId && record.queueOffset == queueOffset && std::string_view(record.topic) == topic;
+    if (record.totalSize != entry.size || record.physicalOffset != entry.commitLogOffset)
+        return false;
+    if (record.queueId == queueId && record.queueOffset == queueOffset && std::string_view(record.topic) == topic)
+        return true;
+    const auto property = [&record](std::string_view key) -> std::optional<std::string_view> {
+        if constexpr (std::is_same_v<std::decay_t<decltype(record.properties)>, std::string_view>)
+            return common::MessageProperties::find(record.properties, key);
+        else
+            return record.properties.get(key);
+    };
+    return isMultiDispatchedTo(property(common::property::kInnerMultiDispatch),
+                               property(common::property::kInnerMultiQueueOffset), topic, queueOffset);
 }
 
 class ConsumeQueue

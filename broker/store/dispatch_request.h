@@ -20,6 +20,8 @@ struct DispatchRequest
     std::string keys;              // the KEYS property (space separated), may be empty
     std::string uniqKey;           // the UNIQ_KEY property, may be empty
     std::string tags;              // the TAGS property, may be empty (indexed as RocketMQ 5.5 does)
+    std::string multiDispatch;     // INNER_MULTI_DISPATCH: the LMQs the record is also entered in
+    std::string multiQueueOffsets; // INNER_MULTI_QUEUE_OFFSET: its offsets in them
     int32_t sysFlag = 0;
     int64_t preparedTransactionOffset = 0;
 };

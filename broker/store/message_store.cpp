@@ -1,6 +1,7 @@
 #include "broker/store/message_store.h"
 
 #include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/service_thread.h"
 #include "broker/store/consume_queue_store.h"
 #include "broker/store/index_service.h"
@@ -149,6 +150,8 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
             return false;
         if (arrivingListener_)
             arrivingListener_(request);
+        if (config_.enableMultiDispatch && !request.multiDispatch.empty())
+            dispatchToLmqs(request);
         return true;
     });
     if (config_.messageIndexEnable)
@@ -460,6 +463,55 @@ void MessageStore::shutdown()
         spdlog::error("store: {}", error);
     }
     lock_.reset();
+}
+
+// Java's ConsumeQueue.multiDispatchLmqQueue: the record's entry again in each queue its
+// INNER_MULTI_DISPATCH names, at the offset INNER_MULTI_QUEUE_OFFSET gives it (queue 0 for an
+// LMQ when enableLmq, else the record's own queue), and the arrival told for each. Never for
+// retries, system topics or SCHEDULE_TOPIC_XXXX. A name that cannot be a queue, an offset that
+// is no number or a queue that cannot be written is reported and skipped (Java stops at the
+// first): the record's own queue has its entry, and one bad name must not hold up dispatch.
+void MessageStore::dispatchToLmqs(const DispatchRequest &request)
+{
+    const std::string_view topic = request.topic;
+    if (topic.starts_with("%RETRY%") || topic.starts_with("rmq_sys_") || topic == "SCHEDULE_TOPIC_XXXX"
+        || request.multiQueueOffsets.empty())
+        return;
+    const auto names = common::javaSplit(request.multiDispatch, ',');
+    const auto offsets = common::javaSplit(request.multiQueueOffsets, ',');
+    std::string failures;
+    const auto report = [&failures](const std::string &what) { failures += (failures.empty() ? "" : "; ") + what; };
+    if (names.size() != offsets.size())
+        report(std::to_string(names.size()) + " queues in INNER_MULTI_DISPATCH but " + std::to_string(offsets.size())
+               + " offsets in INNER_MULTI_QUEUE_OFFSET");
+    for (size_t i = 0; names.size() == offsets.size() && i < names.size(); ++i) {
+        const std::string name(names[i]);
+        int64_t offset = -1;
+        const auto [end, status] = std::from_chars(offsets[i].data(), offsets[i].data() + offsets[i].size(), offset);
+        if (status != std::errc() || end != offsets[i].data() + offsets[i].size() || offset < 0) {
+            if (name.starts_with(common::kLmqPrefix) || !offsets[i].empty())
+                report("queue " + name + "'s offset '" + std::string(offsets[i]) + "' is no offset");
+            continue; // a name that is no LMQ has no offset when enableLmq numbered the rest
+        }
+        DispatchRequest entry = request;
+        entry.topic = name;
+        entry.queueId = config_.enableLmq && name.starts_with(common::kLmqPrefix) ? 0 : request.queueId;
+        entry.consumeQueueOffset = offset;
+        std::string failure;
+        auto queue = consumeQueues_->find(entry.topic, entry.queueId, true, &failure);
+        if (!queue || !queue->putEntry(entry.commitLogOffset, entry.msgSize, entry.tagsCode, entry.consumeQueueOffset,
+                                       entry.storeTimestamp, failure)) {
+            report(failure);
+            continue;
+        }
+        if (arrivingListener_)
+            arrivingListener_(entry);
+    }
+    if (!failures.empty()) {
+        if (const auto held = lmqDispatchLog_.admit())
+            spdlog::error("dispatch: record at commit-log offset {} (topic {}): LMQ entries skipped: {}{}",
+                          request.commitLogOffset, request.topic, failures, common::LogRateLimiter::heldNote(*held));
+    }
 }
 
 } // namespace mqdesk::store

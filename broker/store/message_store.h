@@ -213,6 +213,7 @@ private:
     mutable std::mutex repairMutex_;
     mutable std::set<std::string> damagedQueuesReported_; // guarded by repairMutex_
     std::optional<ConsumeQueueEntry> repairConsumeQueueEntry(ConsumeQueue &queue, int64_t queueOffset) const;
+    void dispatchToLmqs(const DispatchRequest &request); // dispatch thread
     bool entryIsItsRecord(const ConsumeQueue &queue, int64_t queueOffset, const ConsumeQueueEntry &entry) const;
     std::vector<int64_t> delayLevelMillis_; // messageDelayLevel, index level - 1
     RecoveryReport recovery_;
@@ -221,6 +222,7 @@ private:
     RecoveryProgressCallback recoveryProgress_; // used by open() only
     common::LogRateLimiter unsafeTopicLog_;    // dispatch thread
     common::LogRateLimiter indexFailureLog_;   // dispatch thread
+    common::LogRateLimiter lmqDispatchLog_;    // dispatch thread
     common::LogRateLimiter tickFailureLog_;    // ticker thread
 };
 

@@ -172,6 +172,12 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
         request.uniqKey.assign(
             common::MessageProperties::find(record.properties, common::property::kUniqClientMessageId).value_or(""));
         request.tags.assign(common::MessageProperties::find(record.properties, common::property::kTags).value_or(""));
+        request.multiDispatch.assign(
+            common::MessageProperties::find(record.properties, common::property::kInnerMultiDispatch).value_or(""));
+        request.multiQueueOffsets.clear();
+        if (!request.multiDispatch.empty())
+            request.multiQueueOffsets.assign(
+                common::MessageProperties::find(record.properties, common::property::kInnerMultiQueueOffset).value_or(""));
         request.sysFlag = record.sysFlag;
         request.preparedTransactionOffset = record.preparedTransactionOffset;
         for (const auto &dispatcher : dispatchers_) {

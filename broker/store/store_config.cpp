@@ -79,6 +79,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"cleanFileForciblyEnable", boolField(&C::cleanFileForciblyEnable)},
         {"checkCRCOnRecover", boolField(&C::checkCRCOnRecover)},
         {"messageIndexEnable", boolField(&C::messageIndexEnable)},
+        {"enableLmq", boolField(&C::enableLmq)},
+        {"enableMultiDispatch", boolField(&C::enableMultiDispatch)},
         {"maxHashSlotNum", intField(&C::maxHashSlotNum, 1)},
         {"maxIndexNum", intField(&C::maxIndexNum, 2)},
         {"timerWheelEnable", boolField(&C::timerWheelEnable)},

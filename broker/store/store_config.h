@@ -78,6 +78,13 @@ struct MessageStoreConfig
     int maxHashSlotNum = 5000000;
     int maxIndexNum = 5000000 * 4;
 
+    // LMQ (light message queues, store-format §LMQ; RocketMQ 5.5's lite topics are LMQs): a
+    // single message whose INNER_MULTI_DISPATCH names queues is also entered in each of them.
+    // enableLmq numbers its `%LMQ%` queues at append (INNER_MULTI_QUEUE_OFFSET, queue id 0);
+    // enableMultiDispatch writes their consume-queue entries. Both off by default, as Java's.
+    bool enableLmq = false;
+    bool enableMultiDispatch = false;
+
     // Timer messages (RocketMQ 5's TimerMessageStore, store-format §12.2–12.3). The wheel holds
     // 2 × 7 × 86400 slots of timerPrecisionMs each whatever the precision, so a finer precision
     // shortens how far ahead the wheel reaches (timerRollWindowSlot is counted in slots too).

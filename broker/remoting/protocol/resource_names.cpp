@@ -53,6 +53,17 @@ bool hasOnlyNameCharacters(std::string_view name)
 
 std::string topicNameError(std::string_view topic, std::string_view field)
 {
+    // An LMQ, RocketMQ 5.5's lite topics among them ("%LMQ%$<parent>$<lite>"), is read, acked and
+    // committed as a topic: its name holds '$' and runs to 255 bytes (a consume-queue directory's
+    // limit), as parent (127) and lite topic (64) need.
+    constexpr std::string_view kLmqPrefix = "%LMQ%";
+    if (topic.starts_with(kLmqPrefix) && topic.size() <= kMaxLmqNameLength) {
+        std::string withoutDollars(topic);
+        std::replace(withoutDollars.begin(), withoutDollars.end(), '$', '_');
+        return nameError("topic", withoutDollars, field, kMaxLmqNameLength).empty()
+                   ? std::string()
+                   : nameError("topic", topic, field, kMaxLmqNameLength);
+    }
     return nameError("topic", topic, field, kMaxTopicNameLength);
 }
 

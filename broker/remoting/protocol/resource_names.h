@@ -13,6 +13,7 @@
 namespace mqdesk::remoting {
 
 inline constexpr size_t kMaxTopicNameLength = 127;
+inline constexpr size_t kMaxLmqNameLength = 255; // "%LMQ%..." names (lite topics: "%LMQ%$<parent>$<lite>")
 inline constexpr size_t kMaxGroupNameLength = 255;
 
 // Whether every character of `name` is one RocketMQ allows (^[%|a-zA-Z0-9_-]+$, empty is not).

@@ -1,5 +1,7 @@
 #include "broker/remoting/protocol/topic_attributes.h"
 
+#include "broker/common/java_strings.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -59,23 +61,6 @@ const AttributeRule *findRule(const std::vector<AttributeRule> &rules, std::stri
 {
     const auto it = std::find_if(rules.begin(), rules.end(), [&](const AttributeRule &rule) { return rule.name == key; });
     return it == rules.end() ? nullptr : &*it;
-}
-
-// Java's String.split with a one-character separator: trailing empty parts are dropped.
-std::vector<std::string_view> javaSplit(std::string_view text, char separator)
-{
-    std::vector<std::string_view> parts;
-    size_t start = 0;
-    while (true) {
-        const size_t end = text.find(separator, start);
-        parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-        if (end == std::string_view::npos)
-            break;
-        start = end + 1;
-    }
-    while (!parts.empty() && parts.back().empty())
-        parts.pop_back();
-    return parts;
 }
 
 std::string joined(const std::vector<std::string> &values)
@@ -159,11 +144,11 @@ bool parseAttributeModifications(std::string_view text, AttributeModifications &
     out.clear();
     // A set, not a scan of `out`: the text comes from a client and may hold many entries.
     std::set<std::string, std::less<>> keys;
-    for (std::string_view entry : javaSplit(text, ',')) {
+    for (std::string_view entry : common::javaSplit(text, ',')) {
         std::string key;
         std::string value;
         if (entry.find('=') != std::string_view::npos) {
-            const auto parts = javaSplit(entry, '=');
+            const auto parts = common::javaSplit(entry, '=');
             key = parts.empty() ? std::string() : std::string(parts[0]);
             // Java fails here with an ArrayIndexOutOfBoundsException's text; this names the entry.
             if (parts.size() < 2) {

@@ -400,6 +400,39 @@ private slots:
         QVERIFY(!second.start(error));
         QVERIFY2(error.find(port) != std::string::npos, error.c_str());
     }
+
+    // RocketMQ 5.5 lite topics on the remoting path: a single message's __LITE_TOPIC is entered in
+    // the LMQ %LMQ%$<topic>$<lite> (enableLmq, enableMultiDispatch), which a pull reads as a
+    // one-queue topic; off (the default) the LMQ is no topic.
+    void liteTopicMessagesArePulledFromTheirLmq()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) {
+            settings.store.enableLmq = true;
+            settings.store.enableMultiDispatch = true;
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        for (const char *lite : {"user-1", "user-2", "user-1"}) {
+            const RemotingCommand sent = broker.call(
+                sendV2("Parent", 0, std::string("for ") + lite, std::string("__LITE_TOPIC\001") + lite + "\002"));
+            QCOMPARE(sent.code, ResponseCode::kSuccess);
+        }
+        broker.controller().store().waitForDispatch();
+        const RemotingCommand found = broker.call(pull("LiteGroup", "%LMQ%$Parent$user-1", 0, 0));
+        QCOMPARE(found.code, ResponseCode::kSuccess);
+        const auto messages = decodeRecords(found.body);
+        QCOMPARE(messages.size(), size_t{2});
+        for (const common::StoredMessage &message : messages) {
+            QCOMPARE(message.topic, std::string("Parent"));
+            QCOMPARE(message.bodyText(), std::string("for user-1"));
+            QCOMPARE(message.properties.get("INNER_MULTI_DISPATCH"), std::optional<std::string_view>("%LMQ%$Parent$user-1"));
+        }
+        QCOMPARE(broker.call(pull("LiteGroup", "%LMQ%$Parent$user-2", 0, 0)).code, ResponseCode::kSuccess);
+
+        TestBroker plain;
+        QVERIFY2(plain.start(error), error.c_str());
+        QCOMPARE(plain.call(pull("LiteGroup", "%LMQ%$Parent$user-1", 0, 0)).code, ResponseCode::kTopicNotExist);
+    }
 };
 
 QObject *createSendPullTest() { return new SendPullTest; }

@@ -17,9 +17,11 @@ QObject *createTimerFilesTest();
 QObject *createTimerStoreTest();
 QObject *createTimerReaderTest();
 QObject *createWritePathTest();
+QObject *createLmqDispatchTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
                  createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(), createReaderFilesTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
                  createStoreFaultsTest(), createDiskFaultsTest(),
-                 createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest(), createWritePathTest())
+                 createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest(), createWritePathTest(),
+                 createLmqDispatchTest())
