@@ -111,7 +111,7 @@ QString ClientSnippets::snippet(Language language, const QString &address)
                    "<dependency>\n"
                    "  <groupId>org.apache.rocketmq</groupId>\n"
                    "  <artifactId>rocketmq-client-java</artifactId>\n"
-                   "  <version>5.0.8</version>\n"
+                   "  <version>5.2.0</version>\n"
                    "</dependency>\n"
                    "\n"
                    "ClientServiceProvider provider = ClientServiceProvider.loadService();\n"
