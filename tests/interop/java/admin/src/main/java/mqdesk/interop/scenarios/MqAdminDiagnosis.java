@@ -61,9 +61,8 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  *  - The broker names differ (mqdesk-interop / java-broker-N): sendMsgStatus's topic is each one's.
  *
  * The Java NameServer and broker run on the javabroker module's classpath (target/classpath.txt,
- * rocketmq-namesrv + rocketmq-broker), so this module's classpath stays as it is: JavaPeer starts
- * its child with the JVM's java.class.path property, which is pointed at that file's classpath
- * while the peers start. The mqadmin children keep this module's classpath.
+ * rocketmq-namesrv + rocketmq-broker; Env picks it), so this module's classpath stays as it is.
+ * The mqadmin children keep this module's classpath.
  */
 public class MqAdminDiagnosis implements Scenario {
     private static final int QUEUES = 4;
@@ -253,36 +252,13 @@ public class MqAdminDiagnosis implements Scenario {
 
     /** A Java NameServer and broker on the javabroker module's classpath (see the class comment). */
     private void startJavaPeers(Side java) throws Exception {
-        Path cpFile = siblingClassPathFile();
-        String peerClassPath = Files.readString(cpFile).strip();
-        // JavaPeer starts its child with System.getProperty("java.class.path") read at start(); nothing
-        // else in this JVM reads the property (mqadmin runs with adminClassPath).
-        synchronized (MqAdminDiagnosis.class) {
-            System.setProperty("java.class.path", peerClassPath);
-            try {
-                JavaPeer namesrv = env.startJavaNamesrv();
-                JavaPeer broker = env.startJavaBroker(namesrv.addr(), env.root().resolve("java-store"));
-                java.namesrv = namesrv.addr();
-                java.brokerAddr = broker.addr();
-                // JavaPeer names the broker after its folder: java-broker-<n>.
-                java.brokerName = broker.root().getFileName().toString();
-            } finally {
-                System.setProperty("java.class.path", adminClassPath);
-            }
-        }
-    }
-
-    /** tests/interop/java/javabroker/target/classpath.txt, found beside this module's target/classes. */
-    private Path siblingClassPathFile() {
-        for (String entry : adminClassPath.split(java.io.File.pathSeparator)) {
-            Path p = Path.of(entry).toAbsolutePath().normalize();
-            if (p.endsWith(Path.of("admin", "target", "classes"))) {
-                Path file = p.getParent().getParent().getParent().resolve("javabroker").resolve("target").resolve("classpath.txt");
-                Check.that(Files.exists(file), "%s is missing: build the interop modules (mvn package)", file);
-                return file;
-            }
-        }
-        throw new AssertionError("admin/target/classes is not on the classpath: " + adminClassPath);
+        // On the javabroker module's class path (Env finds it: this module has no rocketmq-namesrv).
+        JavaPeer namesrv = env.startJavaNamesrv();
+        JavaPeer broker = env.startJavaBroker(namesrv.addr(), env.root().resolve("java-store"));
+        java.namesrv = namesrv.addr();
+        java.brokerAddr = broker.addr();
+        // JavaPeer names the broker after its folder: java-broker-<n>.
+        java.brokerName = broker.root().getFileName().toString();
     }
 
     private void setUp(Side s) throws Exception {
