@@ -22,13 +22,14 @@ struct Node
     std::string scalar;
     bool plainNull = false; // `key:` with nothing after it (YAML null)
     std::vector<Node> items;
-    std::vector<std::pair<std::string, Node>> members;
+    std::vector<Node> members; // a mapping's values, each with its key in memberKey
+    std::string memberKey;
     size_t line = 0;
 
     const Node *member(std::string_view key) const
     {
-        for (const auto &[name, value] : members) {
-            if (name == key)
+        for (const Node &value : members) {
+            if (value.memberKey == key)
                 return &value;
         }
         return nullptr;
@@ -142,8 +143,8 @@ private:
                 }
                 if (!next(event, error))
                     return false;
-                node.members.emplace_back(key.scalar, Node{});
-                if (!build(event, node.members.back().second, depth + 1, error))
+                node.members.emplace_back().memberKey = key.scalar;
+                if (!build(event, node.members.back(), depth + 1, error))
                     return false;
             }
             return false;
