@@ -7,12 +7,17 @@
 #      MQDESK_TEST_FUZZ=0 skips it). scripts/fuzz.sh runs the targets longer.
 # The sanitizer and fuzz presets build only the engine and what they run (no Qt UI).
 # Installs missing Debian packages first. Extra arguments go to every ctest run.
+# Tests run side by side: most of their time is spent waiting (on fsync, on sockets, on a JVM's
+# start), so the Release suite runs nproc+1 at once and the sanitizer and fuzz phases nproc
+# (MQDESK_TEST_JOBS overrides both). The longest tests carry a CTest COST so they start first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 
 jobs=$(nproc)
+release_test_jobs=${MQDESK_TEST_JOBS:-$((jobs + 1))}
+engine_test_jobs=${MQDESK_TEST_JOBS:-$jobs}
 phases=()
 phase_start=0
 begin_phase() { echo "== $1"; phase_name=$1; phase_start=$(date +%s); }
@@ -53,7 +58,7 @@ if [[ ! -e $venv/.installed || tests/conformance/python/requirements.txt -nt $ve
   fi
   touch "$venv/.installed"
 fi
-ctest --preset release -j 1 "$@"
+ctest --preset release -j "$release_test_jobs" "$@"
 end_phase
 
 begin_phase "Engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
@@ -61,14 +66,14 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
-ctest --preset asan -j 1 "$@"
+ctest --preset asan -j "$engine_test_jobs" "$@"
 end_phase
 
 if [[ ${MQDESK_TEST_TSAN:-1} == 1 ]]; then
 begin_phase "Engine tests under ThreadSanitizer"
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"
-ctest --preset tsan -j 1 "$@"
+ctest --preset tsan -j "$engine_test_jobs" "$@"
 end_phase
 fi
 
@@ -76,6 +81,6 @@ if [[ ${MQDESK_TEST_FUZZ:-1} == 1 ]]; then
 begin_phase "Fuzz targets, a few seconds each over their seed corpora"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs"
-ctest --preset fuzz -j 1 "$@"
+ctest --preset fuzz -j "$engine_test_jobs" "$@"
 end_phase
 fi
