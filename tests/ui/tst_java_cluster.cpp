@@ -314,20 +314,7 @@ private slots:
         // Export…: the message found, written whole as JSON Lines through the save dialog.
         const QString path = dir_.filePath(QStringLiteral("java-message.jsonl"));
         QSignalSpy exported(messages, &ui::MessagesView::exportFinished);
-        QTimer typer;
-        typer.setInterval(50);
-        connect(&typer, &QTimer::timeout, this, [&typer, path] {
-            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
-            auto *name = dialog ? dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")) : nullptr;
-            if (!name)
-                return;
-            typer.stop();
-            name->selectAll();
-            QTest::keyClicks(name, path);
-            QTest::keyClick(name, Qt::Key_Return);
-        });
-        typer.start();
-        QTest::mouseClick(messages->exportButton(), Qt::LeftButton);
+        test::saveThroughFileDialog(messages->exportButton(), path);
         QVERIFY(exported.count() > 0 || exported.wait(kTimeout));
         QCOMPARE(exported.at(0).at(0).toString(), path);
         QFile file(path);

@@ -21,6 +21,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QString>
@@ -214,6 +216,39 @@ void whenDialogOpens(QObject *context, int timeoutMs, Act act)
         if (auto *open = qobject_cast<QDialog *>(QApplication::activeModalWidget()))
             open->reject();
     });
+}
+
+// Clicks `opener` and, in the QFileDialog it opens, types `path` into the file name and presses
+// Return, as a person does. Return is pressed again every 200 ms while the dialog stays open: on a
+// loaded machine the dialog may not take the first one (its folder still being read), and a
+// dialog that never closes would hang the test in its exec(). After `timeoutMs` the dialog is
+// rejected, so the caller's wait for the outcome fails instead.
+inline void saveThroughFileDialog(QWidget *opener, const QString &path, int timeoutMs = 30000)
+{
+    QTimer typer;
+    typer.setInterval(50);
+    QElapsedTimer since;
+    since.start();
+    QObject::connect(&typer, &QTimer::timeout, [&typer, &since, path, timeoutMs] {
+        auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        if (since.elapsed() > timeoutMs) {
+            dialog->reject();
+            return;
+        }
+        auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
+        if (!name || !name->isVisible())
+            return;
+        if (name->text() != path) {
+            name->selectAll();
+            QTest::keyClicks(name, path);
+        }
+        QTest::keyClick(name, Qt::Key_Return);
+        typer.setInterval(200);
+    });
+    typer.start();
+    QTest::mouseClick(opener, Qt::LeftButton); // returns once the dialog is closed
 }
 
 // Clicks `which` of the dialog's button box with the mouse (it must be enabled).

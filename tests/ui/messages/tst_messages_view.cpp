@@ -554,20 +554,7 @@ private:
     bool exportThroughTheDialog(const QString &path)
     {
         QSignalSpy finished(view_, &MessagesView::exportFinished);
-        QTimer typer;
-        typer.setInterval(50);
-        connect(&typer, &QTimer::timeout, this, [&typer, path] {
-            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
-            auto *name = dialog ? dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")) : nullptr;
-            if (!name)
-                return;
-            typer.stop();
-            name->selectAll();
-            QTest::keyClicks(name, path);
-            QTest::keyClick(name, Qt::Key_Return);
-        });
-        typer.start();
-        QTest::mouseClick(view_->exportButton(), Qt::LeftButton);
+        test::saveThroughFileDialog(view_->exportButton(), path);
         if (finished.isEmpty() && !finished.wait(10000))
             return false;
         return finished.at(0).at(0).toString() == path;
