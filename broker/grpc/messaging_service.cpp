@@ -126,6 +126,8 @@ v2::Status statusOfResponse(const RemotingCommand &response, v2::Code otherwise)
         return makeStatus(v2::Code::ILLEGAL_FILTER_EXPRESSION, remark);
     case ResponseCode::kPollingFull:
         return makeStatus(v2::Code::TOO_MANY_REQUESTS, remark);
+    case ResponseCode::kLmqQuotaExceeded: // the proxy's ResponseBuilder
+        return makeStatus(v2::Code::LITE_TOPIC_QUOTA_EXCEEDED, remark);
     case ResponseCode::kPollingTimeout:
     case ResponseCode::kNoMessage:
     case ResponseCode::kPullNotFound:

@@ -200,6 +200,7 @@ struct ResponseCode
     static constexpr int32_t kFlowControl = 215;
     static constexpr int32_t kNotLeaderForQueue = 501;         // [5.x]
     static constexpr int32_t kIllegalOperation = 604;          // [5.x]
+    static constexpr int32_t kLmqQuotaExceeded = 2017;         // [5.5] a new LMQ beyond maxLmqConsumeQueueNum
     static constexpr int32_t kGoAway = 1500;                   // [5.x]
     static constexpr int32_t kUserNotExist = 3001;             // [5.x]
     static constexpr int32_t kPolicyNotExist = 3002;           // [5.x]

@@ -606,7 +606,7 @@ bool isLiveKey(std::string_view key)
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
         "channelNotActiveInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
-        "flushIntervalCommitLog", "writeWithoutMmap"};
+        "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum"};
     return live.contains(key);
 }
 
@@ -636,6 +636,8 @@ std::string BrokerController::updateConfig(const std::map<std::string, std::stri
         store_->setFlushIntervalCommitLog(next.store.flushIntervalCommitLog);
     if (store_ && next.store.writeWithoutMmap != current->store.writeWithoutMmap)
         store_->commitLog().setWriteWithoutMmap(next.store.writeWithoutMmap);
+    if (store_)
+        store_->commitLog().setLmqQuota(next.store.enableLmqQuota, next.store.maxLmqConsumeQueueNum);
     publishSettings(std::move(next));
     return {};
 }

@@ -50,6 +50,7 @@ int32_t responseCodeOf(store::PutMessageStatus status)
     case store::PutMessageStatus::WheelTimerMsgIllegal: return ResponseCode::kMessageIllegal;
     case store::PutMessageStatus::WheelTimerFlowControl:
     case store::PutMessageStatus::WheelTimerNotEnable: return ResponseCode::kSystemError;
+    case store::PutMessageStatus::LmqConsumeQueueNumExceeded: return ResponseCode::kLmqQuotaExceeded;
     case store::PutMessageStatus::ServiceNotAvailable: return ResponseCode::kServiceNotAvailable;
     case store::PutMessageStatus::CreateMappedFileFailed:
     case store::PutMessageStatus::UnknownError: return ResponseCode::kSystemError;
@@ -62,7 +63,8 @@ std::string putFailureRemark(const store::PutMessageResult &result)
     switch (result.status) {
     case store::PutMessageStatus::WheelTimerFlowControl:
     case store::PutMessageStatus::WheelTimerMsgIllegal:
-    case store::PutMessageStatus::WheelTimerNotEnable: return result.error; // Java's remark, word for word
+    case store::PutMessageStatus::WheelTimerNotEnable:
+    case store::PutMessageStatus::LmqConsumeQueueNumExceeded: return result.error; // Java's remark, word for word
     default:
         return std::string(store::putStatusName(result.status)) + (result.error.empty() ? std::string() : ": " + result.error);
     }

@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -35,6 +36,7 @@ std::string_view putStatusName(PutMessageStatus status)
     case PutMessageStatus::WheelTimerFlowControl: return "WHEEL_TIMER_FLOW_CONTROL";
     case PutMessageStatus::WheelTimerMsgIllegal: return "WHEEL_TIMER_MSG_ILLEGAL";
     case PutMessageStatus::WheelTimerNotEnable: return "WHEEL_TIMER_NOT_ENABLE";
+    case PutMessageStatus::LmqConsumeQueueNumExceeded: return "LMQ_CONSUME_QUEUE_NUM_EXCEEDED";
     case PutMessageStatus::UnknownError: return "UNKNOWN_ERROR";
     }
     return "UNKNOWN_ERROR";
@@ -80,6 +82,8 @@ CommitLog::CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoi
     else
         encodeOptions_.storeHost = common::HostAddress::ipv4(127, 0, 0, 1, 0);
     encodeOptions_.storeHost.port = config.listenPort;
+    lmqQuotaEnabled_ = config.enableLmqQuota;
+    maxLmqs_ = config.maxLmqConsumeQueueNum;
 }
 
 CommitLog::~CommitLog()
@@ -282,6 +286,7 @@ bool CommitLog::numberInLmqs(Encoded &encoded, PutMessageResult &result)
     std::string offsets;
     encoded.lmqQueueKeys.clear();
     bool firstName = true;
+    int64_t newLmqs = 0;
     for (std::string_view name : common::javaSplit(*message.properties.get(common::property::kInnerMultiDispatch), ',')) {
         if (!firstName)
             offsets += ',';
@@ -290,8 +295,17 @@ bool CommitLog::numberInLmqs(Encoded &encoded, PutMessageResult &result)
             continue;
         std::string key = topicQueueKey(name, 0);
         const auto it = queueOffsets_.find(key);
+        if (it == queueOffsets_.end() && std::find(encoded.lmqQueueKeys.begin(), encoded.lmqQueueKeys.end(), key)
+                                             == encoded.lmqQueueKeys.end())
+            ++newLmqs;
         offsets += std::to_string(it == queueOffsets_.end() ? 0 : it->second);
         encoded.lmqQueueKeys.push_back(std::move(key));
+    }
+    // Java's HookUtils.handleLmqQuota, with this message's new LMQs counted as well.
+    if (lmqQuotaEnabled_ && newLmqs > 0 && lmqCount_ + newLmqs > maxLmqs_) {
+        result.status = PutMessageStatus::LmqConsumeQueueNumExceeded;
+        result.error = "[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]lmq consume queue num exceeded.";
+        return false;
     }
     common::MessageProperties properties = message.properties;
     properties.set(common::property::kInnerMultiQueueOffset, offsets);
@@ -385,8 +399,11 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
         else
             it->second = baseQueueOffset + encoded.count;
     }
-    for (std::string &key : encoded.lmqQueueKeys)
-        ++queueOffsets_[std::move(key)]; // LmqDispatch.updateLmqOffsets
+    for (std::string &key : encoded.lmqQueueKeys) {
+        const auto [lmq, isNew] = queueOffsets_.try_emplace(std::move(key), 0);
+        ++lmq->second; // LmqDispatch.updateLmqOffsets
+        lmqCount_ += isNew ? 1 : 0;
+    }
 
     result.status = PutMessageStatus::PutOk;
     result.wroteOffset = physicalOffset;
@@ -533,10 +550,19 @@ int64_t CommitLog::nextQueueOffset(std::string_view topic, int32_t queueId) cons
     return it == queueOffsets_.end() ? 0 : it->second;
 }
 
+void CommitLog::setLmqQuota(bool enable, int maxLmqs)
+{
+    std::lock_guard lock(putMutex_);
+    lmqQuotaEnabled_ = enable;
+    maxLmqs_ = maxLmqs;
+}
+
 void CommitLog::setQueueOffsetTable(std::unordered_map<std::string, int64_t> table)
 {
     std::lock_guard lock(putMutex_);
     queueOffsets_ = std::move(table);
+    lmqCount_ = std::count_if(queueOffsets_.begin(), queueOffsets_.end(),
+                              [](const auto &entry) { return entry.first.starts_with(common::kLmqPrefix); });
 }
 
 std::string CommitLog::messageId(int64_t offset) const

@@ -131,6 +131,8 @@ public:
     // costs a fraction of one of pages written through the mapping (docs/performance.md).
     bool writeWithoutMmap() const { return writeWithoutMmap_.load(std::memory_order_relaxed); }
     void setWriteWithoutMmap(bool on) { writeWithoutMmap_.store(on, std::memory_order_relaxed); }
+    // enableLmqQuota and maxLmqConsumeQueueNum, from the next put on (UPDATE_BROKER_CONFIG).
+    void setLmqQuota(bool enable, int maxLmqs);
     // Enabling attaches a pool buffer to the current file from its write position on;
     // disabling commits what the buffers hold and writes through the mapping again.
     // Returns false (the pool stays on) when pending bytes could not be written to the files.
@@ -191,6 +193,9 @@ private:
     mutable PutLock putMutex_; // useReentrantLockWhenPutMessage picks mutex or spin lock
     std::shared_ptr<MappedFile> writeFile_; // guarded by putMutex_
     std::unordered_map<std::string, int64_t> queueOffsets_; // "topic-queueId" → next; putMutex_
+    int64_t lmqCount_ = 0; // putMutex_: the `%LMQ%` keys of queueOffsets_
+    bool lmqQuotaEnabled_ = true; // putMutex_; from the config, then setLmqQuota
+    int64_t maxLmqs_ = 0;         // putMutex_
     int64_t lastCreateFailureLogMillis_ = 0; // putMutex_: failures are logged at most every 5 s
     int64_t suppressedCreateFailures_ = 0;   // putMutex_
 

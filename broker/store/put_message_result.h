@@ -20,6 +20,8 @@ enum class PutMessageStatus {
     WheelTimerFlowControl, // the target slot holds more than timerCongestNumEachSlot
     WheelTimerMsgIllegal,  // delivery beyond timerMaxDelaySec, unparsable, or a past delete marker
     WheelTimerNotEnable,   // TIMER_* properties while timerWheelEnable is false
+    // A new LMQ beyond maxLmqConsumeQueueNum (enableLmqQuota); `error` is Java's remark.
+    LmqConsumeQueueNumExceeded,
     UnknownError,
 };
 

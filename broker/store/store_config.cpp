@@ -81,6 +81,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"messageIndexEnable", boolField(&C::messageIndexEnable)},
         {"enableLmq", boolField(&C::enableLmq)},
         {"enableMultiDispatch", boolField(&C::enableMultiDispatch)},
+        {"enableLmqQuota", boolField(&C::enableLmqQuota)},
+        {"maxLmqConsumeQueueNum", intField(&C::maxLmqConsumeQueueNum, 0)},
         {"maxHashSlotNum", intField(&C::maxHashSlotNum, 1)},
         {"maxIndexNum", intField(&C::maxIndexNum, 2)},
         {"timerWheelEnable", boolField(&C::timerWheelEnable)},

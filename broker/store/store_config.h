@@ -84,6 +84,13 @@ struct MessageStoreConfig
     // enableMultiDispatch writes their consume-queue entries. Both off by default, as Java's.
     bool enableLmq = false;
     bool enableMultiDispatch = false;
+    // With enableLmq, a message naming an LMQ the store does not have yet is refused once the
+    // store has maxLmqConsumeQueueNum of them (LMQ_CONSUME_QUEUE_NUM_EXCEEDED, remoting 2017):
+    // each LMQ is a consume queue of its own, so a client naming new ones without end would take
+    // the broker's files and mappings. On by default here (Java's default is off); the message's
+    // own new LMQs count too, so the limit holds exactly (Java checks each against the count before).
+    bool enableLmqQuota = true;
+    int maxLmqConsumeQueueNum = 20000;
 
     // Timer messages (RocketMQ 5's TimerMessageStore, store-format §12.2–12.3). The wheel holds
     // 2 × 7 × 86400 slots of timerPrecisionMs each whatever the precision, so a finer precision

@@ -429,6 +429,14 @@ private slots:
         }
         QCOMPARE(broker.call(pull("LiteGroup", "%LMQ%$Parent$user-2", 0, 0)).code, ResponseCode::kSuccess);
 
+        // A new lite topic beyond maxLmqConsumeQueueNum: 2017 with Java's remark; existing ones still take sends.
+        QVERIFY2(broker.controller().updateConfig({{"maxLmqConsumeQueueNum", "2"}}).empty(), "update refused");
+        const RemotingCommand overQuota = broker.call(sendV2("Parent", 0, "for user-3", "__LITE_TOPIC\001user-3\002"));
+        QCOMPARE(overQuota.code, ResponseCode::kLmqQuotaExceeded);
+        QCOMPARE(overQuota.remark.value_or(""),
+                 std::string("[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]lmq consume queue num exceeded."));
+        QCOMPARE(broker.call(sendV2("Parent", 0, "again", "__LITE_TOPIC\001user-2\002")).code, ResponseCode::kSuccess);
+
         TestBroker plain;
         QVERIFY2(plain.start(error), error.c_str());
         QCOMPARE(plain.call(pull("LiteGroup", "%LMQ%$Parent$user-1", 0, 0)).code, ResponseCode::kTopicNotExist);

@@ -123,6 +123,45 @@ private slots:
         QCOMPARE(queueOffsetsOf(allRecords(store->commitLog()).front()), std::string("<none>"));
         QVERIFY(!store->consumeQueues().find(kLmqA, 0));
     }
+
+    // enableLmqQuota: at maxLmqConsumeQueueNum LMQs a message naming a new one is refused whole
+    // (nothing appended, no queue made), one naming only existing LMQs is stored; the count
+    // includes the message's own new LMQs and survives a restart.
+    void newLmqsBeyondTheQuotaAreRefused()
+    {
+        QTemporaryDir dir;
+        auto config = lmqStoreConfig(dir.path());
+        config.maxLmqConsumeQueueNum = 3;
+        const std::string lmqC = "%LMQ%$Orders$user-3";
+        const std::string lmqD = "%LMQ%$Orders$user-4";
+        const auto expectRefused = [](const PutMessageResult &result) {
+            QCOMPARE(result.status, PutMessageStatus::LmqConsumeQueueNumExceeded);
+            QCOMPARE(result.error, std::string("[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]lmq consume queue num exceeded."));
+        };
+        {
+            auto store = openStore(config);
+            QVERIFY(store);
+            QVERIFY(store->putMessage(lmqMessage("m0", std::string(kLmqA) + "," + kLmqB)).stored());
+            // Two new ones with room for one: refused, and so is the message, in no queue at all.
+            expectRefused(store->putMessage(lmqMessage("two-new", lmqC + "," + lmqD)));
+            QVERIFY(store->putMessage(lmqMessage("m1", lmqC + "," + kLmqA)).stored());
+            expectRefused(store->putMessage(lmqMessage("fourth", lmqD)));
+            QVERIFY(store->putMessage(lmqMessage("m2", std::string(kLmqB) + "," + lmqC)).stored());
+            store->waitForDispatch();
+            QCOMPARE(bodiesIn(*store, "Orders", 1), (std::vector<std::string>{"m0", "m1", "m2"}));
+            QVERIFY(!store->consumeQueues().find(lmqD, 0));
+            QCOMPARE(bodiesIn(*store, lmqC, 0), (std::vector<std::string>{"m1", "m2"}));
+        }
+        auto store = openStore(config); // recovered: still three LMQs
+        QVERIFY(store);
+        expectRefused(store->putMessage(lmqMessage("after-restart", lmqD)));
+        QVERIFY(store->putMessage(lmqMessage("m3", kLmqA)).stored());
+        config.enableLmqQuota = false;
+        store.reset();
+        store = openStore(config);
+        QVERIFY(store);
+        QVERIFY(store->putMessage(lmqMessage("unbounded", lmqD)).stored());
+    }
 };
 
 QObject *createLmqDispatchTest() { return new LmqDispatchTest; }
