@@ -636,7 +636,8 @@ std::string BrokerController::updateConfig(const std::map<std::string, std::stri
         store_->setFlushIntervalCommitLog(next.store.flushIntervalCommitLog);
     if (store_ && next.store.writeWithoutMmap != current->store.writeWithoutMmap)
         store_->commitLog().setWriteWithoutMmap(next.store.writeWithoutMmap);
-    if (store_)
+    if (store_ && (next.store.enableLmqQuota != current->store.enableLmqQuota
+                   || next.store.maxLmqConsumeQueueNum != current->store.maxLmqConsumeQueueNum))
         store_->commitLog().setLmqQuota(next.store.enableLmqQuota, next.store.maxLmqConsumeQueueNum);
     publishSettings(std::move(next));
     return {};
