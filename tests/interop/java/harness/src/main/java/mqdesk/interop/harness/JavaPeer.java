@@ -35,6 +35,8 @@ public final class JavaPeer implements AutoCloseable {
 
     private static final long READY_TIMEOUT_S = 60;
     private static final long STOP_TIMEOUT_S = 60;
+    private static final String CLUSTER = "DefaultCluster";
+    private static final java.util.regex.Pattern SUCCESS_CODE = java.util.regex.Pattern.compile("\"code\"\\s*:\\s*0\\b");
 
     private final Kind kind;
     private final Path root;
@@ -43,6 +45,7 @@ public final class JavaPeer implements AutoCloseable {
     private final int port;
     private final String heap;
     private String classPath; // null: this JVM's java.class.path, read at start()
+    private String namesrvAddr; // a proxy's: start() waits until it routes the cluster
     private Process process;
     private int starts;
 
@@ -68,6 +71,7 @@ public final class JavaPeer implements AutoCloseable {
             + "\", \"grpcServerPort\": " + grpcPort + ", \"remotingListenPort\": " + remotingPort + "}\n");
         JavaPeer peer = new JavaPeer(Kind.PROXY, root, conf, null, grpcPort, "-Xmx384m");
         peer.classPath = classPath;
+        peer.namesrvAddr = namesrvAddr;
         return peer;
     }
 
@@ -133,6 +137,8 @@ public final class JavaPeer implements AutoCloseable {
     public JavaPeer start() throws IOException, InterruptedException {
         if (process != null && process.isAlive())
             throw new IllegalStateException(this + " is already running");
+        if (kind == Kind.PROXY)
+            awaitClusterRoute(namesrvAddr, CLUSTER, READY_TIMEOUT_S);
         ++starts;
         Path home = root.resolve("home");
         Files.createDirectories(home);
@@ -192,6 +198,47 @@ public final class JavaPeer implements AutoCloseable {
         }
         Log.info("%s #%d ready", this, starts);
         return this;
+    }
+
+    /**
+     * Waits until the NameServer at {@code namesrvAddr} answers a route for the topic named {@code cluster}.
+     * A cluster-mode proxy creates its system topics on that route at start and exits when there is none;
+     * a Java broker can print "boot success" before its first registration reached the NameServer (the
+     * registration times out under load and is retried 30 s later).
+     */
+    private static void awaitClusterRoute(String namesrvAddr, String cluster, long timeoutS)
+        throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
+        String[] hostPort = namesrvAddr.split(":");
+        int opaque = 0;
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try (java.net.Socket socket = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+                socket.setSoTimeout(5000);
+                // RemotingCommand, JSON header: GET_ROUTEINFO_BY_TOPIC (105) {topic: cluster}.
+                byte[] header = ("{\"code\":105,\"language\":\"JAVA\",\"version\":0,\"opaque\":" + ++opaque
+                                 + ",\"flag\":0,\"extFields\":{\"topic\":\"" + cluster + "\"}}")
+                                    .getBytes(StandardCharsets.UTF_8);
+                var frame = new java.io.DataOutputStream(socket.getOutputStream());
+                frame.writeInt(4 + header.length);
+                frame.writeInt(header.length);
+                frame.write(header);
+                frame.flush();
+                var in = new java.io.DataInputStream(socket.getInputStream());
+                byte[] answer = new byte[in.readInt()];
+                in.readFully(answer);
+                int headerLength = ((answer[0] & 0xff) << 24 | (answer[1] & 0xff) << 16 | (answer[2] & 0xff) << 8
+                                    | (answer[3] & 0xff)) & 0xffffff;
+                last = new String(answer, 4, headerLength, StandardCharsets.UTF_8);
+                if (SUCCESS_CODE.matcher(last).find())
+                    return;
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("NameServer " + namesrvAddr + " has no route for cluster " + cluster
+                                        + " after " + timeoutS + " s; its last answer: " + last);
     }
 
     /** SIGTERM (the JVM's shutdown hook stops the server); a broker must leave no `abort` file. */
