@@ -114,6 +114,24 @@ std::vector<v2::MessageType> acceptedMessageTypes(const store::TopicConfig &topi
     return {v2::MessageType::NORMAL};
 }
 
+v2::Status checkLiteTopicName(const std::string &liteTopic)
+{
+    // The Java proxy's GrpcValidator.validateLiteTopic: it also keeps '$' out, which would end
+    // the lite topic's part of its LMQ name (%LMQ%$<parent>$<lite>).
+    if (isBlank(liteTopic))
+        return makeStatus(v2::Code::ILLEGAL_LITE_TOPIC, "lite topic cannot be the char sequence of whitespace");
+    if (liteTopic.size() > static_cast<size_t>(kMaxLiteTopicSize))
+        return makeStatus(v2::Code::ILLEGAL_LITE_TOPIC,
+                          "lite topic exceed the max size " + std::to_string(kMaxLiteTopicSize));
+    const bool allowed = std::all_of(liteTopic.begin(), liteTopic.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+    if (!allowed)
+        return makeStatus(v2::Code::ILLEGAL_LITE_TOPIC,
+                          "lite topic can only contain alphanumeric characters, hyphens(-), and underscores(_)");
+    return makeStatus(v2::Code::OK);
+}
+
 v2::MessageType messageTypeOf(const v2::Message &message)
 {
     const v2::SystemProperties &system = message.system_properties();
@@ -215,6 +233,11 @@ v2::Status toBrokerMessage(const v2::Message &message, const store::TopicConfig 
     // or on a message of another type, as it does for remoting senders.
     if (system.has_priority())
         properties.set(common::property::kPriority, std::to_string(system.priority()));
+    if (system.has_lite_topic()) {
+        if (v2::Status status = checkLiteTopicName(system.lite_topic()); !isOk(status))
+            return status;
+        properties.set(property::kLiteTopic, system.lite_topic());
+    }
     const v2::MessageType type = messageTypeOf(message);
     // A MIXED topic takes every type (the proxy's validator), though its route lists four.
     const std::string *topicType = topic.attributes.find("message.type");

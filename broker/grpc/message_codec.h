@@ -47,6 +47,13 @@ std::vector<v2::MessageType> acceptedMessageTypes(const store::TopicConfig &topi
 
 // What a message is, from what it carries (Java's MessageType.parseFrom... of the proxy).
 v2::MessageType messageTypeOf(const v2::Message &message);
+// LiteTopic (RocketMQ 5.5): the longest lite topic name (the proxy's maxLiteTopicSize, UTF-8
+// bytes), what a lite client may hold unless its group says otherwise (lite.sub.client.quota),
+// and a lite topic name as the proxy checks it (ILLEGAL_LITE_TOPIC: blank, too long, or other
+// than letters, digits, '-' and '_').
+inline constexpr int32_t kMaxLiteTopicSize = 64;
+inline constexpr int64_t kDefaultLiteSubscriptionQuota = 2000;
+v2::Status checkLiteTopicName(const std::string &liteTopic);
 
 // A send's message for the store, after the proxy's checks in their order; the status names
 // what is wrong otherwise. `peerAddress` is the client's, for the born host; `now` in ms.

@@ -12,8 +12,10 @@
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/resource_names.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/pop/pop_service.h"
 #include "broker/server/pop/pop_records.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -128,6 +130,8 @@ v2::Status statusOfResponse(const RemotingCommand &response, v2::Code otherwise)
         return makeStatus(v2::Code::TOO_MANY_REQUESTS, remark);
     case ResponseCode::kLmqQuotaExceeded: // the proxy's ResponseBuilder
         return makeStatus(v2::Code::LITE_TOPIC_QUOTA_EXCEEDED, remark);
+    case ResponseCode::kLiteSubscriptionQuotaExceeded:
+        return makeStatus(v2::Code::LITE_SUBSCRIPTION_QUOTA_EXCEEDED, remark);
     case ResponseCode::kPollingTimeout:
     case ResponseCode::kNoMessage:
     case ResponseCode::kPullNotFound:
@@ -166,6 +170,8 @@ MessagingService::MessagingService(server::BrokerController &broker, MessagingSe
           },
           [this](GrpcClient &client) {
               renewals_.forgetClient(client.clientId());
+              // A lite client's topics go to its group's other clients (the Java proxy's COMPLETE_REMOVE).
+              broker_.pop().removeLiteClient(client.clientId());
               client.channel()->close("client left");
               broker_.localConnectionClosed(client.channel()->id());
           })
@@ -236,6 +242,19 @@ RemotingCommand MessagingService::handleRequest(const GrpcClient &client, int32_
     remoting::setField(request.extFields, "queueId", info.queueId);
     remoting::setField(request.extFields, "extraInfo", handle);
     remoting::setField(request.extFields, "offset", info.queueOffset);
+    // A lite topic's message (a FIFO handle on a LITE topic; its offset is its LMQ's): the lite
+    // topic from the stored message, so that every settling path acts on the LMQ — the SDK's ack,
+    // a 5.2.0 nack sent without lite_topic, the renewals, the DLQ's ack.
+    if (info.reviveQid == server::pop::kOrderReviveQid && info.retry == "0" && info.commitLogOffset >= 0) {
+        const auto config = broker_.topics().find(topic);
+        const std::string *type = config ? config->attributes.find(remoting::kMessageTypeAttribute) : nullptr;
+        if (type && *type == remoting::kLiteMessageType) {
+            if (const auto stored = broker_.store().lookMessageByOffset(info.commitLogOffset)) {
+                if (const auto liteTopic = stored->properties.get(common::property::kLiteTopic))
+                    remoting::setField(request.extFields, "liteTopic", std::string(*liteTopic));
+            }
+        }
+    }
     return request;
 }
 
@@ -490,8 +509,10 @@ struct SendState
     if ((topic->perm & store::perm::kRead) == 0 || topic->readQueueNums <= 0)
         return answer(context, response, makeStatus(v2::Code::FORBIDDEN, "no readable queue"));
     const auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(request->group().name());
-    const bool fifo = group && group->consumeMessageOrderly;
-    // Java: one assignment per broker meaning "any queue" (id -1), or per queue for a FIFO group.
+    // Java: one assignment per broker meaning "any queue" (id -1), or per queue for a FIFO group
+    // that is no lite group (a lite group's order is per lite topic, kept by the broker).
+    const bool lite = group && group->attributes.find(remoting::kLiteBindTopicAttribute) != nullptr;
+    const bool fifo = group && group->consumeMessageOrderly && !lite;
     const int32_t count = fifo ? topic->readQueueNums : 1;
     for (int32_t i = 0; i < count; ++i) {
         v2::MessageQueue &queue = *response->add_assignments()->mutable_message_queue();

@@ -14,6 +14,7 @@
 //   EndTransaction                   END_TRANSACTION                         messaging_service.cpp
 //   NotifyClientTermination          UNREGISTER_CLIENT, the client leaves    messaging_service.cpp
 //   RecallMessage                    RECALL_MESSAGE                          messaging_service.cpp
+//   SyncLiteSubscription             LITE_SUBSCRIPTION_CTL                   lite_subscription.cpp
 //
 // A PushConsumer's deliveries (auto_renew) stay invisible while it consumes them: their receipts
 // are renewed before their time is up (receipt_renewals.h), and the settling RPCs use the latest.
@@ -102,6 +103,9 @@ public:
     ::grpc::ServerUnaryReactor *RecallMessage(::grpc::CallbackServerContext *context,
                                               const v2::RecallMessageRequest *request,
                                               v2::RecallMessageResponse *response) override;
+    ::grpc::ServerUnaryReactor *SyncLiteSubscription(::grpc::CallbackServerContext *context,
+                                                     const v2::SyncLiteSubscriptionRequest *request,
+                                                     v2::SyncLiteSubscriptionResponse *response) override;
 
     // For receive_message.cpp and telemetry.cpp.
     server::BrokerController &broker() { return broker_; }

@@ -4,11 +4,14 @@
 // group's DLQ) and the stream: status, the messages, the delivery timestamp, OK.
 
 #include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
+#include "broker/common/message_properties.h"
 #include "broker/common/record_codec.h"
 #include "broker/grpc/message_codec.h"
 #include "broker/grpc/messaging_service.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/pop/pop_records.h"
@@ -155,6 +158,24 @@ private:
         subscription_ = remoting::SubscriptionData::build(topic, expression,
                                                           sql ? remoting::kExpressionSql92 : remoting::kExpressionTag);
 
+        const auto groupConfig = service_.broker().subscriptionGroups().findSubscriptionGroupConfig(group);
+        lite_ = groupConfig && groupConfig->attributes.find(remoting::kLiteBindTopicAttribute) != nullptr;
+        if (lite_) {
+            // A lite group reads the lite topics its client subscribed (spec §7.1): POP_LITE_MESSAGE.
+            RemotingCommand pop = service_.newRequest(*client_, RequestCode::kPopLiteMessage);
+            remoting::setField(pop.extFields, "clientId", client_->clientId());
+            remoting::setField(pop.extFields, "consumerGroup", group);
+            remoting::setField(pop.extFields, "topic", topic);
+            remoting::setField(pop.extFields, "maxMsgNum", std::clamp(request_.batch_size(), 1, kMaxBatch));
+            remoting::setField(pop.extFields, "invisibleTime", invisible);
+            remoting::setField(pop.extFields, "pollTime", poll);
+            remoting::setField(pop.extFields, "bornTime", common::wallMillis());
+            if (request_.has_attempt_id())
+                remoting::setField(pop.extFields, "attemptId", request_.attempt_id());
+            service_.callBroker(*client_, std::move(pop), std::chrono::milliseconds(poll + 2000),
+                                [this](RemotingCommand response) { onPopped(std::move(response)); });
+            return;
+        }
         RemotingCommand pop = service_.newRequest(*client_, RequestCode::kPopMessage);
         remoting::setField(pop.extFields, "consumerGroup", group);
         remoting::setField(pop.extFields, "topic", topic);
@@ -185,10 +206,18 @@ private:
         base.brokerName = service_.broker().brokerConfig().brokerName;
         const std::map<std::string, int64_t> startOffsets = parseOffsetInfo(header.optString("startOffsetInfo"));
         const std::map<std::string, int64_t> orderCounts = parseOffsetInfo(header.optString("orderCountInfo"));
+        // A lite pop's counts: one per message, in body order.
+        std::vector<int64_t> liteCounts;
+        const std::string liteCountInfo = lite_ ? header.optString("orderCountInfo") : std::string();
+        if (lite_) {
+            for (const std::string_view count : common::javaSplit(liteCountInfo, ';'))
+                liteCounts.push_back(remoting::parseJavaLong(std::string(count)).value_or(0));
+        }
 
         const std::string &topic = request_.message_queue().topic().name();
         const std::string &group = request_.group().name();
         std::vector<v2::Message> out;
+        size_t skipped = 0; // records acked or moved to the DLQ instead of delivered
         std::span<const uint8_t> rest(response.body);
         while (!rest.empty()) {
             const common::DecodeResult decoded = common::decodeRecord(rest);
@@ -197,9 +226,26 @@ private:
                 break;
             }
             rest = rest.subspan(static_cast<size_t>(decoded.size));
-            const common::StoredMessage message = decoded.record.materialize();
+            common::StoredMessage message = decoded.record.materialize();
             ExtraInfo info = base;
-            if (auto ck = message.properties.get(property5::kPopCk)) {
+            int32_t attempt = message.reconsumeTimes + 1;
+            if (lite_) {
+                // The parent's record; its place in the lite topic is its LMQ offset, which the
+                // handle and queue_offset carry (the proxy's handle: queue 0, FIFO reviveQid).
+                const auto lmqOffset = remoting::parseJavaLong(
+                    std::string(message.properties.get(common::property::kInnerMultiQueueOffset).value_or("")));
+                if (!lmqOffset) {
+                    spdlog::warn("grpc: a lite message of {} has no LMQ offset; skipped", topic);
+                    continue;
+                }
+                message.queueOffset = *lmqOffset;
+                info.retry = "0";
+                info.queueId = 0;
+                info.ckStartOffset = *lmqOffset;
+                info.queueOffset = *lmqOffset;
+                const size_t index = out.size() + skipped;
+                attempt = static_cast<int32_t>(index < liteCounts.size() ? liteCounts[index] : 0) + 1;
+            } else if (auto ck = message.properties.get(property5::kPopCk)) {
                 std::string error;
                 if (auto parsed = ExtraInfo::parse(*ck, error))
                     info = *parsed;
@@ -211,8 +257,7 @@ private:
                 info.ckStartOffset = start != startOffsets.end() ? start->second : message.queueOffset;
             }
             info.commitLogOffset = message.physicalOffset;
-            int32_t attempt = message.reconsumeTimes + 1;
-            if (fifo_) {
+            if (fifo_ && !lite_) {
                 const auto count = orderCounts.find(info.retry + " qo" + std::to_string(info.queueId) + "%"
                                                     + std::to_string(info.queueOffset));
                 if (count != orderCounts.end())
@@ -224,10 +269,14 @@ private:
             if (subscription_.isTagType() && !subscription_.subscribesAll()
                 && !subscription_.tagsSet.count(message.tags())) {
                 ackQuietly(group, topic, info, handle);
+                ++skipped;
                 continue;
             }
-            if (!fifo_ && maxAttempts_ > 0 && attempt > maxAttempts_) {
+            // Past its attempts, to the DLQ (a lite group's too: its FIFO is per lite topic, and
+            // the DLQ's ack moves that lite topic on).
+            if ((!fifo_ || lite_) && maxAttempts_ > 0 && attempt > maxAttempts_) {
                 forwardToDeadLetter(group, topic, info, handle, message);
+                ++skipped;
                 continue;
             }
             out.push_back(toProtoMessage(message, topic, handle, attempt));
@@ -337,6 +386,7 @@ private:
     const v2::ReceiveMessageRequest request_;
     std::shared_ptr<GrpcClient> client_;
     bool fifo_ = false;
+    bool lite_ = false; // the group is a lite group (lite.bind.topic)
     int32_t maxAttempts_ = 17;
     remoting::SubscriptionData subscription_;
 

@@ -7,11 +7,13 @@
 #include "broker/common/clock.h"
 #include "broker/grpc/message_codec.h"
 #include "broker/grpc/messaging_service.h"
+#include "broker/remoting/protocol/header_fields.h"
 #include "broker/server/broker_controller.h"
 #include "broker/store/config/subscription_group_manager.h"
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <deque>
 #include <mutex>
 
@@ -206,6 +208,13 @@ void mergeConsumerSettings(v2::Settings &settings, const std::optional<store::Su
     subscription.set_fifo(group && group->consumeMessageOrderly);
     subscription.set_receive_batch_size(kReceiveBatchSize);
     setMillis(subscription.mutable_long_polling_timeout(), longPollingMillis);
+    // LiteTopic (5.5): how many lite topics a client may hold (the group's lite.sub.client.quota)
+    // and how long a lite topic name may be. A 5.2 SDK without them refuses every subscribeLite.
+    const std::string *quota = group ? group->attributes.find("lite.sub.client.quota") : nullptr;
+    const auto quotaValue = quota ? remoting::parseJavaLong(*quota) : std::nullopt;
+    subscription.set_lite_subscription_quota(
+        static_cast<int32_t>(std::clamp<int64_t>(quotaValue.value_or(kDefaultLiteSubscriptionQuota), -1, INT32_MAX)));
+    subscription.set_max_lite_topic_size(kMaxLiteTopicSize);
     v2::RetryPolicy &policy = *settings.mutable_backoff_policy();
     policy.set_max_attempts((group ? group->retryMaxTimes : 16) + 1);
     v2::ExponentialBackoff &backoff = *policy.mutable_exponential_backoff();

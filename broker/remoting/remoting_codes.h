@@ -141,6 +141,9 @@ struct RequestCode
     static constexpr int32_t kChangeMessageInvisibleTime = 200053; // [5.x]
     static constexpr int32_t kNotification = 200054;             // [5.x]
     static constexpr int32_t kPollingInfo = 200055;              // [5.x]
+    static constexpr int32_t kPopLiteMessage = 200070;           // [5.5] LiteTopic
+    static constexpr int32_t kLiteSubscriptionCtl = 200071;      // [5.5]
+    static constexpr int32_t kNotifyUnsubscribeLite = 200073;    // [5.5] broker -> client
     static constexpr int32_t kBatchAckMessage = 200151;          // [5.x]
 
     // MQDesk extensions (900–999, unused by RocketMQ; docs/remoting-extensions.md). Java
@@ -201,6 +204,7 @@ struct ResponseCode
     static constexpr int32_t kNotLeaderForQueue = 501;         // [5.x]
     static constexpr int32_t kIllegalOperation = 604;          // [5.x]
     static constexpr int32_t kLmqQuotaExceeded = 2017;         // [5.5] a new LMQ beyond maxLmqConsumeQueueNum
+    static constexpr int32_t kLiteSubscriptionQuotaExceeded = 2018; // [5.5] maxLiteSubscriptionCount reached
     static constexpr int32_t kGoAway = 1500;                   // [5.x]
     static constexpr int32_t kUserNotExist = 3001;             // [5.x]
     static constexpr int32_t kPolicyNotExist = 3002;           // [5.x]

@@ -33,6 +33,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"popFromRetryProbability", intField(&C::popFromRetryProbability, 0)},
         {"popFromRetryProbabilityForPriority", intField(&C::popFromRetryProbabilityForPriority, 0)},
         {"priorityOrderAsc", boolField(&C::priorityOrderAsc)},
+        {"maxLiteSubscriptionCount", intField(&C::maxLiteSubscriptionCount, int64_t{1})},
+        {"liteSubscriptionCheckTimeoutMills", intField(&C::liteSubscriptionCheckTimeoutMills, int64_t{1000})},
         {"clusterTopicEnable", boolField(&C::clusterTopicEnable)},
         {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},

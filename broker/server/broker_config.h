@@ -48,6 +48,11 @@ struct BrokerConfig
     // highest id down (priorityOrderAsc: a higher priority value is served first) or from 0 up.
     int popFromRetryProbabilityForPriority = 0;
     bool priorityOrderAsc = true;
+    // LiteTopic (RocketMQ 5.5): the (client, lite topic) pairs the broker keeps at most (a
+    // PARTIAL_ADD beyond is refused with 2018), and how long a lite client's subscriptions live
+    // without a subscription request (its SDK sends the whole set every 30 s).
+    int64_t maxLiteSubscriptionCount = 100000;
+    int64_t liteSubscriptionCheckTimeoutMills = 180000;
     bool clusterTopicEnable = true;
     bool brokerTopicEnable = true;
     bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does

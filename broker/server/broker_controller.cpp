@@ -50,7 +50,8 @@ using remoting::RemotingCommand;
 using remoting::RequestCode;
 using remoting::ResponseCode;
 
-// Once a second: statistics; every 5 s offsets; every 10 s silent clients; every
+// Once a second: statistics; every 5 s offsets; every 10 s silent clients (and lite
+// subscriptions no longer sent); every
 // registerNameServerPeriod the NameServer registration.
 class BrokerScheduler : public common::ServiceThread
 {
@@ -77,6 +78,7 @@ protected:
             if (now - lastScan >= 10000) {
                 lastScan = now;
                 broker_.scanNotActiveClients();
+                broker_.pop().expireLiteSubscriptions();
             }
             const int period = std::clamp(broker_.brokerConfig().registerNameServerPeriod, 10000, 60000);
             if (now - lastRegister >= period) {
@@ -327,6 +329,8 @@ void BrokerController::registerProcessors()
     bindPop(RequestCode::kQueryAssignment, &pop::PopService::queryAssignment, *clientExecutor_);
     bindPop(RequestCode::kSetMessageRequestMode, &pop::PopService::setMessageRequestMode, *adminExecutor_);
     bindPop(RequestCode::kGetAllMessageRequestMode, &pop::PopService::getAllMessageRequestMode, *adminExecutor_);
+    bindPop(RequestCode::kPopLiteMessage, &pop::PopService::popLite, *pullExecutor_);
+    bindPop(RequestCode::kLiteSubscriptionCtl, &pop::PopService::liteSubscriptionCtl, *clientExecutor_);
 
     auto clientCalls = std::make_shared<ClientCallProcessor>(*this);
     for (int32_t code : ClientCallProcessor::codes()) {

@@ -81,9 +81,11 @@ struct MessageStoreConfig
     // LMQ (light message queues, store-format §LMQ; RocketMQ 5.5's lite topics are LMQs): a
     // single message whose INNER_MULTI_DISPATCH names queues is also entered in each of them.
     // enableLmq numbers its `%LMQ%` queues at append (INNER_MULTI_QUEUE_OFFSET, queue id 0);
-    // enableMultiDispatch writes their consume-queue entries. Both off by default, as Java's.
-    bool enableLmq = false;
-    bool enableMultiDispatch = false;
+    // enableMultiDispatch writes their consume-queue entries. Both on by default here (Java's
+    // are off, and a stock Java broker stores lite messages that no lite consumer ever sees), so
+    // that a LitePushConsumer works against MQDesk as it comes.
+    bool enableLmq = true;
+    bool enableMultiDispatch = true;
     // With enableLmq, a message naming an LMQ the store does not have yet is refused once the
     // store has maxLmqConsumeQueueNum of them (LMQ_CONSUME_QUEUE_NUM_EXCEEDED, remoting 2017):
     // each LMQ is a consume queue of its own, so a client naming new ones without end would take

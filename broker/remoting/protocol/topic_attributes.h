@@ -29,6 +29,8 @@ inline constexpr const char *kMixedMessageType = "MIXED";
 inline constexpr const char *kPriorityMessageType = "PRIORITY";
 // RocketMQ 5.5 (RIP-83): a parent topic of lite topics.
 inline constexpr const char *kLiteMessageType = "LITE";
+// The group attribute that makes a group a lite group, bound to that parent topic (RocketMQ 5.5).
+inline constexpr const char *kLiteBindTopicAttribute = "lite.bind.topic";
 
 // TopicMessageType's values in declaration order (UNSPECIFIED first).
 const std::vector<std::string> &topicMessageTypes();

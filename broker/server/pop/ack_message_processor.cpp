@@ -9,10 +9,12 @@
 
 #include "broker/common/clock.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
@@ -35,6 +37,8 @@ struct AckHeader
     std::string extraInfo;
     int64_t offset = 0;
     int64_t invisibleTime = 0; // CHANGE_MESSAGE_INVISIBLETIME only
+    std::string liteTopic;     // RocketMQ 5.5: set for a lite topic's message (offset is the LMQ's)
+    bool suspend = false;      // CHANGE_MESSAGE_INVISIBLETIME of a lite message only
 };
 
 bool readAckHeader(const RemotingCommand &request, bool withInvisibleTime, AckHeader &header, std::string &error)
@@ -45,8 +49,11 @@ bool readAckHeader(const RemotingCommand &request, bool withInvisibleTime, AckHe
     header.queueId = reader.requireInt32("queueId");
     header.extraInfo = reader.requireString("extraInfo");
     header.offset = reader.requireInt64("offset");
-    if (withInvisibleTime)
+    if (withInvisibleTime) {
         header.invisibleTime = reader.requireInt64("invisibleTime");
+        header.suspend = reader.optBool("suspend", false);
+    }
+    header.liteTopic = reader.optString("liteTopic");
     error = reader.error();
     return reader.ok();
 }
@@ -97,6 +104,9 @@ void PopService::ack(const remoting::RequestContext &, RemotingCommand request, 
     std::string error;
     if (!readAckHeader(request, false, header, error))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, error));
+    if (!header.liteTopic.empty())
+        return ackLite(request, header.group, header.topic, header.queueId, header.offset, header.extraInfo,
+                       header.liteTopic, respond);
     if (auto refusal = checkAckTarget(broker_, request, header, false))
         return respond(std::move(*refusal));
     const auto info = ExtraInfo::parse(header.extraInfo, error);
@@ -207,6 +217,9 @@ void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingC
     std::string error;
     if (!readAckHeader(request, true, header, error))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, error));
+    if (!header.liteTopic.empty())
+        return changeInvisibleLite(request, header.group, header.topic, header.queueId, header.offset,
+                                   header.extraInfo, header.liteTopic, header.invisibleTime, header.suspend, respond);
     if (auto refusal = checkAckTarget(broker_, request, header, true))
         return respond(std::move(*refusal));
     const auto info = ExtraInfo::parse(header.extraInfo, error);
@@ -253,6 +266,97 @@ void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingC
     remoting::setField(response.extFields, "invisibleTime", header.invisibleTime);
     remoting::setField(response.extFields, "reviveQid", info->reviveQid);
     respond(std::move(response));
+}
+
+// The lite ack (Java's AckMessageProcessor.ackLite): the parent's checks, then the LMQ's. The
+// offset is the LMQ's; the group's offset moves past what it acked in order, and the lite topic
+// is readable again for the group's clients. An ack of a batch that was handed out again since
+// (another popTime) changes nothing and answers SUCCESS, as Java's; after a restart (no batch
+// held) it commits past the acked message, as Java's.
+void PopService::ackLite(RemotingCommand &request, const std::string &group, const std::string &topic,
+                         int32_t queueId, int64_t offset, const std::string &extraInfo, const std::string &liteTopic,
+                         remoting::Responder &respond)
+{
+    const auto answer = [&](int32_t code, std::string remark) {
+        respond(RemotingCommand::createResponse(request, code, std::move(remark)));
+    };
+    std::string error;
+    const auto info = ExtraInfo::parse(extraInfo, error);
+    const std::string lmq = liteQueueName(topic, liteTopic);
+    if (auto refusal = checkLiteAck(group, topic, queueId, offset, info ? info->reviveQid : -1, lmq))
+        return answer(refusal->first, std::move(refusal->second));
+    if (!info)
+        return answer(ResponseCode::kInvalidParameter, error);
+    if (offset < broker_.offsets().queryOffset(group, lmq, 0))
+        return answer(ResponseCode::kSuccess, {}); // acked before
+    std::optional<int64_t> next = liteOrderInfo_->ack(lmq, group, 0, offset, info->popTime);
+    if (!next && !liteOrderInfo_->holds(lmq, group, 0))
+        next = offset + 1;
+    if (next && !broker_.offsets().hasOffsetReset(group, lmq, 0)) {
+        broker_.offsets().commitOffset("AckMessageProcessor", group, lmq, 0, *next);
+        wakeLiteClients(lmq, group);
+    }
+    answer(ResponseCode::kSuccess, {});
+}
+
+void PopService::changeInvisibleLite(RemotingCommand &request, const std::string &group, const std::string &topic,
+                                     int32_t queueId, int64_t offset, const std::string &extraInfo,
+                                     const std::string &liteTopic, int64_t invisibleTime, bool suspend,
+                                     remoting::Responder &respond)
+{
+    const auto refuse = [&](int32_t code, std::string remark) {
+        respond(RemotingCommand::createResponse(request, code, std::move(remark)));
+    };
+    std::string error;
+    const auto info = ExtraInfo::parse(extraInfo, error);
+    const std::string lmq = liteQueueName(topic, liteTopic);
+    if (auto refusal = checkLiteAck(group, topic, queueId, offset, info ? info->reviveQid : -1, lmq))
+        return refuse(refusal->first, std::move(refusal->second));
+    if (!info)
+        return refuse(ResponseCode::kInvalidParameter, error);
+    const int64_t maxInvisibleMs = broker_.store().config().timerMaxDelaySec * int64_t{1000};
+    if (invisibleTime < 0 || invisibleTime > maxInvisibleMs)
+        return refuse(ResponseCode::kInvalidParameter, "invisibleTime " + std::to_string(invisibleTime)
+                                                           + " must be between 0 and " + std::to_string(maxInvisibleMs)
+                                                           + " ms");
+    const int64_t now = common::wallMillis();
+    RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+    if (offset >= broker_.offsets().queryOffset(group, lmq, 0)) {
+        const bool changed = suspend ? liteOrderInfo_->suspend(lmq, group, 0, info->popTime, now + invisibleTime)
+                                     : liteOrderInfo_->changeInvisible(lmq, group, 0, offset, info->popTime,
+                                                                       now + invisibleTime);
+        if (changed)
+            wakeLiteClients(lmq, group); // parked pops wait for the new visible time instead
+    }
+    remoting::setField(response.extFields, "popTime", info->popTime);
+    remoting::setField(response.extFields, "invisibleTime", now + invisibleTime - info->popTime);
+    remoting::setField(response.extFields, "reviveQid", kOrderReviveQid);
+    respond(std::move(response));
+}
+
+std::optional<std::pair<int32_t, std::string>> PopService::checkLiteAck(const std::string &groupName,
+                                                                        const std::string &topicName, int32_t queueId,
+                                                                        int64_t offset, int32_t reviveQid,
+                                                                        const std::string &lmq)
+{
+    const auto topic = broker_.topics().find(topicName);
+    if (!topic)
+        return std::pair{ResponseCode::kTopicNotExist, "topic[" + topicName + "] not exist, apply first please!"};
+    if (queueId < 0 || queueId >= topic->readQueueNums)
+        return std::pair{ResponseCode::kMessageIllegal, "queueId[" + std::to_string(queueId) + "] is illegal, topic:["
+                                                            + topicName + "] topicConfig.readQueueNums:["
+                                                            + std::to_string(topic->readQueueNums) + "]"};
+    const auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(groupName);
+    const std::string *bound = group ? groupAttribute(*group, remoting::kLiteBindTopicAttribute) : nullptr;
+    if (bound == nullptr || *bound != topicName)
+        return std::pair{ResponseCode::kInvalidParameter, "subscription bind topic not match, " + groupName};
+    const int64_t max = broker_.store().maxOffsetInQueue(lmq, 0);
+    if (offset < 0 || offset > max)
+        return std::pair{ResponseCode::kNoMessage, "offset is illegal, key:" + lmq + "@0, offset:"
+                                                       + std::to_string(offset) + ", max:" + std::to_string(max)};
+    if (queueId != 0 || reviveQid != kOrderReviveQid)
+        return std::pair{ResponseCode::kInvalidParameter, std::string("ack queue illegal.")};
+    return std::nullopt;
 }
 
 } // namespace mqdesk::server::pop

@@ -30,37 +30,34 @@ std::optional<int64_t> integerKey(const std::string &key)
 
 ConsumerOrderInfoManager::ConsumerOrderInfoManager() : ConfigManager(kFileName) {}
 
-bool ConsumerOrderInfoManager::OrderInfo::blocks(int64_t nowMs) const
-{
-    for (size_t i = 0; i < offsets.size(); ++i) {
-        if (acked(i))
-            continue;
-        const auto visible = nextVisible.find(offsets[i]);
-        const int64_t visibleAt = visible != nextVisible.end() ? visible->second : popTime + invisibleTime;
-        if (nowMs < visibleAt)
-            return true;
-    }
-    return false;
-}
-
 bool ConsumerOrderInfoManager::admit(const std::string &topic, const std::string &group, int32_t queueId,
                                      const std::string &attemptId, int64_t nowMs) const
 {
-    std::lock_guard lock(mutex_);
-    const auto queues = table_.find(keyOf(topic, group));
-    if (queues == table_.end())
-        return true;
-    const auto info = queues->second.find(queueId);
-    if (info == queues->second.end() || info->second.offsets.empty())
-        return true;
-    if (!attemptId.empty() && attemptId == info->second.attemptId)
-        return true;
-    return !info->second.blocks(nowMs);
+    return blockedUntil(topic, group, queueId, attemptId, nowMs) == 0;
 }
 
 void ConsumerOrderInfoManager::popped(const std::string &topic, const std::string &group, int32_t queueId,
                                       const std::string &attemptId, int64_t popTime, int64_t invisibleTime,
                                       const std::vector<int64_t> &offsets, std::string &orderCountInfo)
+{
+    const std::vector<int32_t> counts = recordPop(topic, group, queueId, attemptId, popTime, invisibleTime, offsets);
+    const std::string retry = retryMark(topic);
+    int32_t minCount = offsets.empty() ? 0 : INT32_MAX;
+    for (size_t i = 0; i < offsets.size(); ++i) {
+        minCount = std::min(minCount, counts[i]);
+        if (counts[i] <= 0)
+            continue;
+        if (!orderCountInfo.empty())
+            orderCountInfo += ';';
+        orderCountInfo += retry + " qo" + std::to_string(queueId) + "%" + std::to_string(offsets[i]) + " "
+                          + std::to_string(counts[i]);
+    }
+    appendOrderCountInfo(orderCountInfo, topic, queueId, minCount);
+}
+
+std::vector<int32_t> ConsumerOrderInfoManager::recordPop(const std::string &topic, const std::string &group,
+                                                         int32_t queueId, const std::string &attemptId, int64_t popTime,
+                                                         int64_t invisibleTime, const std::vector<int64_t> &offsets)
 {
     std::lock_guard lock(mutex_);
     const std::string key = keyOf(topic, group);
@@ -85,20 +82,64 @@ void ConsumerOrderInfoManager::popped(const std::string &topic, const std::strin
     std::erase_if(next.consumedCount, [](const auto &entry) { return entry.second <= 0; });
     info = std::move(next);
     dirty_ = true;
-
-    const std::string retry = retryMark(topic);
-    int32_t minCount = offsets.empty() ? 0 : INT32_MAX;
+    std::vector<int32_t> counts;
+    counts.reserve(offsets.size());
     for (int64_t offset : offsets) {
         const auto count = info.consumedCount.find(offset);
-        minCount = std::min(minCount, count != info.consumedCount.end() ? count->second : 0);
+        counts.push_back(count != info.consumedCount.end() ? count->second : 0);
     }
-    for (const auto &[offset, count] : info.consumedCount) {
-        if (!orderCountInfo.empty())
-            orderCountInfo += ';';
-        orderCountInfo += retry + " qo" + std::to_string(queueId) + "%" + std::to_string(offset) + " "
-                          + std::to_string(count);
+    return counts;
+}
+
+int64_t ConsumerOrderInfoManager::blockedUntil(const std::string &topic, const std::string &group, int32_t queueId,
+                                               const std::string &attemptId, int64_t nowMs) const
+{
+    std::lock_guard lock(mutex_);
+    const auto queues = table_.find(keyOf(topic, group));
+    if (queues == table_.end())
+        return 0;
+    const auto found = queues->second.find(queueId);
+    if (found == queues->second.end() || (!attemptId.empty() && attemptId == found->second.attemptId))
+        return 0;
+    const OrderInfo &info = found->second;
+    int64_t until = 0;
+    for (size_t i = 0; i < info.offsets.size(); ++i) {
+        if (info.acked(i))
+            continue;
+        const auto visible = info.nextVisible.find(info.offsets[i]);
+        until = std::max(until, visible != info.nextVisible.end() ? visible->second : info.popTime + info.invisibleTime);
     }
-    appendOrderCountInfo(orderCountInfo, topic, queueId, minCount);
+    return until > nowMs ? until : 0;
+}
+
+bool ConsumerOrderInfoManager::holds(const std::string &topic, const std::string &group, int32_t queueId) const
+{
+    std::lock_guard lock(mutex_);
+    const auto queues = table_.find(keyOf(topic, group));
+    if (queues == table_.end())
+        return false;
+    const auto found = queues->second.find(queueId);
+    return found != queues->second.end() && !found->second.offsets.empty();
+}
+
+bool ConsumerOrderInfoManager::suspend(const std::string &topic, const std::string &group, int32_t queueId,
+                                       int64_t popTime, int64_t visibleAtMs)
+{
+    std::lock_guard lock(mutex_);
+    const auto queues = table_.find(keyOf(topic, group));
+    if (queues == table_.end())
+        return false;
+    const auto found = queues->second.find(queueId);
+    if (found == queues->second.end() || found->second.popTime != popTime)
+        return false;
+    OrderInfo &info = found->second;
+    for (auto &[offset, count] : info.consumedCount)
+        --count;
+    std::erase_if(info.consumedCount, [](const auto &entry) { return entry.second <= 0; });
+    info.nextVisible.clear();
+    info.invisibleTime = std::max<int64_t>(visibleAtMs - info.popTime, 0);
+    dirty_ = true;
+    return true;
 }
 
 std::optional<int64_t> ConsumerOrderInfoManager::ack(const std::string &topic, const std::string &group, int32_t queueId,

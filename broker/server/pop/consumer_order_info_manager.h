@@ -38,6 +38,21 @@ public:
     // response (per message "<retry> qo<qid>%<offset> <count>", then the queue's "<retry> <qid> <min>").
     void popped(const std::string &topic, const std::string &group, int32_t queueId, const std::string &attemptId,
                 int64_t popTime, int64_t invisibleTime, const std::vector<int64_t> &offsets, std::string &orderCountInfo);
+    // As popped, for a lite pop (RocketMQ 5.5): records the pop and answers, per offset, how
+    // many times it was handed out before (the orderCountInfo entries of POP_LITE_MESSAGE).
+    std::vector<int32_t> recordPop(const std::string &topic, const std::string &group, int32_t queueId,
+                                   const std::string &attemptId, int64_t popTime, int64_t invisibleTime,
+                                   const std::vector<int64_t> &offsets);
+    // When the queue stops blocking a pop with `attemptId` (wall ms, the last un-acked message's
+    // visible time); 0 when it does not block at `nowMs`.
+    int64_t blockedUntil(const std::string &topic, const std::string &group, int32_t queueId,
+                         const std::string &attemptId, int64_t nowMs) const;
+    // Whether the group holds popped messages of the queue (acked or not).
+    bool holds(const std::string &topic, const std::string &group, int32_t queueId) const;
+    // Java's suspendQueue: the held batch is visible again at `visibleAtMs` as a whole, and this
+    // return does not count as a delivery (each count down by one). False when stale.
+    bool suspend(const std::string &topic, const std::string &group, int32_t queueId, int64_t popTime,
+                 int64_t visibleAtMs);
     // A FIFO ack: the offset to commit (past the acked prefix); nullopt when the offset is not
     // held or the ack is stale (another popTime).
     std::optional<int64_t> ack(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset,
@@ -70,7 +85,6 @@ private:
         std::string attemptId;
 
         bool acked(size_t index) const { return index < 64 && (commitBits >> index) & 1; }
-        bool blocks(int64_t nowMs) const;
     };
     using Queues = std::map<int32_t, OrderInfo>;
     static std::string keyOf(const std::string &topic, const std::string &group) { return topic + "@" + group; }

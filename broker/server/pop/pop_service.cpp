@@ -36,7 +36,10 @@ PopService::PopService(BrokerController &broker)
       requestModes_(std::make_unique<store::MessageRequestModeManager>()),
       polling_(std::make_unique<PopLongPolling>("PopLongPolling", kMaxPopPollingSize)),
       notificationPolling_(std::make_unique<PopLongPolling>("PopNotification", kMaxPopPollingSize)),
-      orderInfo_(std::make_unique<ConsumerOrderInfoManager>())
+      orderInfo_(std::make_unique<ConsumerOrderInfoManager>()),
+      liteOrderInfo_(std::make_unique<ConsumerOrderInfoManager>()),
+      liteSubscriptions_(std::make_unique<LiteSubscriptions>(
+          static_cast<size_t>(std::max<int64_t>(broker.brokerConfig().maxLiteSubscriptionCount, 1))))
 {}
 
 PopService::~PopService()
@@ -127,6 +130,8 @@ void PopService::notifyMessageArriving(const std::string &topic, int32_t queueId
 {
     polling_->notifyMessageArriving(topic, queueId);
     notificationPolling_->notifyMessageArriving(topic, queueId);
+    if (isLiteQueue(topic))
+        wakeLiteClients(topic, {});
 }
 
 bool PopService::tryLockQueue(const std::string &key)

@@ -6,6 +6,7 @@
 //   POP_MESSAGE, PEEK_MESSAGE, NOTIFICATION, POLLING_INFO      pop_message_processor.cpp
 //   ACK_MESSAGE, BATCH_ACK_MESSAGE, CHANGE_MESSAGE_INVISIBLETIME ack_message_processor.cpp
 //   QUERY_ASSIGNMENT, SET_MESSAGE_REQUEST_MODE                 query_assignment_processor.cpp
+//   POP_LITE_MESSAGE, LITE_SUBSCRIPTION_CTL (RocketMQ 5.5)      lite_pop_processor.cpp
 // and the revive service (pop_revive_service.h) that re-puts what was not acked in time into the
 // group's retry topic.
 //
@@ -19,6 +20,7 @@
 // the long-polling and revive threads are this service's. Thread-safe.
 
 #include "broker/remoting/net/remoting_channel.h"
+#include "broker/server/pop/lite_subscriptions.h"
 
 #include <cstdint>
 #include <functional>
@@ -31,6 +33,7 @@
 
 namespace mqdesk::common {
 struct BrokerMessage;
+class JsonObject;
 }
 
 namespace mqdesk::store {
@@ -102,6 +105,17 @@ public:
                                remoting::Responder respond);
     void getAllMessageRequestMode(const remoting::RequestContext &context, remoting::RemotingCommand request,
                                   remoting::Responder respond);
+    // LiteTopic (RocketMQ 5.5; docs/spec/lite-topic.md).
+    void popLite(const remoting::RequestContext &context, remoting::RemotingCommand request, remoting::Responder respond);
+    void liteSubscriptionCtl(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                             remoting::Responder respond);
+    // A lite client gone (COMPLETE_REMOVE, its gRPC client closed): its lite topics go to the
+    // group's other clients.
+    void removeLiteClient(const std::string &clientId);
+    // Forgets lite clients silent for liteSubscriptionCheckTimeoutMills (the broker's scheduler).
+    void expireLiteSubscriptions();
+    LiteSubscriptions &liteSubscriptions() { return *liteSubscriptions_; }
+    ConsumerOrderInfoManager &liteOrderInfo() { return *liteOrderInfo_; }
 
     // For the revive service, the console and tests.
     BrokerController &broker() { return broker_; }
@@ -133,6 +147,33 @@ private:
     // A FIFO handle's ack: the order table, the committed offset, and a wake-up for the queue.
     void ackOrderly(const std::string &topic, const std::string &group, int32_t queueId, int64_t offset,
                     int64_t popTime);
+    // Lite (lite_pop_processor.cpp; the ack and change-invisible branch in ack_message_processor.cpp).
+    static std::string liteClientKey(const std::string &clientId);
+    static const std::string *groupAttribute(const store::SubscriptionGroupConfig &group, const char *key);
+    std::optional<std::pair<int32_t, std::string>> checkLiteTarget(const std::string &group, const std::string &topic);
+    void processPopLite(const remoting::RequestContext &context, remoting::RemotingCommand &request,
+                        remoting::Responder &respond, int64_t deadlineMillis);
+    void popLiteQueue(const std::string &group, const std::string &attemptId, const std::string &lmq, int64_t popTime,
+                      int64_t invisibleTime, int32_t room, std::vector<uint8_t> &body, int32_t &count,
+                      std::string &orderCountInfo, int64_t &wakeAtMs);
+    bool liteBacklog(const std::string &group, const std::vector<std::string> &lmqs);
+    // Wakes the parked pops of the LMQ's subscribers (of `group`; all when empty).
+    void wakeLiteClients(const std::string &lmq, const std::string &group);
+    void resetLiteOffset(const std::string &group, const std::string &lmq, int64_t offset);
+    void applyLiteOffsetOption(const std::string &group, const std::string &lmq, const std::string &type, int64_t value);
+    std::optional<std::pair<int32_t, std::string>> applyLiteSubscription(const remoting::RequestContext &context,
+                                                                         const common::JsonObject &entry);
+    void notifyLiteUnsubscribed(const LiteSubscriptions::Evicted &evicted, const std::string &parent, bool resetOffset);
+    void ackLite(remoting::RemotingCommand &request, const std::string &group, const std::string &topic,
+                 int32_t queueId, int64_t offset, const std::string &extraInfo, const std::string &liteTopic,
+                 remoting::Responder &respond);
+    std::optional<std::pair<int32_t, std::string>> checkLiteAck(const std::string &group, const std::string &topic,
+                                                                int32_t queueId, int64_t offset, int32_t reviveQid,
+                                                                const std::string &lmq);
+    void changeInvisibleLite(remoting::RemotingCommand &request, const std::string &group, const std::string &topic,
+                             int32_t queueId, int64_t offset, const std::string &extraInfo,
+                             const std::string &liteTopic, int64_t invisibleTime, bool suspend,
+                             remoting::Responder &respond);
     // The refusals POP_MESSAGE, NOTIFICATION and POLLING_INFO share, in Java's order: broker and
     // topic readable, timer wheel on, queue id in range, group existing (created when allowed)
     // and allowed to consume. Code and remark when refused.
@@ -159,6 +200,8 @@ private:
     std::unique_ptr<PopLongPolling> notificationPolling_; // notifications
     std::unique_ptr<PopReviveService> revive_;
     std::unique_ptr<ConsumerOrderInfoManager> orderInfo_;
+    std::unique_ptr<ConsumerOrderInfoManager> liteOrderInfo_; // per (group, LMQ); never persisted, as Java's
+    std::unique_ptr<LiteSubscriptions> liteSubscriptions_;
     std::mutex locksMutex_;
     std::set<std::string> lockedQueues_;
     std::mutex reviveQidMutex_;

@@ -10,7 +10,8 @@ QObject *createTopicTypesTest();
 QObject *createTimerMessagesTest();
 QObject *createPopTest();
 QObject *createClientCallsTest();
+QObject *createLiteTopicsTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
                   createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest(),
-                  createPopTest(), createClientCallsTest())
+                  createPopTest(), createClientCallsTest(), createLiteTopicsTest())

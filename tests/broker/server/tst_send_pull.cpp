@@ -402,8 +402,8 @@ private slots:
     }
 
     // RocketMQ 5.5 lite topics on the remoting path: a single message's __LITE_TOPIC is entered in
-    // the LMQ %LMQ%$<topic>$<lite> (enableLmq, enableMultiDispatch), which a pull reads as a
-    // one-queue topic; off (the default) the LMQ is no topic.
+    // the LMQ %LMQ%$<topic>$<lite> (enableLmq, enableMultiDispatch, on by default), which a pull
+    // reads as a one-queue topic; switched off the LMQ is no topic.
     void liteTopicMessagesArePulledFromTheirLmq()
     {
         TestBroker broker([](server::BrokerSettings &settings) {
@@ -437,7 +437,10 @@ private slots:
                  std::string("[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]lmq consume queue num exceeded."));
         QCOMPARE(broker.call(sendV2("Parent", 0, "again", "__LITE_TOPIC\001user-2\002")).code, ResponseCode::kSuccess);
 
-        TestBroker plain;
+        TestBroker plain([](server::BrokerSettings &settings) {
+            settings.store.enableLmq = false;
+            settings.store.enableMultiDispatch = false;
+        });
         QVERIFY2(plain.start(error), error.c_str());
         QCOMPARE(plain.call(pull("LiteGroup", "%LMQ%$Parent$user-1", 0, 0)).code, ResponseCode::kTopicNotExist);
     }

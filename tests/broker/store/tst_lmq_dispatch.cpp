@@ -97,10 +97,15 @@ private slots:
         QVERIFY2(report.healthy(), listFaults(report).c_str());
     }
 
-    void offByDefaultTheDispatchPropertyIsOnlyStored()
+    // Both switches on is MQDesk's default (Java's is off, and then the property is only stored).
+    void switchedOffTheDispatchPropertyIsOnlyStored()
     {
         QTemporaryDir dir;
-        auto store = openStore(smallStoreConfig(dir.path()));
+        QVERIFY(store::MessageStoreConfig{}.enableLmq && store::MessageStoreConfig{}.enableMultiDispatch);
+        store::MessageStoreConfig config = smallStoreConfig(dir.path());
+        config.enableLmq = false;
+        config.enableMultiDispatch = false;
+        auto store = openStore(config);
         QVERIFY(store);
         QVERIFY(store->putMessage(lmqMessage("m0", kLmqA)).stored());
         store->waitForDispatch();

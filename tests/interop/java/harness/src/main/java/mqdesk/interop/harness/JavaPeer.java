@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -63,12 +64,24 @@ public final class JavaPeer implements AutoCloseable {
      * endpoint on a free loopback port (port(), addr()), run on {@code classPath}. Not started yet.
      */
     public static JavaPeer proxy(Path root, String namesrvAddr, String classPath) throws IOException {
+        return proxy(root, namesrvAddr, classPath, Map.of());
+    }
+
+    /**
+     * The same, with further ProxyConfig fields in its rmq-proxy.json ({@code extraConfig}: field name to a
+     * number, boolean or string), e.g. grpcClientConsumerMaxLongPollingTimeoutMillis.
+     */
+    public static JavaPeer proxy(Path root, String namesrvAddr, String classPath, Map<String, ?> extraConfig)
+            throws IOException {
         Files.createDirectories(root);
         int grpcPort = freePort(0, 0);
         int remotingPort = freePort(0, 0);
         Path conf = root.resolve("rmq-proxy.json");
+        StringBuilder extra = new StringBuilder();
+        extraConfig.forEach((key, value) -> extra.append(", \"").append(key).append("\": ")
+            .append(value instanceof String ? "\"" + value + "\"" : String.valueOf(value)));
         Files.writeString(conf, "{\"rocketMQClusterName\": \"DefaultCluster\", \"namesrvAddr\": \"" + namesrvAddr
-            + "\", \"grpcServerPort\": " + grpcPort + ", \"remotingListenPort\": " + remotingPort + "}\n");
+            + "\", \"grpcServerPort\": " + grpcPort + ", \"remotingListenPort\": " + remotingPort + extra + "}\n");
         JavaPeer peer = new JavaPeer(Kind.PROXY, root, conf, null, grpcPort, "-Xmx384m");
         peer.classPath = classPath;
         peer.namesrvAddr = namesrvAddr;
