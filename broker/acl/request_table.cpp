@@ -201,12 +201,12 @@ constexpr RequestRule kRules[] = {
     R(200071, "LITE_SUBSCRIPTION_CTL", kBroker, CheckRule::OwnCluster, kUpdate, {}, false, "no check"),
     R(200072, "ACK_LITE_MESSAGE", kNone, CheckRule::None, 0, {}),
     R(200073, "NOTIFY_UNSUBSCRIBE_LITE", kNone, CheckRule::ServerToClient, 0, {}),
-    R(200074, "GET_BROKER_LITE_INFO", kNone, CheckRule::OwnCluster, kGet, {}, false, "no check"),
-    R(200075, "GET_PARENT_TOPIC_INFO", kNone, CheckRule::Fields, kGet, {F(kT, "topic")}),
-    R(200076, "GET_LITE_TOPIC_INFO", kNone, CheckRule::Fields, kGet, {F(kT, "parentTopic")}),
-    R(200077, "GET_LITE_CLIENT_INFO", kNone, CheckRule::Fields, kGet, {F(kT, "parentTopic"), F(kG, "group")}),
-    R(200078, "GET_LITE_GROUP_INFO", kNone, CheckRule::Fields, kGet, {F(kG, "group")}),
-    R(200079, "TRIGGER_LITE_DISPATCH", kNone, CheckRule::Fields, kUpdate, {F(kG, "group")}),
+    R(200074, "GET_BROKER_LITE_INFO", kBroker, CheckRule::OwnCluster, kGet, {}, false, "no check"),
+    R(200075, "GET_PARENT_TOPIC_INFO", kBroker, CheckRule::Fields, kGet, {F(kT, "topic")}),
+    R(200076, "GET_LITE_TOPIC_INFO", kBroker, CheckRule::Fields, kGet, {F(kT, "parentTopic")}),
+    R(200077, "GET_LITE_CLIENT_INFO", kBroker, CheckRule::Fields, kGet, {F(kT, "parentTopic"), F(kG, "group")}),
+    R(200078, "GET_LITE_GROUP_INFO", kBroker, CheckRule::Fields, kGet, {F(kG, "group")}),
+    R(200079, "TRIGGER_LITE_DISPATCH", kBroker, CheckRule::Fields, kUpdate, {F(kG, "group")}),
     R(200151, "BATCH_ACK_MESSAGE", kBroker, CheckRule::BatchAck, kSub, {}, false, "no check"),
 };
 // clang-format on

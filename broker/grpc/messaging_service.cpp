@@ -655,6 +655,14 @@ void MessagingService::onBrokerRequest(const std::string &clientId, RemotingComm
         return;
     if (request.code == RequestCode::kCheckTransactionState)
         recoverOrphanedTransaction(*client, request);
+    if (request.code == RequestCode::kNotifyUnsubscribeLite) {
+        // An Exclusive lite group's newer subscriber took the lite topic: the client drops it
+        // from its set (the Java proxy's relay; no answer is expected).
+        v2::TelemetryCommand command;
+        command.mutable_notify_unsubscribe_lite_command()->set_lite_topic(request.extFields.value("liteTopic"));
+        if (!client->pushTelemetry(std::move(command)))
+            spdlog::info("grpc: lite consumer {} has no telemetry stream for its unsubscribe notice", clientId);
+    }
     // NOTIFY_CONSUMER_IDS_CHANGED and the rest: a 5.x client rebalances nothing itself.
 }
 

@@ -9,6 +9,7 @@
 #include "broker/grpc/messaging_service.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/pop/pop_service.h"
 #include "broker/store/config/subscription_group_manager.h"
 
 #include <spdlog/spdlog.h>
@@ -96,6 +97,13 @@ public:
         if (outbox_) {
             outbox_->close();
             client_->dropTelemetry(outbox_);
+            // A lite push consumer whose last stream broke is gone (the Java proxy's
+            // COMPLETE_REMOVE on CANCELLED): its lite topics go to the group's other clients now,
+            // not when it would have expired.
+            const auto settings = client_->settings();
+            if (context_->IsCancelled() && !client_->hasTelemetry() && settings
+                && settings->client_type() == v2::ClientType::LITE_PUSH_CONSUMER)
+                service_.broker().pop().removeLiteClient(client_->clientId());
         }
         delete this;
     }

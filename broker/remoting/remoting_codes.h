@@ -144,6 +144,12 @@ struct RequestCode
     static constexpr int32_t kPopLiteMessage = 200070;           // [5.5] LiteTopic
     static constexpr int32_t kLiteSubscriptionCtl = 200071;      // [5.5]
     static constexpr int32_t kNotifyUnsubscribeLite = 200073;    // [5.5] broker -> client
+    static constexpr int32_t kGetBrokerLiteInfo = 200074;        // [5.5] mqadmin getBrokerLiteInfo
+    static constexpr int32_t kGetParentTopicInfo = 200075;       // [5.5]
+    static constexpr int32_t kGetLiteTopicInfo = 200076;         // [5.5]
+    static constexpr int32_t kGetLiteClientInfo = 200077;        // [5.5]
+    static constexpr int32_t kGetLiteGroupInfo = 200078;         // [5.5]
+    static constexpr int32_t kTriggerLiteDispatch = 200079;      // [5.5]
     static constexpr int32_t kBatchAckMessage = 200151;          // [5.x]
 
     // MQDesk extensions (900–999, unused by RocketMQ; docs/remoting-extensions.md). Java

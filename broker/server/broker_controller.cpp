@@ -331,6 +331,9 @@ void BrokerController::registerProcessors()
     bindPop(RequestCode::kGetAllMessageRequestMode, &pop::PopService::getAllMessageRequestMode, *adminExecutor_);
     bindPop(RequestCode::kPopLiteMessage, &pop::PopService::popLite, *pullExecutor_);
     bindPop(RequestCode::kLiteSubscriptionCtl, &pop::PopService::liteSubscriptionCtl, *clientExecutor_);
+    for (int32_t code : {RequestCode::kGetBrokerLiteInfo, RequestCode::kGetParentTopicInfo, RequestCode::kGetLiteTopicInfo,
+                         RequestCode::kGetLiteClientInfo, RequestCode::kGetLiteGroupInfo, RequestCode::kTriggerLiteDispatch})
+        bindPop(code, &pop::PopService::liteAdmin, *adminExecutor_);
 
     auto clientCalls = std::make_shared<ClientCallProcessor>(*this);
     for (int32_t code : ClientCallProcessor::codes()) {

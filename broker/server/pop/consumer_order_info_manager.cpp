@@ -198,6 +198,15 @@ void ConsumerOrderInfoManager::clearBlock(const std::string &topic, const std::s
     dirty_ = true;
 }
 
+int64_t ConsumerOrderInfoManager::heldQueueCount() const
+{
+    std::lock_guard lock(mutex_);
+    int64_t count = 0;
+    for (const auto &[key, queues] : table_)
+        count += static_cast<int64_t>(queues.size());
+    return count;
+}
+
 int64_t ConsumerOrderInfoManager::heldCount(const std::string &group) const
 {
     std::lock_guard lock(mutex_);

@@ -63,6 +63,8 @@ public:
     // Forgets what the group holds of a queue (-1: of every queue of the topic): its offsets were
     // reset (Java clearBlock), so the held messages block it no longer.
     void clearBlock(const std::string &topic, const std::string &group, int32_t queueId);
+    // Queues with an order record (GET_BROKER_LITE_INFO's orderInfoCount).
+    int64_t heldQueueCount() const;
     // Messages held (popped, not acked) by a group, for the console.
     int64_t heldCount(const std::string &group) const;
     // Whether something changed since the last persist (the revive thread persists then).

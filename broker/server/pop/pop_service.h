@@ -7,6 +7,7 @@
 //   ACK_MESSAGE, BATCH_ACK_MESSAGE, CHANGE_MESSAGE_INVISIBLETIME ack_message_processor.cpp
 //   QUERY_ASSIGNMENT, SET_MESSAGE_REQUEST_MODE                 query_assignment_processor.cpp
 //   POP_LITE_MESSAGE, LITE_SUBSCRIPTION_CTL (RocketMQ 5.5)      lite_pop_processor.cpp
+//   the lite admin codes 200074–200079                          lite_admin_processor.cpp
 // and the revive service (pop_revive_service.h) that re-puts what was not acked in time into the
 // group's retry topic.
 //
@@ -24,6 +25,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -114,6 +116,9 @@ public:
     void removeLiteClient(const std::string &clientId);
     // Forgets lite clients silent for liteSubscriptionCheckTimeoutMills (the broker's scheduler).
     void expireLiteSubscriptions();
+    // GET_BROKER_LITE_INFO … TRIGGER_LITE_DISPATCH (200074–200079; lite_admin_processor.cpp).
+    void liteAdmin(const remoting::RequestContext &context, remoting::RemotingCommand request,
+                   remoting::Responder respond);
     LiteSubscriptions &liteSubscriptions() { return *liteSubscriptions_; }
     ConsumerOrderInfoManager &liteOrderInfo() { return *liteOrderInfo_; }
 
@@ -163,6 +168,12 @@ private:
     void applyLiteOffsetOption(const std::string &group, const std::string &lmq, const std::string &type, int64_t value);
     std::optional<std::pair<int32_t, std::string>> applyLiteSubscription(const remoting::RequestContext &context,
                                                                          const common::JsonObject &entry);
+    remoting::RemotingCommand answerLiteAdmin(const remoting::RemotingCommand &request);
+    remoting::RemotingCommand answerLiteGroupInfo(const remoting::RemotingCommand &request);
+    // The lite groups bound to `parent` (every lite group when empty), sorted.
+    std::vector<std::string> liteGroupsOf(const std::string &parent);
+    // The LMQs of `parent` (every lite topic's when empty) holding messages, with their max offsets.
+    std::map<std::string, int64_t> liteQueuesOf(const std::string &parent);
     void notifyLiteUnsubscribed(const LiteSubscriptions::Evicted &evicted, const std::string &parent, bool resetOffset);
     void ackLite(remoting::RemotingCommand &request, const std::string &group, const std::string &topic,
                  int32_t queueId, int64_t offset, const std::string &extraInfo, const std::string &liteTopic,

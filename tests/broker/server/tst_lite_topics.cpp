@@ -313,6 +313,72 @@ private slots:
         QCOMPARE(bodiesOf(popLite(broker, "client-2")), std::vector<std::string>{"a0"});
     }
 
+    // The admin codes mqadmin's lite commands send (200074–200079): Java's field names, the
+    // figures of the state above, Java's refusals.
+    void adminCodesDescribeLiteTopics()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        createLiteTopicAndGroup(broker);
+        for (int i = 0; i < 3; ++i)
+            sendLite(broker, "a", "a" + std::to_string(i));
+        sendLite(broker, "b", "b0");
+        broker.controller().store().waitForDispatch();
+        QCOMPARE(broker.call(subscriptionRequest("PARTIAL_ADD", "client-1", {"a", "b"})).code, ResponseCode::kSuccess);
+        const LiteAnswer popped = popLite(broker, "client-1");
+        QCOMPARE(popped.messages.size(), size_t{4});
+        QCOMPARE(broker.call(liteAckRequest(popped.messages[0])).code, ResponseCode::kSuccess); // a at 1 of 3
+
+        const auto ask = [&](int32_t code, test::ExtFields fields) {
+            const RemotingCommand response = broker.call(request(code, std::move(fields)));
+            [&] { QCOMPARE(response.code, ResponseCode::kSuccess); }();
+            return test::parsed(test::bodyOf(response));
+        };
+        using test::at;
+        const common::JsonValue brokerInfo = ask(RequestCode::kGetBrokerLiteInfo, {});
+        QCOMPARE(at(brokerInfo, {"currentLmqNum"}).asInteger(), int64_t{2});
+        QCOMPARE(at(brokerInfo, {"liteSubscriptionCount"}).asInteger(), int64_t{2});
+        QCOMPARE(at(brokerInfo, {"maxLmqNum"}).asInteger(), int64_t{20000});
+        QCOMPARE(at(brokerInfo, {"topicMeta", kParent}).asInteger(), int64_t{-1});
+        QCOMPARE(at(brokerInfo, {"groupMeta", kParent}).asArray().front().asString(), std::string(kGroup));
+
+        const common::JsonValue parent = ask(RequestCode::kGetParentTopicInfo, {{"topic", kParent}});
+        QCOMPARE(at(parent, {"liteTopicCount"}).asInteger(), int64_t{2});
+        QCOMPARE(at(parent, {"groups"}).asArray().size(), size_t{1});
+
+        const common::JsonValue topic = ask(RequestCode::kGetLiteTopicInfo, {{"parentTopic", kParent}, {"liteTopic", "a"}});
+        QCOMPARE(at(topic, {"topicOffset", "maxOffset"}).asInteger(), int64_t{3});
+        QCOMPARE(at(topic, {"subscriber"}).asArray().size(), size_t{1});
+        QCOMPARE(at(topic, {"subscriber"}).asArray().front().asObject().find("clientId")->asString(),
+                 std::string("client-1"));
+
+        const common::JsonValue client = ask(RequestCode::kGetLiteClientInfo,
+                                             {{"parentTopic", kParent}, {"group", kGroup}, {"clientId", "client-1"}});
+        QCOMPARE(at(client, {"liteTopicCount"}).asInteger(), int64_t{2});
+        QCOMPARE(at(client, {"liteTopicSet"}).asArray().front().asString(), std::string("%LMQ%$LiteParent$a"));
+        const common::JsonValue stranger = ask(RequestCode::kGetLiteClientInfo,
+                                               {{"parentTopic", kParent}, {"group", kGroup}, {"clientId", "nobody"}});
+        QCOMPARE(at(stranger, {"liteTopicCount"}).asInteger(), int64_t{-1});
+
+        const common::JsonValue group = ask(RequestCode::kGetLiteGroupInfo, {{"group", kGroup}});
+        QCOMPARE(at(group, {"totalLagCount"}).asInteger(), int64_t{3}); // a: 2 of 3, b: 1 of 1
+        QCOMPARE(at(group, {"lagCountTopK"}).asArray().front().asObject().find("liteTopic")->asString(), std::string("a"));
+        QVERIFY(at(group, {"earliestUnconsumedTimestamp"}).asInteger() > 0);
+        const common::JsonValue one = ask(RequestCode::kGetLiteGroupInfo, {{"group", kGroup}, {"liteTopic", "a"}});
+        QCOMPARE(at(one, {"totalLagCount"}).asInteger(), int64_t{2});
+        QCOMPARE(at(one, {"liteTopicOffsetWrapper", "consumerOffset"}).asInteger(), int64_t{1});
+        QCOMPARE(broker.call(request(RequestCode::kTriggerLiteDispatch, {{"group", kGroup}})).code, ResponseCode::kSuccess);
+
+        QCOMPARE(broker.call(request(RequestCode::kGetParentTopicInfo, {{"topic", "NoSuchTopic"}})).code,
+                 ResponseCode::kTopicNotExist);
+        QCOMPARE(broker.call(test::createTopic("PlainTopic", 1)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(request(RequestCode::kGetParentTopicInfo, {{"topic", "PlainTopic"}})).code,
+                 ResponseCode::kInvalidParameter);
+        QCOMPARE(broker.call(request(RequestCode::kGetLiteGroupInfo, {{"group", "NoSuchGroup"}})).code,
+                 ResponseCode::kSubscriptionGroupNotExist);
+    }
+
     // What a confused or hostile client gets: Java's codes for a bad body, a group not bound to
     // the topic, a non-lite topic, a lite ack on the wrong queue; the subscription pairs capped
     // by maxLiteSubscriptionCount, a COMPLETE_ADD of a huge set included.
