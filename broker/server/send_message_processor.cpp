@@ -18,6 +18,7 @@
 #include "broker/server/topic_manager.h"
 #include "broker/server/transaction_service.h"
 #include "broker/store/message_store.h"
+#include "broker/store/store_paths.h"
 
 #include <algorithm>
 #include <charconv>
@@ -63,13 +64,21 @@ int32_t handleRetryAndDlq(BrokerController &broker, const SendHeader &header, in
 // RocketMQ 5.5 lite topics (Java's sendMessage): a single message's __LITE_TOPIC names the LMQ
 // the store also enters it in, %LMQ%$<topic>$<lite>, in place of any INNER_MULTI_DISPATCH it
 // came with (the store numbers and dispatches it when enableLmq and enableMultiDispatch are on).
-void enterLiteTopic(common::MessageProperties &properties, const std::string &topic)
+// Answers why a lite topic cannot name a queue ('$' would end its part of the name; '/', "..",
+// control characters or a name too long cannot be a consume-queue directory), "" when it can:
+// Java stores such a message and silently leaves it out of every LMQ.
+std::string enterLiteTopic(common::MessageProperties &properties, const std::string &topic)
 {
     const auto liteTopic = properties.get(common::property::kLiteTopic);
     if (!liteTopic || liteTopic->empty())
-        return;
+        return {};
     const std::string lmq = std::string(common::kLmqPrefix) + "$" + topic + "$" + std::string(*liteTopic);
+    if (liteTopic->find('$') != std::string_view::npos)
+        return "lite topic '" + std::string(*liteTopic) + "' holds '$'";
+    if (std::string reason = store::unsafePathComponentReason(lmq); !reason.empty())
+        return "lite topic '" + std::string(*liteTopic) + "' cannot name a queue: " + reason;
     properties.set(common::property::kInnerMultiDispatch, lmq);
+    return {};
 }
 
 // Priority messages (RocketMQ 5.4, Java's sendMessage): a single message's priority picks its
@@ -142,7 +151,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         batchProperties = {};
     }
     if (!header.batch && storeTopic == header.topic) {
-        enterLiteTopic(messages.front().properties, header.topic);
+        if (std::string badLiteTopic = enterLiteTopic(messages.front().properties, header.topic); !badLiteTopic.empty())
+            return fail(ResponseCode::kMessageIllegal, badLiteTopic);
         applyPriority(messages.front().properties, *topic, storeQueueId);
         header.queueId = storeQueueId; // answered: where the message went
     }

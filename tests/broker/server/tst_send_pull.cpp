@@ -436,6 +436,14 @@ private slots:
         QCOMPARE(overQuota.remark.value_or(""),
                  std::string("[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]lmq consume queue num exceeded."));
         QCOMPARE(broker.call(sendV2("Parent", 0, "again", "__LITE_TOPIC\001user-2\002")).code, ResponseCode::kSuccess);
+        // A lite topic that cannot name a queue is refused, naming why (Java stores the message
+        // and leaves it out of every LMQ).
+        for (const char *bad : {"a$b", "../../escape", "x/y"}) {
+            const RemotingCommand refused =
+                broker.call(sendV2("Parent", 0, "bad", std::string("__LITE_TOPIC\001") + bad + "\002"));
+            QCOMPARE(refused.code, ResponseCode::kMessageIllegal);
+            QVERIFY2(refused.remark.value_or("").find(bad) != std::string::npos, refused.remark.value_or("").c_str());
+        }
 
         TestBroker plain([](server::BrokerSettings &settings) {
             settings.store.enableLmq = false;

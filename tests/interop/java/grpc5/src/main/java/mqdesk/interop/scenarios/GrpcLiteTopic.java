@@ -41,6 +41,12 @@ import org.apache.rocketmq.client.apis.producer.Producer;
  * <li>closes; a second consumer of the group subscribing b gets b's messages sent meanwhile and after,
  *     from where the first left off.</li>
  * </ol>
+ * Then, with a second parent topic and an Exclusive group bound to it (lite.sub.model=Exclusive):
+ * <ol start="7">
+ * <li>a consumer subscribes the lite topic e, then a second consumer of the group subscribes e: the
+ *     first is sent NotifyUnsubscribeLiteCommand{e} and drops e from its getLiteTopicSet, and e's
+ *     messages sent afterwards go to the second only.</li>
+ * </ol>
  * What each target delivered is deterministic here, so the two must agree step by step.
  *
  * The Java broker runs with enableLmq and enableMultiDispatch: without them it stores lite messages
@@ -67,13 +73,27 @@ public class GrpcLiteTopic implements Scenario {
     /** How long nothing more may arrive once what should arrive has. */
     private static final Duration QUIET = Duration.ofSeconds(3);
     private static final String TOO_LONG_NAME = "x".repeat(65);
+    /** Step 7: the lite topic two consumers of the Exclusive group subscribe, one after the other. */
+    private static final String EXCLUSIVE = "e";
+    private static final int EXCLUSIVE_MESSAGES = 5;
+    /** How long the first consumer may take to drop EXCLUSIVE once the second subscribed it. */
+    private static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(10);
+    /** Step 7's quiet time: its two consumers long-poll side by side, so a stray delivery comes at once. */
+    private static final Duration EXCLUSIVE_QUIET = Duration.ofSeconds(1);
 
     /** One broker as the scenario reaches it. */
     private record Target(String name, ClientConfiguration grpc, String namesrvAddr, String brokerAddr) {}
 
     /** What one target did, step by step; the fields the two targets must agree on. */
     private record Outcome(List<String> subscribedSet, Map<String, List<Integer>> fannedOut, List<String> heldLiteTopicCalls,
-                           List<String> setAfterUnsubscribe, List<String> badNames, List<String> handedOver) {}
+                           List<String> setAfterUnsubscribe, List<String> badNames, List<String> handedOver,
+                           Exclusive exclusive) {}
+
+    /**
+     * Step 7: each consumer's getLiteTopicSet once the second subscribed (the first's polled until it
+     * dropped the lite topic or NOTIFY_TIMEOUT passed), and which consumer got which of the messages sent then.
+     */
+    private record Exclusive(List<String> firstSet, List<String> secondSet, Map<String, List<Integer>> receivedBy) {}
 
     @Override
     public void run(Env env) throws Exception {
@@ -101,6 +121,8 @@ public class GrpcLiteTopic implements Scenario {
                     "getLiteTopicSet after unsubscribeLite, as on Java");
         Check.equal(fromJava.badNames(), fromMqdesk.badNames(), "the answers to bad lite topic names, as on Java");
         Check.equal(fromJava.handedOver(), fromMqdesk.handedOver(), "what the second consumer got, as on Java");
+        Check.equal(fromJava.exclusive(), fromMqdesk.exclusive(),
+                    "the Exclusive group's sets and deliveries after a second subscriber, as on Java");
     }
 
     private static Outcome exercise(Env env, Target target) throws Exception {
@@ -109,10 +131,15 @@ public class GrpcLiteTopic implements Scenario {
         admin(env, target, "updateTopic", "-t", parent, "-r", "4", "-w", "4", "-a", "+message.type=LITE");
         // mqadmin's updateSubGroup takes attributes as --attributes (-a is notifyConsumerIdsChanged).
         admin(env, target, "updateSubGroup", "-g", group, "-o", "true", "--attributes", "+lite.bind.topic=" + parent);
+        String exclusiveParent = env.unique("liteExclusiveParent");
+        String exclusiveGroup = env.unique("liteExclusiveGroup");
+        admin(env, target, "updateTopic", "-t", exclusiveParent, "-r", "4", "-w", "4", "-a", "+message.type=LITE");
+        admin(env, target, "updateSubGroup", "-g", exclusiveGroup, "-o", "true", "--attributes",
+              "+lite.bind.topic=" + exclusiveParent + ",+lite.sub.model=Exclusive");
 
         Deliveries deliveries = new Deliveries(parent);
         Producer producer = Grpc5.PROVIDER.newProducerBuilder().setClientConfiguration(target.grpc())
-            .setTopics(parent).build();
+            .setTopics(parent, exclusiveParent).build();
         try {
             LitePushConsumer first = liteConsumer(target, parent, group, deliveries.listener("first"));
             List<String> subscribedSet;
@@ -170,7 +197,8 @@ public class GrpcLiteTopic implements Scenario {
             }
 
             List<String> handedOver = handOver(target, producer, parent, group, deliveries);
-            return new Outcome(subscribedSet, fannedOut, heldCalls, setAfterUnsubscribe, badNames, handedOver);
+            Exclusive exclusive = exclusive(target, producer, exclusiveParent, exclusiveGroup);
+            return new Outcome(subscribedSet, fannedOut, heldCalls, setAfterUnsubscribe, badNames, handedOver, exclusive);
         } finally {
             producer.close();
         }
@@ -278,6 +306,70 @@ public class GrpcLiteTopic implements Scenario {
             .stream().map(Delivery::describe).toList(), target.name() + ": what the closed consumer got after closing");
         deliveries.checkViews(target.name());
         return handedOver;
+    }
+
+    /**
+     * 7. Exclusive group: the first consumer subscribes EXCLUSIVE, then the second does. The last
+     * subscriber wins: the broker removes the first from the lite topic and notifies it
+     * (NotifyUnsubscribeLiteCommand, relayed on its telemetry stream), on which the SDK drops the lite
+     * topic from its set, with no RPC of its own: nothing else takes a lite topic out of the set but
+     * unsubscribeLite. EXCLUSIVE's messages sent afterwards go to the second consumer only.
+     */
+    private static Exclusive exclusive(Target target, Producer producer, String parent, String group) throws Exception {
+        Deliveries deliveries = new Deliveries(parent);
+        LitePushConsumer first = liteConsumer(target, parent, group, deliveries.listener("first"));
+        LitePushConsumer second = null;
+        try {
+            subscribe(target, first, EXCLUSIVE);
+            Check.equal(List.of(EXCLUSIVE), sorted(first.getLiteTopicSet()), target.name() + ": the first's set in the Exclusive group");
+            second = liteConsumer(target, parent, group, deliveries.listener("second"));
+            subscribe(target, second, EXCLUSIVE);
+            long subscribed = System.nanoTime();
+            // Not Check.eventually: what the set holds at the deadline is the outcome to compare.
+            long deadline = subscribed + NOTIFY_TIMEOUT.toNanos();
+            while (first.getLiteTopicSet().contains(EXCLUSIVE) && System.nanoTime() < deadline)
+                Thread.sleep(20);
+            List<String> firstSet = sorted(first.getLiteTopicSet());
+            List<String> secondSet = sorted(second.getLiteTopicSet());
+            Log.info("%s: the first consumer's set %s %d ms after the second subscribed %s", target.name(), firstSet,
+                     (System.nanoTime() - subscribed) / 1_000_000, EXCLUSIVE);
+            Check.equal(List.of(), firstSet, target.name() + ": the first consumer's set once the second subscribed "
+                                             + EXCLUSIVE + " (no NotifyUnsubscribeLiteCommand?)");
+            Check.equal(List.of(EXCLUSIVE), secondSet, target.name() + ": the second consumer's set");
+
+            for (int i = 0; i < EXCLUSIVE_MESSAGES; ++i)
+                send(producer, parent, EXCLUSIVE, i);
+            Check.eventually(DELIVERY_TIMEOUT,
+                () -> deliveries.calls(d -> true).size() >= EXCLUSIVE_MESSAGES,
+                target.name() + ": " + EXCLUSIVE + "'s messages in the Exclusive group", deliveries::summary);
+            Thread.sleep(EXCLUSIVE_QUIET.toMillis());
+            Map<String, List<Integer>> receivedBy = deliveries.calls(d -> true).stream()
+                .collect(Collectors.groupingBy(Delivery::consumer, TreeMap::new,
+                                               Collectors.mapping(Delivery::index, Collectors.toList())));
+            Log.info("%s: %s's messages in the Exclusive group went to %s", target.name(), EXCLUSIVE, receivedBy);
+            Check.equal(Map.of("second", range(0, EXCLUSIVE_MESSAGES)), receivedBy,
+                        target.name() + ": who got " + EXCLUSIVE + "'s messages in the Exclusive group");
+            deliveries.checkViews(target.name());
+            return new Exclusive(firstSet, secondSet, receivedBy);
+        } finally {
+            // Side by side: each close waits for its receive in flight.
+            long closing = System.nanoTime();
+            LitePushConsumer secondToClose = second;
+            Thread closer = secondToClose == null ? null : new Thread(() -> {
+                try {
+                    secondToClose.close();
+                } catch (Exception e) {
+                    Log.info("%s: closing the Exclusive group's second consumer: %s", target.name(), e);
+                }
+            }, "close-exclusive-second");
+            if (closer != null)
+                closer.start();
+            first.close();
+            if (closer != null)
+                closer.join();
+            Log.info("%s: the Exclusive group's consumers closed in %d ms", target.name(),
+                     (System.nanoTime() - closing) / 1_000_000);
+        }
     }
 
     private static LitePushConsumer liteConsumer(Target target, String parent, String group, MessageListener listener)
