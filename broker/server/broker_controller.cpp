@@ -149,6 +149,11 @@ bool BrokerController::loadConfigFiles(std::string &error)
         error = "cannot create " + configDir + ": " + ec.message();
         return false;
     }
+    // Java 5.5 with enableLmq keeps the offsets in lmqConsumerOffset.json (LmqConsumerOffsetManager)
+    // and reads nothing else: read that one when it is there, write both, so that neither broker
+    // loses the other's offsets whatever its setting.
+    if (settings_.store.enableLmq)
+        offsetTable_->setAlternateFileName(store::ConsumerOffsetManager::kLmqFileName);
     store::ConfigManager *managers[] = {topicTable_.get(), offsetTable_.get(), groupTable_.get(),
                                         delayOffsetTable_.get(), filterTable_.get()};
     for (store::ConfigManager *manager : managers) {

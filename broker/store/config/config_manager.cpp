@@ -21,16 +21,21 @@ bool ConfigManager::load(const std::string &configDir, std::string &error)
 {
     std::lock_guard persistLock(persistMutex_);
     auto file = std::make_unique<ConfigFile>(joinPath(configDir, fileName_));
+    const auto decoder = [this](const common::JsonValue &root, std::string &decodeError) {
+        std::lock_guard lock(mutex_);
+        return decodeLocked(root, decodeError);
+    };
     ConfigLoadInfo info;
-    const bool loaded = file->load(
-        [this](const common::JsonValue &root, std::string &decodeError) {
-            std::lock_guard lock(mutex_);
-            return decodeLocked(root, decodeError);
-        },
-        info, error);
-    if (!loaded)
+    std::unique_ptr<ConfigFile> alternate;
+    if (!alternateName_.empty()) {
+        alternate = std::make_unique<ConfigFile>(joinPath(configDir, alternateName_));
+        if (!alternate->load(decoder, info, error))
+            return false;
+    }
+    if (info.source == ConfigSource::None && !file->load(decoder, info, error))
         return false;
     file_ = std::move(file);
+    alternate_ = std::move(alternate);
     lastLoad_ = std::move(info);
     return true;
 }
@@ -39,6 +44,14 @@ void ConfigManager::setConfigDir(const std::string &configDir)
 {
     std::lock_guard persistLock(persistMutex_);
     file_ = std::make_unique<ConfigFile>(joinPath(configDir, fileName_));
+    if (!alternateName_.empty())
+        alternate_ = std::make_unique<ConfigFile>(joinPath(configDir, alternateName_));
+}
+
+void ConfigManager::setAlternateFileName(std::string fileName)
+{
+    std::lock_guard persistLock(persistMutex_);
+    alternateName_ = std::move(fileName);
 }
 
 bool ConfigManager::persist(std::string &error)
@@ -53,7 +66,7 @@ bool ConfigManager::persist(std::string &error)
         std::lock_guard lock(mutex_);
         content = format(encodeLocked());
     }
-    return file_->store(content, error);
+    return file_->store(content, error) && (!alternate_ || alternate_->store(content, error));
 }
 
 std::string ConfigManager::encode() const

@@ -34,6 +34,11 @@ public:
     bool load(const std::string &configDir, std::string &error);
     // Sets the file persist() writes without reading it (a new store).
     void setConfigDir(const std::string &configDir);
+    // A second name the same content lives under (Java 5.5 keeps the consumer offsets in
+    // lmqConsumerOffset.json instead of consumerOffset.json when enableLmq is on). Before
+    // load(): load() then reads that file when it (or its .bak) exists, else fileName(); persist()
+    // writes both, so a broker of either setting finds the current content.
+    void setAlternateFileName(std::string fileName);
     // Writes the current content crash-safely (ConfigFile::store).
     // Requires: load() or setConfigDir() called before.
     bool persist(std::string &error);
@@ -66,8 +71,10 @@ protected:
 
 private:
     const std::string fileName_;
-    mutable std::mutex persistMutex_; // guards file_ and lastLoad_
+    mutable std::mutex persistMutex_; // guards file_, alternate_ and lastLoad_
     std::unique_ptr<ConfigFile> file_;
+    std::string alternateName_;
+    std::unique_ptr<ConfigFile> alternate_;
     ConfigLoadInfo lastLoad_;
 };
 

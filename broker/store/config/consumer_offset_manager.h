@@ -24,6 +24,9 @@ class ConsumerOffsetManager : public ConfigManager
 {
 public:
     static constexpr const char *kFileName = "consumerOffset.json";
+    // Where Java 5.5 keeps the same table when enableLmq is on (its `lmqOffsetTable`, offsets of
+    // groups that are themselves LMQs, is not read here).
+    static constexpr const char *kLmqFileName = "lmqConsumerOffset.json";
     static constexpr char kTopicGroupSeparator = '@';
     // BrokerConfig.consumerOffsetUpdateVersionStep.
     static constexpr int64_t kDefaultUpdateVersionStep = 500;

@@ -275,6 +275,39 @@ private slots:
         QCOMPARE(manager.size(), size_t{2});
     }
 
+    // With enableLmq Java 5.5 keeps the offsets in lmqConsumerOffset.json only: that file wins
+    // when it is there (a stale consumerOffset.json beside it is ignored, as Java ignores it),
+    // the old file is read when it is not, and both are written.
+    void readsAndWritesLmqConsumerOffsetBesideTheOldFile()
+    {
+        QTemporaryDir dir;
+        const std::string configDir = dir.path().toStdString();
+        const std::string oldFile = configDir + "/consumerOffset.json";
+        const std::string lmqFile = configDir + "/lmqConsumerOffset.json";
+        writeText(oldFile, R"({"offsetTable":{"T@g":{0:5}}})");
+
+        ConsumerOffsetManager migrated;
+        migrated.setAlternateFileName(ConsumerOffsetManager::kLmqFileName);
+        std::string error;
+        QVERIFY2(migrated.load(configDir, error), error.c_str());
+        QCOMPARE(migrated.queryOffset("g", "T", 0), int64_t{5});
+        migrated.commitOffset("test", "g", "%LMQ%$P$a", 0, 7);
+        QVERIFY2(migrated.persist(error), error.c_str());
+        QVERIFY(mqdesk::test::exists(lmqFile));
+        QCOMPARE(readText(lmqFile), readText(oldFile));
+
+        writeText(lmqFile, R"({"offsetTable":{"T@g":{0:9}},"lmqOffsetTable":{}})");
+        writeText(oldFile, R"({"offsetTable":{"T@g":{0:1}}})");
+        ConsumerOffsetManager javaStore;
+        javaStore.setAlternateFileName(ConsumerOffsetManager::kLmqFileName);
+        QVERIFY2(javaStore.load(configDir, error), error.c_str());
+        QCOMPARE(javaStore.queryOffset("g", "T", 0), int64_t{9});
+
+        ConsumerOffsetManager withoutLmq;
+        QVERIFY2(withoutLmq.load(configDir, error), error.c_str());
+        QCOMPARE(withoutLmq.queryOffset("g", "T", 0), int64_t{1});
+    }
+
     void splitsKeysLikeJava()
     {
         std::string topic;
