@@ -4209,6 +4209,60 @@ Broker：%2（%3，集群 %4）
         <source>Traffic by group</source>
         <translation>按消费组的流量</translation>
     </message>
+    <message>
+        <source>These brokers do not serve lite topics (RocketMQ 5.5).</source>
+        <translation>这些 Broker 不支持轻量主题（LiteTopic，RocketMQ 5.5）。</translation>
+    </message>
+    <message>
+        <source>Not a lite topic: lite topics live under a topic of message type LITE.</source>
+        <translation>不是轻量主题的父主题：轻量主题位于消息类型为 LITE 的主题之下。</translation>
+    </message>
+    <message>
+        <source>Lite topics: %1</source>
+        <translation>轻量主题：%1</translation>
+    </message>
+    <message>
+        <source>%1 (lag %2)</source>
+        <translation>%1（堆积 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lite topic(s) · %1 · lite groups: %2</source>
+        <translation>
+            <numerusform>%n 个轻量主题 · %1 · 轻量消费者组：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>idle ones expire after %1 min</source>
+        <translation>空闲的在 %1 分钟后过期</translation>
+    </message>
+    <message>
+        <source>they never expire</source>
+        <translation>永不过期</translation>
+    </message>
+    <message>
+        <source>none (a group with the attribute lite.bind.topic)</source>
+        <translation>无（带有属性 lite.bind.topic 的消费者组）</translation>
+    </message>
+    <message>
+        <source>Lite group</source>
+        <translation>轻量消费者组</translation>
+    </message>
+    <message>
+        <source>Lite topic</source>
+        <translation>轻量主题</translation>
+    </message>
+    <message>
+        <source>Lag</source>
+        <translation>堆积</translation>
+    </message>
+    <message>
+        <source>Oldest unconsumed</source>
+        <translation>最早未消费</translation>
+    </message>
+    <message>
+        <source>Lite topics</source>
+        <translation>轻量主题</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::TopicDialog</name>

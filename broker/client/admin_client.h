@@ -148,6 +148,8 @@ public:
     // ---- RocketMQ 5 (rocketmq5_stats.cpp; MQDesk brokers only, else REQUEST_CODE_NOT_SUPPORTED) ----
     // Timer messages of `topic` parked on its masters: per coming minute and the next ones.
     Result<TimerTimeline> timerTimeline(const std::string &topic, int minutes = 60, int next = 20);
+    // A LITE parent topic's lite topics and its lite groups' lag (RocketMQ 5.5 brokers).
+    Result<LiteTopicOverview> liteTopicOverview(const std::string &parent, int topK = 50);
     // A group's POP figures summed over the masters of its retry topic (or every master).
     Result<PopStats> popStats(const std::string &group);
 

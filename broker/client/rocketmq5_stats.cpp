@@ -61,6 +61,100 @@ void PopStats::merge(const PopStats &other)
     truncated = truncated || other.truncated;
 }
 
+void LiteGroupLag::merge(const LiteGroupLag &other)
+{
+    totalLagCount += other.totalLagCount;
+    if (other.earliestUnconsumedTimestamp >= 0
+        && (earliestUnconsumedTimestamp < 0 || other.earliestUnconsumedTimestamp < earliestUnconsumedTimestamp))
+        earliestUnconsumedTimestamp = other.earliestUnconsumedTimestamp;
+    topByLag.insert(topByLag.end(), other.topByLag.begin(), other.topByLag.end());
+    std::stable_sort(topByLag.begin(), topByLag.end(),
+                     [](const LiteLag &a, const LiteLag &b) { return a.lagCount > b.lagCount; });
+}
+
+void LiteTopicOverview::merge(const LiteTopicOverview &other)
+{
+    liteTopicCount += other.liteTopicCount;
+    ttlMinutes = std::max(ttlMinutes, other.ttlMinutes);
+    for (const LiteGroupLag &group : other.groups) {
+        const auto same = std::find_if(groups.begin(), groups.end(),
+                                       [&](const LiteGroupLag &mine) { return mine.group == group.group; });
+        if (same == groups.end())
+            groups.push_back(group);
+        else
+            same->merge(group);
+    }
+}
+
+bool parseLiteParentInfo(std::string_view body, LiteTopicOverview &out, std::vector<std::string> &groups,
+                         std::string &error)
+{
+    common::JsonValue root;
+    if (!remoting::parseJsonObject(body, root, error))
+        return false;
+    remoting::JsonFieldReader reader(root, "", error);
+    reader.readLong("liteTopicCount", out.liteTopicCount);
+    reader.readLong("ttl", out.ttlMinutes);
+    if (const common::JsonValue *names = remoting::bodyjson::member(root, "groups"))
+        remoting::bodyjson::readStringArray(*names, "groups", groups, error);
+    return reader.ok() && error.empty();
+}
+
+bool parseLiteGroupInfo(std::string_view body, LiteGroupLag &out, std::string &error)
+{
+    common::JsonValue root;
+    if (!remoting::parseJsonObject(body, root, error))
+        return false;
+    remoting::JsonFieldReader reader(root, "", error);
+    reader.readString("group", out.group);
+    reader.readLong("totalLagCount", out.totalLagCount);
+    reader.readLong("earliestUnconsumedTimestamp", out.earliestUnconsumedTimestamp);
+    if (const common::JsonArray *lags = reader.array("lagCountTopK")) {
+        for (size_t i = 0; i < lags->size() && reader.ok(); ++i) {
+            remoting::JsonFieldReader entry((*lags)[i], "lagCountTopK[" + std::to_string(i) + "]", error);
+            LiteLag lag;
+            entry.readString("liteTopic", lag.liteTopic);
+            entry.readLong("lagCount", lag.lagCount);
+            entry.readLong("earliestUnconsumedTimestamp", lag.earliestUnconsumedTimestamp);
+            out.topByLag.push_back(std::move(lag));
+        }
+    }
+    return reader.ok();
+}
+
+Result<LiteTopicOverview> getLiteTopicOverview(MQClientAPI &api, const std::string &addr, const std::string &parent,
+                                               int topK)
+{
+    remoting::ExtFields fields;
+    remoting::setField(fields, "topic", parent);
+    std::string what;
+    Result<RemotingCommand> response =
+        call(api, addr, RemotingCommand::createRequest(remoting::RequestCode::kGetParentTopicInfo, std::move(fields)), what);
+    if (!response.ok)
+        return response.status();
+    LiteTopicOverview overview;
+    std::vector<std::string> groups;
+    std::string error;
+    if (!parseLiteParentInfo(bodyOf(response.value), overview, groups, error))
+        return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
+    for (const std::string &group : groups) {
+        remoting::ExtFields groupFields;
+        remoting::setField(groupFields, "group", group);
+        remoting::setField(groupFields, "topK", int32_t{topK});
+        Result<RemotingCommand> answer = call(
+            api, addr, RemotingCommand::createRequest(remoting::RequestCode::kGetLiteGroupInfo, std::move(groupFields)),
+            what);
+        if (!answer.ok)
+            return answer.status();
+        LiteGroupLag lag;
+        if (!parseLiteGroupInfo(bodyOf(answer.value), lag, error))
+            return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
+        lag.group = group;
+        overview.groups.push_back(std::move(lag));
+    }
+    return Result<LiteTopicOverview>(std::move(overview));
+}
+
 bool parseTimerTimeline(std::string_view body, TimerTimeline &out, std::string &error)
 {
     error.clear();
@@ -161,6 +255,21 @@ Result<TimerTimeline> AdminClient::timerTimeline(const std::string &topic, int m
         if (!one.ok)
             return one.status();
         merged.merge(one.value, static_cast<size_t>(std::max(next, 0)));
+    }
+    return merged;
+}
+
+Result<LiteTopicOverview> AdminClient::liteTopicOverview(const std::string &parent, int topK)
+{
+    Result<std::vector<std::string>> masters = topicMasters(parent);
+    if (!masters.ok)
+        return masters.status();
+    LiteTopicOverview merged;
+    for (const std::string &addr : masters.value) {
+        Result<LiteTopicOverview> one = getLiteTopicOverview(*api_, addr, parent, topK);
+        if (!one.ok)
+            return one.status();
+        merged.merge(one.value);
     }
     return merged;
 }

@@ -52,6 +52,41 @@ struct PopStats
     void merge(const PopStats &other);
 };
 
+// A LITE parent topic (RocketMQ 5.5) as the console shows it: GET_PARENT_TOPIC_INFO (200075)
+// and, for each lite group bound to it, GET_LITE_GROUP_INFO (200078) with its lite topics of the
+// largest lag; summed over the masters.
+struct LiteLag
+{
+    std::string liteTopic;
+    int64_t lagCount = 0;
+    int64_t earliestUnconsumedTimestamp = -1; // store time of its oldest unconsumed message
+};
+
+struct LiteGroupLag
+{
+    std::string group;
+    int64_t totalLagCount = 0;
+    int64_t earliestUnconsumedTimestamp = -1;
+    std::vector<LiteLag> topByLag; // largest first
+
+    void merge(const LiteGroupLag &other);
+};
+
+struct LiteTopicOverview
+{
+    int64_t liteTopicCount = 0;
+    int64_t ttlMinutes = -1; // lite.topic.expiration; -1 never
+    std::vector<LiteGroupLag> groups;
+
+    void merge(const LiteTopicOverview &other);
+};
+
+bool parseLiteParentInfo(std::string_view body, LiteTopicOverview &out, std::vector<std::string> &groups,
+                         std::string &error);
+bool parseLiteGroupInfo(std::string_view body, LiteGroupLag &out, std::string &error);
+Result<LiteTopicOverview> getLiteTopicOverview(MQClientAPI &api, const std::string &addr, const std::string &parent,
+                                               int topK);
+
 bool parseTimerTimeline(std::string_view body, TimerTimeline &out, std::string &error);
 bool parsePopStats(std::string_view body, PopStats &out, std::string &error);
 

@@ -28,6 +28,7 @@ struct TopicDetails
     std::vector<std::string> consumerGroups;
     std::string consumersError;
     client::Result<client::TimerTimeline> timeline;
+    client::Result<client::LiteTopicOverview> lite;
     // VIEW_BROKER_STATS_DATA on the topic's masters: its puts, and each consumer group's gets.
     client::Result<client::AdminClient::BrokerStats> puts;
     std::map<std::string, client::AdminClient::BrokerStats> gets;
@@ -67,6 +68,7 @@ TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
         }
     }
     details.timeline = admin.timerTimeline(topic, 60, 20);
+    details.lite = admin.liteTopicOverview(topic);
     return details;
 }
 
@@ -123,6 +125,47 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
     return box;
 }
 
+// The "Lite topics" tab: the parent's lite topics and each lite group's lag (or why there is none).
+void showLite(const client::Result<client::LiteTopicOverview> &lite, QLabel *summary, QTableWidget *table)
+{
+    if (!lite.ok) {
+        // A topic of another type is refused with INVALID_PARAMETER ("type not match").
+        summary->setText(lite.isNotSupported()
+                                  ? TopicDetailPane::tr("These brokers do not serve lite topics (RocketMQ 5.5).")
+                                  : lite.error.find("type not match") != std::string::npos
+                                  ? TopicDetailPane::tr("Not a lite topic: lite topics live under a topic of message type LITE.")
+                                  : TopicDetailPane::tr("Lite topics: %1").arg(QString::fromStdString(lite.error)));
+        return;
+    }
+    const QLocale locale;
+    const client::LiteTopicOverview &overview = lite.value;
+    QStringList groups;
+    int rows = 0;
+    for (const client::LiteGroupLag &group : overview.groups) {
+        groups << TopicDetailPane::tr("%1 (lag %2)").arg(QString::fromStdString(group.group), locale.toString(group.totalLagCount));
+        rows += static_cast<int>(group.topByLag.size());
+    }
+    summary->setText(
+        TopicDetailPane::tr("%n lite topic(s) · %1 · lite groups: %2", nullptr, static_cast<int>(overview.liteTopicCount))
+            .arg(overview.ttlMinutes > 0 ? TopicDetailPane::tr("idle ones expire after %1 min").arg(overview.ttlMinutes)
+                                         : TopicDetailPane::tr("they never expire"),
+                 groups.isEmpty() ? TopicDetailPane::tr("none (a group with the attribute lite.bind.topic)") : groups.join(QStringLiteral(", "))));
+    table->setRowCount(rows);
+    int row = 0;
+    for (const client::LiteGroupLag &group : overview.groups) {
+        for (const client::LiteLag &lag : group.topByLag) {
+            setCell(table, row, 0, QString::fromStdString(group.group));
+            setCell(table, row, 1, QString::fromStdString(lag.liteTopic));
+            setCell(table, row, 2, locale.toString(lag.lagCount), true);
+            setCell(table, row, 3,
+                    lag.earliestUnconsumedTimestamp > 0
+                        ? locale.toString(QDateTime::fromMSecsSinceEpoch(lag.earliestUnconsumedTimestamp), QLocale::ShortFormat)
+                        : QString());
+            ++row;
+        }
+    }
+}
+
 } // namespace
 
 TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
@@ -163,6 +206,16 @@ TopicDetailPane::TopicDetailPane(ClusterConnection &connection, QWidget *parent)
     bottomTabs_->setDocumentMode(true);
     bottomTabs_->addTab(timeline_, tr("Scheduled timer messages"));
     bottomTabs_->addTab(trafficChart_, tr("Traffic by group"));
+    litePage_ = new QWidget(this);
+    auto *liteLayout = new QVBoxLayout(litePage_);
+    liteSummary_ = new QLabel(litePage_);
+    liteSummary_->setObjectName(QStringLiteral("liteSummary"));
+    liteSummary_->setWordWrap(true);
+    liteTable_ = makeTable({tr("Lite group"), tr("Lite topic"), tr("Lag"), tr("Oldest unconsumed")}, litePage_);
+    liteTable_->setObjectName(QStringLiteral("liteTable"));
+    liteLayout->addWidget(liteSummary_);
+    liteLayout->addWidget(liteTable_, 1);
+    bottomTabs_->addTab(litePage_, tr("Lite topics"));
     layout->addWidget(bottomTabs_, 1);
     showTopic({});
 }
@@ -182,6 +235,8 @@ void TopicDetailPane::refresh()
     traffic_->clear();
     trafficChart_->setMessage({});
     timeline_->setUnavailable({});
+    liteSummary_->clear();
+    liteTable_->setRowCount(0);
     if (topic_.isEmpty()) {
         title_->setText(tr("Select a topic to see its queues, route and consumer groups."));
         status_->clear();
@@ -277,11 +332,17 @@ void TopicDetailPane::refresh()
             else
                 timeline_->setUnavailable(tr("Scheduled timer messages: %1")
                                               .arg(QString::fromStdString(details.timeline.error)));
+            showLite(details.lite, liteSummary_, liteTable_);
             status_->setText(problems.join(QLatin1Char('\n')));
-            for (QTableWidget *table : {queues_, route_})
+            for (QTableWidget *table : {queues_, route_, liteTable_})
                 table->resizeColumnsToContents();
             emit loaded(topic);
         });
+}
+
+QString TopicDetailPane::liteSummary() const
+{
+    return liteSummary_->text();
 }
 
 QString TopicDetailPane::trafficText() const

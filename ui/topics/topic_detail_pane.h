@@ -4,7 +4,8 @@
 // GET_TOPIC_STATS_INFO, its route (brokers, addresses, queues, perm), the consumer groups
 // consuming it (QUERY_TOPIC_CONSUME_BY_WHO on each master), its puts and each group's gets from
 // the brokers' statistics (VIEW_BROKER_STATS_DATA; also as a chart, "Traffic by group") and its
-// scheduled timer messages, fetched off the GUI thread.
+// scheduled timer messages and, for a LITE parent topic (RocketMQ 5.5), its lite topics and its
+// lite groups' lag (GET_PARENT_TOPIC_INFO, GET_LITE_GROUP_INFO), fetched off the GUI thread.
 
 #include <QWidget>
 
@@ -41,8 +42,11 @@ public:
     // The topic's puts (and below, each group's gets) from the brokers' statistics.
     QString trafficText() const;
     TrafficChart *trafficChart() const { return trafficChart_; }
-    // "Scheduled timer messages" and "Traffic by group".
+    // "Scheduled timer messages", "Traffic by group" and "Lite topics".
     QTabWidget *bottomTabs() const { return bottomTabs_; }
+    // The lite groups' lite topics with a lag (group, lite topic, lag, oldest unconsumed).
+    QTableWidget *liteTable() const { return liteTable_; }
+    QString liteSummary() const;
 
 signals:
     // The topic's stored messages, known from its queue offsets.
@@ -63,6 +67,9 @@ private:
     TimerTimelineView *timeline_ = nullptr;
     TrafficChart *trafficChart_ = nullptr;
     QTabWidget *bottomTabs_ = nullptr;
+    QWidget *litePage_ = nullptr;
+    QLabel *liteSummary_ = nullptr;
+    QTableWidget *liteTable_ = nullptr;
 };
 
 } // namespace mqdesk::ui

@@ -154,6 +154,10 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent)
     };
     connect(filter_, &QAbstractItemModel::layoutChanged, this, onRowsChanged);
     connect(filter_, &QAbstractItemModel::modelReset, this, onRowsChanged);
+    // A filter typed into the search field removes and inserts rows; the scroll bar need not
+    // move (it did not, at the end of a long list), yet other rows are on screen now.
+    connect(filter_, &QAbstractItemModel::rowsInserted, this, onRowsChanged);
+    connect(filter_, &QAbstractItemModel::rowsRemoved, this, onRowsChanged);
     connect(filter_, &QAbstractItemModel::rowsInserted, this, onRowsChanged);
     connect(filter_, &QAbstractItemModel::rowsRemoved, this, onRowsChanged);
 

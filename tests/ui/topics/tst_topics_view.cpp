@@ -5,7 +5,7 @@
 // copied as text, edited and deleted; a topic created through the client API appearing by itself
 // (the live refresh) with the clicked row, the sort and the detail kept, but not while another
 // page is shown or the window is minimised; then 1,000 topics created directly through the
-// client API all shown after F5.
+// client API all shown after F5; a LITE parent topic's "Lite topics" tab with its lite topics by lag.
 // Screenshots of each state are saved in the build tree (screenshots/topics-*.png).
 
 #include "ui_test_util.h"
@@ -607,11 +607,99 @@ private slots:
                                  .arg(view_->topicModel()->rowCount()).arg(shownMs).arg(meter.longestStallMs());
         QTest::keyClicks(view_->searchField(), QStringLiteral("Scale1"));
         QCOMPARE(view_->filterModel()->rowCount(), 1000);
+        // Back to the top, as a person does after filtering at the end of a long list.
+        QTest::keyClick(view_->table(), Qt::Key_Home, Qt::ControlModifier);
         // The rows on screen get their message counts; the others are not asked for.
         const QModelIndex first = view_->filterModel()->index(0, ui::TopicTableModel::MessagesColumn);
         QTRY_COMPARE_WITH_TIMEOUT(first.data().toString(), QStringLiteral("0"), 60000);
         saveScreenshot(*window_, QStringLiteral("topics-scale"));
         view_->searchField()->clear();
+    }
+
+    // A LITE parent topic (RocketMQ 5.5): its "Lite topics" tab, opened with the mouse, counts its
+    // lite topics and lists its lite group's lite topics by lag; a topic of another type says why
+    // it has none.
+    void showsTheLiteTopicsOfALiteParent()
+    {
+        const std::string parent = "DeskLiteParent";
+        const std::string group = "DeskLiteGroup";
+        client::ClientConfig config;
+        config.namesrvAddr = window_->connection().namesrvAddress().toStdString();
+        client::AdminClient admin(config);
+        remoting::TopicConfigData topic;
+        topic.topicName = parent;
+        topic.readQueueNums = topic.writeQueueNums = 2;
+        topic.perm = 6;
+        const client::Status created = admin.createTopic({}, topic, "+message.type=LITE");
+        QVERIFY2(created.ok, created.error.c_str());
+        topic.topicName = "DeskNotLite";
+        const client::Status normal = admin.createTopic({}, topic);
+        QVERIFY2(normal.ok, normal.error.c_str());
+        client::SubscriptionGroupConfig liteGroup;
+        liteGroup.groupName = group;
+        liteGroup.attributeModifications = "+lite.bind.topic=" + parent;
+        const client::Status grouped = admin.createSubscriptionGroup({}, liteGroup);
+        QVERIFY2(grouped.ok, grouped.error.c_str());
+        auto producer = window_->connection().producer();
+        QVERIFY(producer);
+        for (const auto &[lite, count] : {std::pair{"user-1", 3}, std::pair{"user-2", 1}}) {
+            for (int i = 0; i < count; ++i) {
+                client::Message message;
+                message.topic = parent;
+                message.setBody("for " + std::string(lite));
+                message.properties["__LITE_TOPIC"] = lite;
+                const auto sent = producer->send(message);
+                QVERIFY2(sent.ok, sent.error.c_str());
+            }
+        }
+        // The group has read one message of user-1 and none of user-2 yet.
+        const std::string broker = window_->brokerHost().brokerAddress().toStdString();
+        for (const auto &[lmq, offset] : {std::pair{"%LMQ%$DeskLiteParent$user-1", 1}, std::pair{"%LMQ%$DeskLiteParent$user-2", 0}}) {
+            const auto committed = admin.api().updateConsumerOffset(broker, group, lmq, 0, offset);
+            QVERIFY2(committed.ok, committed.error.c_str());
+        }
+        admin.shutdown();
+
+        activateWindow();
+        view_->searchField()->clear();
+        view_->kindFilter()->setCurrentIndex(0);
+        QTableView *table = view_->table();
+        const auto clickTopic = [&](const QString &name) {
+            if (view_->topicModel()->rowOf(name) < 0)
+                QTest::keyClick(table, Qt::Key_F5);
+            QTRY_VERIFY_WITH_TIMEOUT(view_->topicModel()->rowOf(name) >= 0, 20000);
+            const QModelIndex row = view_->filterModel()->mapFromSource(
+                view_->topicModel()->index(view_->topicModel()->rowOf(name), ui::TopicTableModel::NameColumn));
+            QVERIFY(row.isValid());
+            table->scrollTo(row);
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+            QTRY_COMPARE(view_->detailPane()->topic(), name);
+        };
+        clickTopic(QString::fromStdString(parent));
+        ui::TopicDetailPane *pane = view_->detailPane();
+        QTabBar *tabs = pane->bottomTabs()->tabBar();
+        const int liteTab = pane->bottomTabs()->indexOf(pane->liteTable()->parentWidget());
+        QVERIFY(liteTab >= 0);
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(liteTab).center());
+        QCOMPARE(pane->bottomTabs()->currentIndex(), liteTab);
+        // The dispatcher indexes the lite messages shortly after the sends return: F5 until the
+        // pane's answer has both lite topics.
+        for (int attempt = 0; attempt < 20 && pane->liteTable()->rowCount() != 2; ++attempt) {
+            QSignalSpy loaded(pane, &ui::TopicDetailPane::loaded);
+            QTest::keyClick(table, Qt::Key_F5);
+            QVERIFY(loaded.wait(20000));
+        }
+        QCOMPARE(pane->liteTable()->rowCount(), 2);
+        QVERIFY2(pane->liteSummary().startsWith(QStringLiteral("2 lite topic(s)")), qPrintable(pane->liteSummary()));
+        QVERIFY2(pane->liteSummary().contains(QStringLiteral("DeskLiteGroup (lag 3)")), qPrintable(pane->liteSummary()));
+        QCOMPARE(pane->liteTable()->item(0, 1)->text(), QStringLiteral("user-1"));
+        QCOMPARE(pane->liteTable()->item(0, 2)->text(), QStringLiteral("2"));
+        QCOMPARE(pane->liteTable()->item(1, 1)->text(), QStringLiteral("user-2"));
+        saveScreenshot(*window_, QStringLiteral("topics-lite"));
+
+        clickTopic(QStringLiteral("DeskNotLite"));
+        QTRY_VERIFY_WITH_TIMEOUT(pane->liteSummary().startsWith(QStringLiteral("Not a lite topic")), 20000);
+        QCOMPARE(pane->liteTable()->rowCount(), 0);
     }
 
     void explainsAnEmptyViewWhenDisconnected()

@@ -24,8 +24,11 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.lite.LiteUtil;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.remoting.protocol.header.UpdateConsumerOffsetRequestHeader;
 
 /**
  * The operator tool mqadmin (rocketmq-tools, MQAdminStartup) against mqdesk-broker, one command per
@@ -33,13 +36,23 @@ import org.apache.rocketmq.common.message.MessageExt;
  * messages with keys and runs a consumer group, so that every command has something to show; each
  * command must exit 0, print no stack trace (mqadmin catches a failed command, prints it and still
  * exits 0) and show the figures this run knows: the topic's queue count, the offsets the sends got,
- * the broker's name, address and configuration, the consumer's client id.
+ * the broker's name, address and configuration, the consumer's client id. Last, RocketMQ 5.5's
+ * LiteTopic commands (getBrokerLiteInfo, getParentTopicInfo, getLiteTopicInfo, getLiteClientInfo,
+ * getLiteGroupInfo, triggerLiteDispatch) on a LITE parent topic with messages in two lite topics.
  */
 public class MqAdmin implements Scenario {
     private static final int QUEUES = 4;
     private static final int MESSAGES = 40;
     private static final String CLUSTER = "DefaultCluster";
     private static final String BROKER_NAME = "mqdesk-interop";
+    /** The lite topics of the LiteTopic commands' parent, and how many messages each is sent. */
+    private static final Map<String, Integer> LITE_SENT = Map.of("a", 3, "b", 2);
+    /** The lite group's committed offset in lite topic a: its lag is LITE_SENT[a] - this. */
+    private static final long LITE_COMMITTED_A = 1;
+    /** The parent's lite.topic.expiration (minutes), shown as its TTL. */
+    private static final int LITE_TTL = 60;
+    /** UtilAll.timeMillisToHumanString2, the time columns of the lite commands. */
+    private static final String HUMAN_TIME = "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}";
 
     private Env env;
     private String namesrv;
@@ -347,6 +360,117 @@ public class MqAdmin implements Scenario {
             Check.that(lines(out).contains(topic), "topicList lost %s after deleting %s:%n%s", topic, topic2, out);
         });
 
+        // The LiteTopic commands of RocketMQ 5.5 (admin codes 200074-200079). Set-up: a LITE parent topic
+        // with an expiration, a lite group bound to it (both by mqadmin), LITE_SENT messages to two lite
+        // topics (the remoting producer, the lite topic in property __LITE_TOPIC) and, as a lite consumer's
+        // ack would, the group's offset LITE_COMMITTED_A committed in lite topic a (none in b).
+        final String liteParent = env.unique("liteparent");
+        final String liteGroup = env.unique("litegroup");
+        final long liteSentFrom = System.currentTimeMillis();
+        final boolean[] liteReady = {false};
+        step("lite set-up (updateTopic, updateSubGroup --attributes)", () -> {
+            String out = mqadmin("updateTopic", "-c", CLUSTER, "-t", liteParent, "-a",
+                                 "+message.type=LITE,+lite.topic.expiration=" + LITE_TTL);
+            Check.that(out.contains("create topic to " + brokerAddr + " success.") && out.contains("message.type=LITE"),
+                       "updateTopic of the LITE parent did not report success:%n%s", out);
+            out = mqadmin("updateSubGroup", "-c", CLUSTER, "-g", liteGroup, "--attributes", "+lite.bind.topic=" + liteParent);
+            Check.that(out.contains("create subscription group to " + brokerAddr + " success."),
+                       "updateSubGroup of the lite group did not report success:%n%s", out);
+            for (var e : new java.util.TreeMap<>(LITE_SENT).entrySet()) {
+                for (int i = 0; i < e.getValue(); ++i) {
+                    Message message = new Message(liteParent, "TagL", "lite-" + e.getKey() + "-" + i,
+                                                  ("lite-" + e.getKey() + "-" + i).getBytes(StandardCharsets.UTF_8));
+                    MessageAccessor.setLiteTopic(message, e.getKey());
+                    Check.equal(SendStatus.SEND_OK, producer.send(message).getSendStatus(),
+                                "send status of lite-" + e.getKey() + "-" + i);
+                }
+            }
+            UpdateConsumerOffsetRequestHeader commit = new UpdateConsumerOffsetRequestHeader();
+            commit.setConsumerGroup(liteGroup);
+            commit.setTopic(LiteUtil.toLmqName(liteParent, "a"));
+            commit.setQueueId(0);
+            commit.setCommitOffset(LITE_COMMITTED_A);
+            producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
+                .updateConsumerOffset(brokerAddr, commit, 10_000);
+            liteReady[0] = true;
+        });
+        if (liteReady[0]) {
+            final int sentA = LITE_SENT.get("a");
+            final long lagA = sentA - LITE_COMMITTED_A;
+            // getBrokerLiteInfo -d: the broker's LMQ count (this run's two lite topics), no lite
+            // subscription, and the parent's TTL and lite group.
+            step("getBrokerLiteInfo", () -> {
+                String out = liteAdmin("getBrokerLiteInfo", "-b", brokerAddr, "-d");
+                Check.that(Pattern.compile("(?m)^" + Pattern.quote(brokerAddr) + "\\s+default\\s+\\d+\\s+" + LITE_SENT.size()
+                                           + "\\s+0\\s+0\\s+\\d+\\s+\\d+\\s+0\\s*$").matcher(out).find(),
+                           "getBrokerLiteInfo shows no line '%s default <max> %d 0 0 <cq> <offsets> 0':%n%s", brokerAddr,
+                           LITE_SENT.size(), out);
+                Check.that(out.contains("Topic Meta: ") && out.contains("\"" + liteParent + "\":" + LITE_TTL),
+                           "getBrokerLiteInfo -d does not show %s's TTL %d:%n%s", liteParent, LITE_TTL, out);
+                Check.that(out.contains("Group Meta: ") && out.contains("\"" + liteParent + "\":[\"" + liteGroup + "\"]"),
+                           "getBrokerLiteInfo -d does not show %s bound to %s:%n%s", liteGroup, liteParent, out);
+            });
+
+            // getParentTopicInfo: TTL, the parent's lite topic count, the broker's LMQ count, the group.
+            step("getParentTopicInfo", () -> {
+                String out = liteAdmin("getParentTopicInfo", "-p", liteParent);
+                Check.that(Pattern.compile("(?m)^" + BROKER_NAME + "\\s+" + LITE_TTL + "\\s+" + LITE_SENT.size() + "\\s+"
+                                           + LITE_SENT.size() + "\\s+\\[" + Pattern.quote(liteGroup) + "\\]\\s*$")
+                               .matcher(out).find(),
+                           "getParentTopicInfo shows no line '%s %d %d %d [%s]':%n%s", BROKER_NAME, LITE_TTL, LITE_SENT.size(),
+                           LITE_SENT.size(), liteGroup, out);
+            });
+
+            // getLiteTopicInfo: lite topic a's LMQ, offsets 0 to the number sent, the last store time,
+            // owned by this broker, no subscriber.
+            step("getLiteTopicInfo", () -> {
+                String out = liteAdmin("getLiteTopicInfo", "-p", liteParent, "-l", "a");
+                Check.that(out.contains("[" + LiteUtil.toLmqName(liteParent, "a") + "]"),
+                           "getLiteTopicInfo does not name the LMQ %s:%n%s", LiteUtil.toLmqName(liteParent, "a"), out);
+                Check.that(Pattern.compile("(?m)^" + BROKER_NAME + "\\s+0\\s+" + sentA + "\\s+" + HUMAN_TIME
+                                           + "\\s+true\\s+0\\s*$").matcher(out).find(),
+                           "getLiteTopicInfo shows no line '%s 0 %d <last update> true 0':%n%s", BROKER_NAME, sentA, out);
+            });
+
+            // getLiteClientInfo of a client the broker does not know: no count, no access time.
+            step("getLiteClientInfo", () -> {
+                String out = liteAdmin("getLiteClientInfo", "-p", liteParent, "-g", liteGroup, "-c", "127.0.0.1@unknown");
+                Check.that(Pattern.compile("(?m)^" + BROKER_NAME + "\\s+N/A\\s+N/A\\s+N/A\\s*$").matcher(out).find(),
+                           "getLiteClientInfo of an unknown client shows no line '%s N/A N/A N/A':%n%s", BROKER_NAME, out);
+            });
+
+            // getLiteGroupInfo: the group's lag, all in a (b has no committed offset), since the
+            // message at the committed offset; then a's offsets alone (-l).
+            step("getLiteGroupInfo", () -> {
+                String out = liteAdmin("getLiteGroupInfo", "-p", liteParent, "-g", liteGroup);
+                Check.that(out.contains("Total Lag Count: " + lagA), "getLiteGroupInfo does not show the lag %d:%n%s", lagA, out);
+                Check.that(Pattern.compile("(?m)^1\\s+a\\s+" + lagA + "\\s+" + HUMAN_TIME + "\\s*$").matcher(out).find()
+                               && !Pattern.compile("(?m)^\\d+\\s+b\\s").matcher(out).find(),
+                           "getLiteGroupInfo does not list a alone, with lag %d:%n%s", lagA, out);
+                // (Java takes the group's earliest unconsumed time from lite pops, none here, so -1 there.)
+                long earliest = minUnconsumed(out);
+                Check.that(earliest == -1 || (earliest >= liteSentFrom - 1000 && earliest <= System.currentTimeMillis()),
+                           "getLiteGroupInfo's earliest unconsumed time is neither -1 nor a store time of this run:%n%s", out);
+                out = liteAdmin("getLiteGroupInfo", "-p", liteParent, "-g", liteGroup, "-l", "a");
+                Check.that(Pattern.compile("(?m)^" + BROKER_NAME + "\\s+" + sentA + "\\s+" + LITE_COMMITTED_A + "\\s+" + lagA
+                                           + "\\s+" + HUMAN_TIME + "\\s*$").matcher(out).find()
+                               && out.contains("Total Lag Count: " + lagA),
+                           "getLiteGroupInfo -l a shows no line '%s %d %d %d <time>' and lag %d:%n%s", BROKER_NAME, sentA,
+                           LITE_COMMITTED_A, lagA, lagA, out);
+                // With -l, the store time of a's message at the committed offset.
+                long earliestA = minUnconsumed(out);
+                Check.that(earliestA >= liteSentFrom - 1000 && earliestA <= System.currentTimeMillis(),
+                           "getLiteGroupInfo -l a: the earliest unconsumed time is not a store time of this run:%n%s", out);
+            });
+
+            // triggerLiteDispatch: answered SUCCESS (no client to dispatch to).
+            step("triggerLiteDispatch", () -> {
+                String out = liteAdmin("triggerLiteDispatch", "-p", liteParent, "-g", liteGroup);
+                Check.that(Pattern.compile("(?m)^" + BROKER_NAME + "\\s+dispatched\\s*$").matcher(out).find(),
+                           "triggerLiteDispatch shows no line '%s dispatched':%n%s", BROKER_NAME, out);
+            });
+        }
+
         if (!failures.isEmpty())
             throw new AssertionError(failures.size() + " mqadmin step(s) failed:\n" + String.join("\n\n", failures));
     }
@@ -363,6 +487,12 @@ public class MqAdmin implements Scenario {
         Check.equal(Long.toString(probe.getQueueOffset()), fields.get("Queue Offset"), what + " Queue Offset");
         if (body != null)
             Check.equal(body, fields.get("Message Body"), what + " Message Body");
+    }
+
+    /** getLiteGroupInfo's "Min Unconsumed Timestamp: <ms> (<s> s ago)", Long.MIN_VALUE when absent. */
+    private static long minUnconsumed(String out) {
+        java.util.regex.Matcher m = Pattern.compile("(?m)^Min Unconsumed Timestamp: (-?\\d+) ").matcher(out);
+        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
     }
 
     /** The JSON object of one group in subscriptionGroup.json, whitespace removed ("" when absent). */
@@ -424,6 +554,17 @@ public class MqAdmin implements Scenario {
         Check.that(r.exit == 0, "mqadmin %s exited %d:%n%s%n%s", command, r.exit, r.out, r.err);
         Check.that(!r.failed(), "mqadmin %s failed (exit %d):%n%s%n%s", command, r.exit, r.out, r.err);
         return r.out;
+    }
+
+    /**
+     * A LiteTopic command: as mqadmin(), and no broker's "[name] error." (the lite commands catch a
+     * broker's failed answer, print that line and go on).
+     */
+    private String liteAdmin(String command, String... args) throws IOException, InterruptedException {
+        String out = mqadmin(command, args);
+        Check.that(!Pattern.compile("(?m)\\] error\\.$|\\serror\\s*$").matcher(out).find(),
+                   "mqadmin %s shows a broker's error:%n%s", command, out);
+        return out;
     }
 
     /** For polling: the output, or "" when the command failed. */
