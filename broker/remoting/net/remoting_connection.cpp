@@ -175,6 +175,8 @@ void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
     if (const auto suppressed = refusals.admit())
         spdlog::warn("remoting {}: closing connection {} to {}: {} ({} similar not logged)", side_, id_, peerAddress_,
                      closeWhenWritten_, *suppressed);
+    // Every request read so far is answered: a client that sent two at once (a Java client's route
+    // refresh beside the caller's request) would otherwise wait out its timeout for the second.
     for (const RemotingCommand &command : commands) {
         if (command.isResponse() || command.isOneway())
             continue;
@@ -183,7 +185,6 @@ void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
             "this server accepts TLS connections only (tls.server.mode=enforcing): connect with TLS (Java clients: "
             "-Dtls.enable=true)");
         enqueue(std::move(refusal), nullptr);
-        break;
     }
     // The refusal is queued from the strand's next turn: close after it, or now if none.
     asio::post(socket_.get_executor(), [self = shared_from_this()] {

@@ -125,10 +125,13 @@ private slots:
         }
         const QString config = store + QStringLiteral("/config/");
         QVERIFY(QFile::exists(config + QStringLiteral("topics.json.bak")));
+        // With enableLmq (MQDesk's default) the offsets are read from lmqConsumerOffset.json, as
+        // Java 5.5 reads them; consumerOffset.json is written beside it.
         QVERIFY(QFile::exists(config + QStringLiteral("consumerOffset.json.bak")));
+        QVERIFY(QFile::exists(config + QStringLiteral("lmqConsumerOffset.json.bak")));
         QFile topics(config + QStringLiteral("topics.json"));
         QVERIFY(topics.resize(topics.size() / 2));
-        QFile offsets(config + QStringLiteral("consumerOffset.json"));
+        QFile offsets(config + QStringLiteral("lmqConsumerOffset.json"));
         QVERIFY(offsets.open(QIODevice::WriteOnly | QIODevice::Truncate));
         offsets.write(QByteArray("\x13\x9f\x00garbage{", 10));
         offsets.close();
@@ -140,7 +143,7 @@ private slots:
         QCOMPARE(warnings.size(), size_t(2));
         const std::string info = test::runtimeInfoOf(second)["configLoadWarnings"];
         QVERIFY2(info.find("topics.json") != std::string::npos, info.c_str());
-        QVERIFY2(info.find("consumerOffset.json") != std::string::npos, info.c_str());
+        QVERIFY2(info.find("lmqConsumerOffset.json") != std::string::npos, info.c_str());
         QVERIFY(second.controller().topics().find("KeptTopic").has_value()); // from the backup
     }
 };

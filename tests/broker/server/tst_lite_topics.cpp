@@ -271,6 +271,7 @@ private slots:
         QCOMPARE(readFrom(R"({"type":"POLICY","value":1})"), int64_t{0}); // MIN
         QCOMPARE(readFrom(R"({"type":"POLICY","value":2})"), int64_t{-1}); // MAX: nothing new
         sendLite(broker, "t", "t8");
+        broker.controller().store().waitForDispatch();
         QCOMPARE(readFrom(R"({"type":"POLICY","value":0})"), int64_t{8}); // LAST: where the group is
     }
 
