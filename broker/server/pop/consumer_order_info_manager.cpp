@@ -5,6 +5,7 @@
 #include "broker/remoting/protocol/header_fields.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace mqdesk::server::pop {
 
@@ -29,6 +30,23 @@ std::optional<int64_t> integerKey(const std::string &key)
 } // namespace
 
 ConsumerOrderInfoManager::ConsumerOrderInfoManager() : ConfigManager(kFileName) {}
+
+const ConsumerOrderInfoManager::OrderInfo *ConsumerOrderInfoManager::findLocked(const std::string &topic,
+                                                                                const std::string &group,
+                                                                                int32_t queueId) const
+{
+    const auto queues = table_.find(keyOf(topic, group));
+    if (queues == table_.end())
+        return nullptr;
+    const auto found = queues->second.find(queueId);
+    return found != queues->second.end() ? &found->second : nullptr;
+}
+
+ConsumerOrderInfoManager::OrderInfo *ConsumerOrderInfoManager::findLocked(const std::string &topic,
+                                                                          const std::string &group, int32_t queueId)
+{
+    return const_cast<OrderInfo *>(std::as_const(*this).findLocked(topic, group, queueId));
+}
 
 bool ConsumerOrderInfoManager::admit(const std::string &topic, const std::string &group, int32_t queueId,
                                      const std::string &attemptId, int64_t nowMs) const
@@ -95,13 +113,10 @@ int64_t ConsumerOrderInfoManager::blockedUntil(const std::string &topic, const s
                                                const std::string &attemptId, int64_t nowMs) const
 {
     std::lock_guard lock(mutex_);
-    const auto queues = table_.find(keyOf(topic, group));
-    if (queues == table_.end())
+    const auto found = findLocked(topic, group, queueId);
+    if (!found || (!attemptId.empty() && attemptId == found->attemptId))
         return 0;
-    const auto found = queues->second.find(queueId);
-    if (found == queues->second.end() || (!attemptId.empty() && attemptId == found->second.attemptId))
-        return 0;
-    const OrderInfo &info = found->second;
+    const OrderInfo &info = *found;
     int64_t until = 0;
     for (size_t i = 0; i < info.offsets.size(); ++i) {
         if (info.acked(i))
@@ -115,24 +130,18 @@ int64_t ConsumerOrderInfoManager::blockedUntil(const std::string &topic, const s
 bool ConsumerOrderInfoManager::holds(const std::string &topic, const std::string &group, int32_t queueId) const
 {
     std::lock_guard lock(mutex_);
-    const auto queues = table_.find(keyOf(topic, group));
-    if (queues == table_.end())
-        return false;
-    const auto found = queues->second.find(queueId);
-    return found != queues->second.end() && !found->second.offsets.empty();
+    const auto found = findLocked(topic, group, queueId);
+    return found && !found->offsets.empty();
 }
 
 bool ConsumerOrderInfoManager::suspend(const std::string &topic, const std::string &group, int32_t queueId,
                                        int64_t popTime, int64_t visibleAtMs)
 {
     std::lock_guard lock(mutex_);
-    const auto queues = table_.find(keyOf(topic, group));
-    if (queues == table_.end())
+    const auto found = findLocked(topic, group, queueId);
+    if (!found || found->popTime != popTime)
         return false;
-    const auto found = queues->second.find(queueId);
-    if (found == queues->second.end() || found->second.popTime != popTime)
-        return false;
-    OrderInfo &info = found->second;
+    OrderInfo &info = *found;
     for (auto &[offset, count] : info.consumedCount)
         --count;
     std::erase_if(info.consumedCount, [](const auto &entry) { return entry.second <= 0; });
@@ -146,13 +155,10 @@ std::optional<int64_t> ConsumerOrderInfoManager::ack(const std::string &topic, c
                                                      int64_t offset, int64_t popTime)
 {
     std::lock_guard lock(mutex_);
-    const auto queues = table_.find(keyOf(topic, group));
-    if (queues == table_.end())
+    const auto found = findLocked(topic, group, queueId);
+    if (!found || found->popTime != popTime)
         return std::nullopt;
-    const auto found = queues->second.find(queueId);
-    if (found == queues->second.end() || found->second.popTime != popTime)
-        return std::nullopt;
-    OrderInfo &info = found->second;
+    OrderInfo &info = *found;
     const auto at = std::find(info.offsets.begin(), info.offsets.end(), offset);
     if (at == info.offsets.end())
         return std::nullopt;
@@ -171,13 +177,10 @@ bool ConsumerOrderInfoManager::changeInvisible(const std::string &topic, const s
                                                int64_t offset, int64_t popTime, int64_t visibleAtMs)
 {
     std::lock_guard lock(mutex_);
-    const auto queues = table_.find(keyOf(topic, group));
-    if (queues == table_.end())
+    const auto found = findLocked(topic, group, queueId);
+    if (!found || found->popTime != popTime)
         return false;
-    const auto found = queues->second.find(queueId);
-    if (found == queues->second.end() || found->second.popTime != popTime)
-        return false;
-    OrderInfo &info = found->second;
+    OrderInfo &info = *found;
     if (std::find(info.offsets.begin(), info.offsets.end(), offset) == info.offsets.end())
         return false;
     info.nextVisible[offset] = visibleAtMs;

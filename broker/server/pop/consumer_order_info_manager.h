@@ -90,6 +90,9 @@ private:
     };
     using Queues = std::map<int32_t, OrderInfo>;
     static std::string keyOf(const std::string &topic, const std::string &group) { return topic + "@" + group; }
+    // The order record of a queue, or null; mutex_ held.
+    const OrderInfo *findLocked(const std::string &topic, const std::string &group, int32_t queueId) const;
+    OrderInfo *findLocked(const std::string &topic, const std::string &group, int32_t queueId);
 
     std::map<std::string, Queues> table_; // guarded by mutex_ (ConfigManager's)
     std::vector<std::string> order_;      // table keys in first-seen order (the file's order)
