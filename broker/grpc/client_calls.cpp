@@ -60,8 +60,7 @@ remoting::ConsumerRunningInfo runningInfoOf(const GrpcClientInfo &client)
     const v2::Settings &settings = *client.settings;
     properties["clientType"] = clientTypeName(settings.client_type());
     // Java's ConsumeType: a SimpleConsumer pulls when it likes, a PushConsumer is fed.
-    properties["PROP_CONSUME_TYPE"] =
-        settings.client_type() == v2::ClientType::SIMPLE_CONSUMER ? "CONSUME_ACTIVELY" : "CONSUME_PASSIVELY";
+    properties["PROP_CONSUME_TYPE"] = consumeTypeOf(settings.client_type());
     if (settings.has_request_timeout())
         properties["requestTimeoutMillis"] = std::to_string(toMillis(settings.request_timeout()));
     if (settings.has_backoff_policy())

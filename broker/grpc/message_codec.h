@@ -41,6 +41,19 @@ inline constexpr std::string_view kPopCk = "POP_CK";
 v2::Status makeStatus(v2::Code code, std::string message = {});
 inline bool isOk(const v2::Status &status) { return status.code() == v2::Code::OK; }
 
+// LiteTopic (5.5) consumers, which read their lite topics' LMQs and not the parent's queues.
+inline bool isLiteClient(v2::ClientType type)
+{
+    return type == v2::ClientType::LITE_PUSH_CONSUMER || type == v2::ClientType::LITE_SIMPLE_CONSUMER;
+}
+// Java's ConsumeType: a simple consumer receives when it likes (CONSUME_ACTIVELY), a push
+// consumer is fed (CONSUME_PASSIVELY).
+inline const char *consumeTypeOf(v2::ClientType type)
+{
+    return type == v2::ClientType::SIMPLE_CONSUMER || type == v2::ClientType::LITE_SIMPLE_CONSUMER ? "CONSUME_ACTIVELY"
+                                                                                                    : "CONSUME_PASSIVELY";
+}
+
 // The message types a topic accepts, from its `message.type` attribute (NORMAL when absent;
 // MIXED lists NORMAL, FIFO, DELAY and TRANSACTION, as the Java proxy's route does).
 std::vector<v2::MessageType> acceptedMessageTypes(const store::TopicConfig &topic);

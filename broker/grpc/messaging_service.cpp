@@ -288,8 +288,7 @@ void MessagingService::registerWithBroker(GrpcClient &client, const v2::Settings
         const v2::Subscription &subscription = settings.subscription();
         remoting::ConsumerData consumer;
         consumer.groupName = subscription.group().name();
-        consumer.consumeType = settings.client_type() == v2::ClientType::SIMPLE_CONSUMER ? "CONSUME_ACTIVELY"
-                                                                                        : "CONSUME_PASSIVELY";
+        consumer.consumeType = consumeTypeOf(settings.client_type());
         consumer.subscriptionDataSet = subscriptionDataOf(subscription);
         heartbeat.consumerDataSet.push_back(std::move(consumer));
     }

@@ -167,7 +167,8 @@ std::shared_ptr<GrpcClient> MessagingService::admitSettling(::grpc::CallbackServ
     // A PushConsumer's nack (a failed consumption, retried after its backoff) ends the renewal.
     renewals_.take(
         {client->clientId(), group, request->message_id(), request->receipt_handle()},
-        [this, client, reactor, response, group, topic, invisible](const std::string &handle) {
+        [this, client, reactor, response, group, topic, invisible,
+         suspend = request->suspend()](const std::string &handle) {
             v2::Status status;
             const std::optional<ExtraInfo> info = readHandle(handle, common::wallMillis(), status);
             if (!info) {
@@ -179,6 +180,10 @@ std::shared_ptr<GrpcClient> MessagingService::admitSettling(::grpc::CallbackServ
             RemotingCommand change =
                 handleRequest(*client, RequestCode::kChangeMessageInvisibleTime, group, topic, *info, handle);
             remoting::setField(change.extFields, "invisibleTime", invisible);
+            // 5.2.1's ConsumeResultSuspend and LiteSimpleConsumer: the lite batch comes back as a
+            // whole and the return is not counted (the broker reads it with a liteTopic only).
+            if (suspend)
+                remoting::setField(change.extFields, "suspend", true);
             callBroker(*client, std::move(change), kBrokerCallTimeout,
                        [reactor, response, info = *info, handle](RemotingCommand answer) {
                            *response->mutable_status() = statusOfResponse(answer, v2::Code::INTERNAL_SERVER_ERROR);

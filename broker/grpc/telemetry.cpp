@@ -8,6 +8,7 @@
 #include "broker/grpc/message_codec.h"
 #include "broker/grpc/messaging_service.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/pop/pop_service.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -101,8 +102,7 @@ public:
             // COMPLETE_REMOVE on CANCELLED): its lite topics go to the group's other clients now,
             // not when it would have expired.
             const auto settings = client_->settings();
-            if (context_->IsCancelled() && !client_->hasTelemetry() && settings
-                && settings->client_type() == v2::ClientType::LITE_PUSH_CONSUMER)
+            if (context_->IsCancelled() && !client_->hasTelemetry() && settings && isLiteClient(settings->client_type()))
                 service_.broker().pop().removeLiteClient(client_->clientId());
         }
         delete this;
@@ -129,6 +129,8 @@ private:
             mergeProducerSettings(merged);
         } else if (v2::Status status = checkGroupName(settings.subscription().group().name()); !isOk(status)) {
             return reply(std::move(status), std::nullopt);
+        } else if (v2::Status refusal = liteModeRefusal(settings); !isOk(refusal)) {
+            return reply(std::move(refusal), std::nullopt);
         }
         const v2::UA &ua = settings.user_agent();
         client_->setSettings(merged, languageOf(ua.language()), v2::Language_Name(ua.language()), ua.version());
@@ -152,6 +154,31 @@ private:
             if (auto open = outbox.lock())
                 open->push(std::move(answer));
         });
+    }
+
+    // The Java proxy's validateLiteMode: a lite client (push or simple) needs a lite group bound to
+    // the topic it subscribes; any other consumer is kept off a lite group, whose queues are LMQs.
+    v2::Status liteModeRefusal(const v2::Settings &settings) const
+    {
+        const v2::Subscription &subscription = settings.subscription();
+        const std::string &group = subscription.group().name();
+        const auto config = service_.broker().subscriptionGroups().findSubscriptionGroupConfig(group);
+        const std::string *bound = config ? config->attributes.find(remoting::kLiteBindTopicAttribute) : nullptr;
+        if (!isLiteClient(settings.client_type())) {
+            if (bound != nullptr)
+                return makeStatus(v2::Code::ILLEGAL_CONSUMER_GROUP, "lite group must use LITE mode: " + group);
+            return makeStatus(v2::Code::OK, "OK");
+        }
+        if (!config)
+            return makeStatus(v2::Code::ILLEGAL_CONSUMER_GROUP, "group not found: " + group);
+        if (bound == nullptr)
+            return makeStatus(v2::Code::ILLEGAL_CONSUMER_GROUP, "regular group cannot use LITE mode: " + group);
+        const std::string topic =
+            subscription.subscriptions_size() > 0 ? subscription.subscriptions(0).topic().name() : std::string();
+        if (topic != *bound)
+            return makeStatus(v2::Code::ILLEGAL_TOPIC, "lite group " + group + " is expected to bind topic " + *bound
+                                                           + ", but actual is " + topic);
+        return makeStatus(v2::Code::OK, "OK");
     }
 
     void reply(v2::Status status, std::optional<v2::Settings> settings)

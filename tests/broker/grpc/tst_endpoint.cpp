@@ -6,9 +6,11 @@
 // handles and transaction ids, each answered with its code, nothing of them stored.
 
 #include "broker/grpc/grpc_endpoint.h"
+#include "broker/grpc/message_codec.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/commit_log.h"
 #include "broker/store/message_store.h"
+#include "../server/admin_test_util.h"
 #include "../server/broker_test_util.h"
 
 #include "apache/rocketmq/v2/service.grpc.pb.h"
@@ -19,6 +21,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 
 namespace v2 = apache::rocketmq::v2;
 using mqdesk::test::TestBroker;
@@ -279,7 +282,193 @@ private slots:
         QVERIFY(refused);
     }
 
+    // The Java SDK 5.2.1's LiteSimpleConsumer (docs/spec/lite-topic.md §8.3), as it calls: Settings
+    // as LITE_SIMPLE_CONSUMER, SyncLiteSubscription, receives on the parent's first queue, acks and
+    // suspends with lite_topic. Only its lite topics arrive, in order within each; a suspended
+    // message comes back without a delivery counted. A lite client on a regular group, a regular
+    // client on a lite group and a lite client naming another topic are refused at Settings.
+    void liteSimpleConsumerReceivesItsLiteTopicsInOrder()
+    {
+        using mqdesk::remoting::ResponseCode;
+        QCOMPARE(broker_->call(mqdesk::test::createTopic("EndpointLiteParent", 2, {{"attributes", "+message.type=LITE"}}))
+                     .code,
+                 ResponseCode::kSuccess);
+        mqdesk::remoting::RemotingCommand group =
+            mqdesk::test::request(mqdesk::remoting::RequestCode::kUpdateAndCreateSubscriptiongroup);
+        mqdesk::test::setBodyText(
+            group, R"({"groupName":"GEndpointLite","consumeEnable":true,"attributes":{"+lite.bind.topic":"EndpointLiteParent"}})");
+        QCOMPARE(broker_->call(group).code, ResponseCode::kSuccess);
+
+        const std::string liteClient = "endpoint-lite@1@1@x";
+        QCOMPARE(settingsAnswer(liteClient, v2::ClientType::LITE_SIMPLE_CONSUMER, "GEndpoint", "EndpointTopic").code(),
+                 v2::Code::ILLEGAL_CONSUMER_GROUP);
+        QCOMPARE(settingsAnswer(liteClient, v2::ClientType::SIMPLE_CONSUMER, "GEndpointLite", "EndpointLiteParent").code(),
+                 v2::Code::ILLEGAL_CONSUMER_GROUP);
+        QCOMPARE(settingsAnswer(liteClient, v2::ClientType::LITE_SIMPLE_CONSUMER, "GEndpointLite", "EndpointTopic").code(),
+                 v2::Code::ILLEGAL_TOPIC);
+
+        auto context = callContext(liteClient);
+        context->set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
+        auto stream = stub_->Telemetry(context.get());
+        v2::TelemetryCommand answer;
+        QVERIFY(stream->Write(consumerSettings(v2::ClientType::LITE_SIMPLE_CONSUMER, "GEndpointLite", "EndpointLiteParent")));
+        QVERIFY(stream->Read(&answer));
+        QCOMPARE(answer.status().code(), v2::Code::OK);
+        QVERIFY(answer.settings().subscription().lite_subscription_quota() > 0);
+
+        v2::SyncLiteSubscriptionRequest sync;
+        sync.set_action(v2::LiteSubscriptionAction::PARTIAL_ADD);
+        sync.mutable_topic()->set_name("EndpointLiteParent");
+        sync.mutable_group()->set_name("GEndpointLite");
+        sync.add_lite_topic_set("order-1");
+        sync.add_lite_topic_set("order-2");
+        v2::SyncLiteSubscriptionResponse synced;
+        QVERIFY(stub_->SyncLiteSubscription(callContext(liteClient).get(), sync, &synced).ok());
+        QCOMPARE(synced.status().code(), v2::Code::OK);
+
+        const std::vector<std::pair<std::string, std::string>> sends = {
+            {"order-1", "1a"}, {"order-2", "2a"}, {"order-3", "3a"}, {"order-1", "1b"}, {"order-2", "2b"}};
+        for (const auto &[liteTopic, body] : sends) {
+            v2::SendMessageRequest send;
+            v2::Message &m = *send.add_messages();
+            m = message("EndpointLiteParent", "LITE-" + body, body);
+            m.mutable_system_properties()->set_message_type(v2::MessageType::LITE);
+            m.mutable_system_properties()->set_lite_topic(liteTopic);
+            v2::SendMessageResponse sent;
+            QVERIFY(stub_->SendMessage(callContext().get(), send, &sent).ok());
+            QCOMPARE(sent.status().code(), v2::Code::OK);
+        }
+        // All in the LMQs before the first receive: a lite topic with a batch out gives nothing more.
+        broker_->controller().store().waitForDispatch();
+
+        std::vector<v2::Message> got = receiveLite(liteClient, 4);
+        std::map<std::string, std::string> bodiesByLiteTopic;
+        for (const v2::Message &m : got) {
+            bodiesByLiteTopic[m.system_properties().lite_topic()] += m.body();
+            QCOMPARE(m.system_properties().delivery_attempt(), 1);
+        }
+        QCOMPARE(bodiesByLiteTopic.size(), size_t{2}); // never order-3
+        QCOMPARE(bodiesByLiteTopic["order-1"], std::string("1a1b"));
+        QCOMPARE(bodiesByLiteTopic["order-2"], std::string("2a2b"));
+
+        // Ack order-1's; suspend order-2's first for a second: both of order-2 come back. As in
+        // Java, the batch's return is a second attempt (it had no count to take back); a further
+        // suspend takes its own count back, so the attempt stays where it is.
+        for (const v2::Message &m : got) {
+            const std::string &liteTopic = m.system_properties().lite_topic();
+            if (liteTopic == "order-1") {
+                v2::AckMessageRequest ack;
+                ack.mutable_group()->set_name("GEndpointLite");
+                ack.mutable_topic()->set_name("EndpointLiteParent");
+                v2::AckMessageEntry &entry = *ack.add_entries();
+                entry.set_message_id(m.system_properties().message_id());
+                entry.set_receipt_handle(m.system_properties().receipt_handle());
+                entry.set_lite_topic(liteTopic);
+                v2::AckMessageResponse acked;
+                QVERIFY(stub_->AckMessage(callContext(liteClient).get(), ack, &acked).ok());
+                QCOMPARE(acked.status().code(), v2::Code::OK);
+            } else if (m.body() == "2a") {
+                QCOMPARE(suspendLite(liteClient, m).code(), v2::Code::OK);
+            }
+        }
+        std::vector<v2::Message> again = receiveLite(liteClient, 2);
+        QCOMPARE(again.size(), size_t{2});
+        QCOMPARE(again[0].body(), std::string("2a"));
+        QCOMPARE(again[1].body(), std::string("2b"));
+        QCOMPARE(again[0].system_properties().delivery_attempt(), 2);
+        QCOMPARE(suspendLite(liteClient, again[0]).code(), v2::Code::OK);
+        std::vector<v2::Message> third = receiveLite(liteClient, 2);
+        QCOMPARE(third.size(), size_t{2});
+        QCOMPARE(third[0].body(), std::string("2a"));
+        QCOMPARE(third[0].system_properties().delivery_attempt(), 2);
+
+        // Its termination hands its lite topics back: the broker forgets the client.
+        v2::NotifyClientTerminationRequest bye;
+        bye.mutable_group()->set_name("GEndpointLite");
+        v2::NotifyClientTerminationResponse byeAnswer;
+        QVERIFY(stub_->NotifyClientTermination(callContext(liteClient).get(), bye, &byeAnswer).ok());
+        stream->WritesDone();
+        while (stream->Read(&answer)) { }
+        stream->Finish();
+    }
+
 private:
+    static v2::TelemetryCommand consumerSettings(v2::ClientType type, const std::string &group, const std::string &topic)
+    {
+        v2::TelemetryCommand command;
+        v2::Settings &settings = *command.mutable_settings();
+        settings.set_client_type(type);
+        settings.mutable_user_agent()->set_language(v2::Language::JAVA);
+        settings.mutable_user_agent()->set_version("5.2.1");
+        v2::Subscription &subscription = *settings.mutable_subscription();
+        subscription.mutable_group()->set_name(group);
+        v2::SubscriptionEntry &entry = *subscription.add_subscriptions();
+        entry.mutable_topic()->set_name(topic);
+        entry.mutable_expression()->set_type(v2::FilterType::TAG);
+        entry.mutable_expression()->set_expression("*");
+        return command;
+    }
+
+    // The LiteSimpleConsumer's changeInvisibleDuration: lite_topic and suspend, for a second.
+    v2::Status suspendLite(const std::string &clientId, const v2::Message &m)
+    {
+        v2::ChangeInvisibleDurationRequest change;
+        change.mutable_group()->set_name("GEndpointLite");
+        change.mutable_topic()->set_name("EndpointLiteParent");
+        change.set_receipt_handle(m.system_properties().receipt_handle());
+        change.set_message_id(m.system_properties().message_id());
+        change.mutable_invisible_duration()->set_seconds(1);
+        change.set_lite_topic(m.system_properties().lite_topic());
+        change.set_suspend(true);
+        v2::ChangeInvisibleDurationResponse changed;
+        if (!stub_->ChangeInvisibleDuration(callContext(clientId).get(), change, &changed).ok())
+            return mqdesk::grpc::makeStatus(v2::Code::INTERNAL_SERVER_ERROR, "call failed");
+        return changed.status();
+    }
+
+    // The status a Settings gets on a fresh telemetry stream.
+    v2::Status settingsAnswer(const std::string &clientId, v2::ClientType type, const std::string &group,
+                              const std::string &topic)
+    {
+        auto context = callContext(clientId);
+        auto stream = stub_->Telemetry(context.get());
+        v2::TelemetryCommand answer;
+        if (!stream->Write(consumerSettings(type, group, topic)) || !stream->Read(&answer))
+            return mqdesk::grpc::makeStatus(v2::Code::INTERNAL_SERVER_ERROR, "no answer");
+        stream->WritesDone();
+        v2::TelemetryCommand rest;
+        while (stream->Read(&rest)) { }
+        stream->Finish();
+        return answer.status();
+    }
+
+    // Receives, as the LiteSimpleConsumer does, on the parent's queue 0 until `wanted` arrived.
+    std::vector<v2::Message> receiveLite(const std::string &clientId, size_t wanted)
+    {
+        std::vector<v2::Message> got;
+        for (int round = 0; round < 10 && got.size() < wanted; ++round) {
+            v2::ReceiveMessageRequest receive;
+            receive.mutable_group()->set_name("GEndpointLite");
+            receive.mutable_message_queue()->mutable_topic()->set_name("EndpointLiteParent");
+            receive.mutable_message_queue()->set_id(0);
+            receive.mutable_filter_expression()->set_type(v2::FilterType::TAG);
+            receive.mutable_filter_expression()->set_expression("*");
+            receive.set_batch_size(10);
+            receive.mutable_invisible_duration()->set_seconds(30);
+            receive.mutable_long_polling_timeout()->set_seconds(3);
+            receive.set_auto_renew(false);
+            auto context = callContext(clientId);
+            auto reader = stub_->ReceiveMessage(context.get(), receive);
+            v2::ReceiveMessageResponse item;
+            while (reader->Read(&item)) {
+                if (item.has_message())
+                    got.push_back(item.message());
+            }
+            reader->Finish();
+        }
+        return got;
+    }
+
     void openConsumerTelemetry(const std::string &group, const std::string &topic)
     {
         telemetryContext_ = callContext();
