@@ -749,6 +749,20 @@ Check the address and that it runs, then press F5.</source>
         <source>%1 consumed %2: %3 in %4 ms%5</source>
         <translation>%1 已消费 %2：%3，用时 %4 毫秒%5</translation>
     </message>
+    <message numerus="yes">
+        <source>Lite topics (%n, as the brokers hold them)</source>
+        <translation>
+            <numerusform>Lite 主题（%n 个，以 Broker 所记为准）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Last request</source>
+        <translation>最近请求</translation>
+    </message>
+    <message>
+        <source>Not listed</source>
+        <translation>未列出</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::ClientSnippets</name>
@@ -2073,6 +2087,32 @@ put TPS: %9 msg/s · bytes flushed: %10 · data at risk: %11</source>
     <message>
         <source>Some topics could not be read: %1</source>
         <translation>部分主题无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Lite topics could not be read: %1</source>
+        <translation>无法读取 Lite 主题：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lite group of %1: %n lite topic(s) subscribed by its online clients</source>
+        <translation>
+            <numerusform>%1 的 Lite 消费者组：在线客户端订阅了 %n 个 Lite 主题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · lag %1</source>
+        <translation> · 堆积 %1</translation>
+    </message>
+    <message>
+        <source> · oldest unconsumed %1</source>
+        <translation> · 最早未消费 %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Largest lag: %1</source>
+        <translation>堆积最多：%1</translation>
     </message>
 </context>
 <context>

@@ -50,10 +50,10 @@ std::string SubscriptionGroupConfig::toJson() const
     std::string ignored; // the caller checked the text (mqdesk-admin); a bad one sends none
     if (!attributeModifications.empty()
         && remoting::parseAttributeModifications(attributeModifications, modifications, ignored)) {
-        common::JsonObject attributes;
+        common::JsonObject changes;
         for (const auto &[key, value] : modifications)
-            attributes.set(key, value);
-        object.set("attributes", JsonValue(std::move(attributes)));
+            changes.set(key, value);
+        object.set("attributes", JsonValue(std::move(changes)));
     }
     object.set("brokerId", brokerId);
     object.set("consumeBroadcastEnable", consumeBroadcastEnable);
@@ -82,6 +82,12 @@ bool SubscriptionGroupConfig::fromJsonValue(const JsonValue &value, const std::s
     reader.readLong("brokerId", out.brokerId);
     reader.readLong("whichBrokerWhenConsumeSlowly", out.whichBrokerWhenConsumeSlowly);
     reader.readBool("notifyConsumerIdsChangedEnable", out.notifyConsumerIdsChangedEnable);
+    if (const JsonValue *attributes = value.find("attributes"); attributes && attributes->isObject()) {
+        for (const auto &entry : attributes->asObject()) {
+            if (entry.value.isString())
+                out.attributes[entry.key] = entry.value.asString();
+        }
+    }
     return reader.ok();
 }
 

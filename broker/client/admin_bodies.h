@@ -52,6 +52,8 @@ struct SubscriptionGroupConfig
     // RocketMQ 5.x group attributes to change, as mqadmin's --attributes ("+priority.factor=50,-key");
     // sent as the body's `attributes` (the broker alters its own set with them), never read back.
     std::string attributeModifications;
+    // The group's attributes as a broker lists them (201's body; lite.bind.topic, priority.factor…).
+    std::map<std::string, std::string> attributes;
 
     std::string toJson() const; // members sorted by name, like fastjson
     static bool fromJsonValue(const common::JsonValue &value, const std::string &path,

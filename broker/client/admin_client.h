@@ -150,6 +150,9 @@ public:
     Result<TimerTimeline> timerTimeline(const std::string &topic, int minutes = 60, int next = 20);
     // A LITE parent topic's lite topics and its lite groups' lag (RocketMQ 5.5 brokers).
     Result<LiteTopicOverview> liteTopicOverview(const std::string &parent, int topK = 50);
+    // A lite group bound to `parent`: its lag and the lite topics of each of `clientIds`.
+    Result<LiteGroupView> liteGroupView(const std::string &parent, const std::string &group,
+                                        const std::vector<std::string> &clientIds, int topK = 20);
     // A group's POP figures summed over the masters of its retry topic (or every master).
     Result<PopStats> popStats(const std::string &group);
 

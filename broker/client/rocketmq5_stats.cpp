@@ -86,6 +86,28 @@ void LiteTopicOverview::merge(const LiteTopicOverview &other)
     }
 }
 
+void LiteClientTopics::merge(const LiteClientTopics &other)
+{
+    liteTopicCount += other.liteTopicCount;
+    std::set<std::string> all(liteTopics.begin(), liteTopics.end());
+    all.insert(other.liteTopics.begin(), other.liteTopics.end());
+    liteTopics.assign(all.begin(), all.end());
+    lastAccessTime = std::max(lastAccessTime, other.lastAccessTime);
+}
+
+void LiteGroupView::merge(const LiteGroupView &other)
+{
+    lag.merge(other.lag);
+    for (const LiteClientTopics &client : other.clients) {
+        const auto same = std::find_if(clients.begin(), clients.end(),
+                                       [&](const LiteClientTopics &mine) { return mine.clientId == client.clientId; });
+        if (same == clients.end())
+            clients.push_back(client);
+        else
+            same->merge(client);
+    }
+}
+
 bool parseLiteParentInfo(std::string_view body, LiteTopicOverview &out, std::vector<std::string> &groups,
                          std::string &error)
 {
@@ -122,6 +144,78 @@ bool parseLiteGroupInfo(std::string_view body, LiteGroupLag &out, std::string &e
     return reader.ok();
 }
 
+bool parseLiteClientInfo(std::string_view body, const std::string &parent, LiteClientTopics &out, std::string &error)
+{
+    common::JsonValue root;
+    if (!remoting::parseJsonObject(body, root, error))
+        return false;
+    remoting::JsonFieldReader reader(root, "", error);
+    reader.readString("clientId", out.clientId);
+    reader.readLong("liteTopicCount", out.liteTopicCount);
+    reader.readLong("lastAccessTime", out.lastAccessTime);
+    std::vector<std::string> names;
+    if (const common::JsonValue *set = remoting::bodyjson::member(root, "liteTopicSet"); set && !set->isNull())
+        remoting::bodyjson::readStringArray(*set, "liteTopicSet", names, error);
+    const std::string lmqPrefix = "%LMQ%$" + parent + "$";
+    for (std::string &name : names) {
+        if (name.starts_with(lmqPrefix))
+            name.erase(0, lmqPrefix.size());
+    }
+    std::sort(names.begin(), names.end());
+    out.liteTopics = std::move(names);
+    out.liteTopicCount = std::max<int64_t>(out.liteTopicCount, 0); // -1: the broker does not know the client
+    return reader.ok() && error.empty();
+}
+
+Result<LiteGroupLag> getLiteGroupLag(MQClientAPI &api, const std::string &addr, const std::string &group, int topK)
+{
+    remoting::ExtFields fields;
+    remoting::setField(fields, "group", group);
+    remoting::setField(fields, "topK", int32_t{topK});
+    std::string what;
+    Result<RemotingCommand> answer =
+        call(api, addr, RemotingCommand::createRequest(remoting::RequestCode::kGetLiteGroupInfo, std::move(fields)), what);
+    if (!answer.ok)
+        return answer.status();
+    LiteGroupLag lag;
+    std::string error;
+    if (!parseLiteGroupInfo(bodyOf(answer.value), lag, error))
+        return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
+    lag.group = group;
+    return lag;
+}
+
+Result<LiteGroupView> getLiteGroupView(MQClientAPI &api, const std::string &addr, const std::string &parent,
+                                       const std::string &group, const std::vector<std::string> &clientIds,
+                                       int topK)
+{
+    LiteGroupView view;
+    view.parent = parent;
+    Result<LiteGroupLag> lag = getLiteGroupLag(api, addr, group, topK);
+    if (!lag.ok)
+        return lag.status();
+    view.lag = std::move(lag.value);
+    for (const std::string &clientId : clientIds) {
+        remoting::ExtFields fields;
+        remoting::setField(fields, "parentTopic", parent);
+        remoting::setField(fields, "group", group);
+        remoting::setField(fields, "clientId", clientId);
+        remoting::setField(fields, "maxCount", int32_t{1000});
+        std::string what;
+        Result<RemotingCommand> answer = call(
+            api, addr, RemotingCommand::createRequest(remoting::RequestCode::kGetLiteClientInfo, std::move(fields)), what);
+        if (!answer.ok)
+            return answer.status();
+        LiteClientTopics client;
+        std::string error;
+        if (!parseLiteClientInfo(bodyOf(answer.value), parent, client, error))
+            return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
+        client.clientId = clientId;
+        view.clients.push_back(std::move(client));
+    }
+    return view;
+}
+
 Result<LiteTopicOverview> getLiteTopicOverview(MQClientAPI &api, const std::string &addr, const std::string &parent,
                                                int topK)
 {
@@ -138,19 +232,10 @@ Result<LiteTopicOverview> getLiteTopicOverview(MQClientAPI &api, const std::stri
     if (!parseLiteParentInfo(bodyOf(response.value), overview, groups, error))
         return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
     for (const std::string &group : groups) {
-        remoting::ExtFields groupFields;
-        remoting::setField(groupFields, "group", group);
-        remoting::setField(groupFields, "topK", int32_t{topK});
-        Result<RemotingCommand> answer = call(
-            api, addr, RemotingCommand::createRequest(remoting::RequestCode::kGetLiteGroupInfo, std::move(groupFields)),
-            what);
-        if (!answer.ok)
-            return answer.status();
-        LiteGroupLag lag;
-        if (!parseLiteGroupInfo(bodyOf(answer.value), lag, error))
-            return Status::failure(clientCode::kBadResponse, what + ": bad body: " + error);
-        lag.group = group;
-        overview.groups.push_back(std::move(lag));
+        Result<LiteGroupLag> lag = getLiteGroupLag(api, addr, group, topK);
+        if (!lag.ok)
+            return lag.status();
+        overview.groups.push_back(std::move(lag.value));
     }
     return Result<LiteTopicOverview>(std::move(overview));
 }
@@ -267,6 +352,24 @@ Result<LiteTopicOverview> AdminClient::liteTopicOverview(const std::string &pare
     LiteTopicOverview merged;
     for (const std::string &addr : masters.value) {
         Result<LiteTopicOverview> one = getLiteTopicOverview(*api_, addr, parent, topK);
+        if (!one.ok)
+            return one.status();
+        merged.merge(one.value);
+    }
+    return merged;
+}
+
+Result<LiteGroupView> AdminClient::liteGroupView(const std::string &parent, const std::string &group,
+                                                 const std::vector<std::string> &clientIds, int topK)
+{
+    Result<std::vector<std::string>> masters = topicMasters(parent);
+    if (!masters.ok)
+        return masters.status();
+    LiteGroupView merged;
+    merged.parent = parent;
+    merged.lag.group = group;
+    for (const std::string &addr : masters.value) {
+        Result<LiteGroupView> one = getLiteGroupView(*api_, addr, parent, group, clientIds, topK);
         if (!one.ok)
             return one.status();
         merged.merge(one.value);

@@ -81,8 +81,35 @@ struct LiteTopicOverview
     void merge(const LiteTopicOverview &other);
 };
 
+// A lite group as the Consumer groups page shows it: its lag (GET_LITE_GROUP_INFO 200078) and each
+// online client's lite topics (GET_LITE_CLIENT_INFO 200077), summed over the masters.
+struct LiteClientTopics
+{
+    std::string clientId;
+    int64_t liteTopicCount = 0;          // all of them; liteTopics may list fewer
+    std::vector<std::string> liteTopics; // lite topic names (LMQ names shortened), sorted
+    int64_t lastAccessTime = -1;         // the client's last request, -1 unknown
+
+    void merge(const LiteClientTopics &other);
+};
+
+struct LiteGroupView
+{
+    std::string parent; // the bound topic (lite.bind.topic)
+    LiteGroupLag lag;
+    std::vector<LiteClientTopics> clients; // in the order asked for
+
+    void merge(const LiteGroupView &other);
+};
+
 bool parseLiteParentInfo(std::string_view body, LiteTopicOverview &out, std::vector<std::string> &groups,
                          std::string &error);
+// `parent` turns LMQ names (%LMQ%$parent$liteTopic, as Java's answer lists them) into lite topics.
+bool parseLiteClientInfo(std::string_view body, const std::string &parent, LiteClientTopics &out, std::string &error);
+Result<LiteGroupLag> getLiteGroupLag(MQClientAPI &api, const std::string &addr, const std::string &group, int topK);
+Result<LiteGroupView> getLiteGroupView(MQClientAPI &api, const std::string &addr, const std::string &parent,
+                                       const std::string &group, const std::vector<std::string> &clientIds,
+                                       int topK);
 bool parseLiteGroupInfo(std::string_view body, LiteGroupLag &out, std::string &error);
 Result<LiteTopicOverview> getLiteTopicOverview(MQClientAPI &api, const std::string &addr, const std::string &parent,
                                                int topK);

@@ -20,6 +20,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace mqdesk::ui {
 
 // The group's online clients, one row each.
@@ -176,10 +178,12 @@ ClientInfoPane::ClientInfoPane(ClusterConnection &connection, QWidget *parent)
     setClients({}, std::nullopt);
 }
 
-void ClientInfoPane::setClients(const QString &group, const std::optional<remoting::ConsumerConnection> &clients)
+void ClientInfoPane::setClients(const QString &group, const std::optional<remoting::ConsumerConnection> &clients,
+                                std::vector<client::LiteClientTopics> liteTopics)
 {
     const QString previous = group == group_ ? selectedClientId() : QString();
     group_ = group;
+    liteTopics_ = std::move(liteTopics);
     clients_->setClients(clients ? clients->connectionSet : std::vector<remoting::ClientConnection>{});
     const bool any = clients_->rowCount() > 0;
     refresh_->setEnabled(any);
@@ -240,6 +244,7 @@ void ClientInfoPane::loadRunningInfo()
                 showRunningInfo(result.value);
                 status_->setText(tr("Running info of %1, as the client reports it.").arg(clientId));
             }
+            showLiteTopics(clientId); // the brokers' word, whether or not the client answered
             emit runningInfoLoaded();
         });
 }
@@ -297,6 +302,24 @@ void ClientInfoPane::showRunningInfo(const remoting::ConsumerRunningInfo &info)
     for (const auto &[key, value] : info.properties)
         row(all, QString::fromStdString(key), QString::fromStdString(value));
     stacksText_->setPlainText(QString::fromStdString(info.jstack));
+}
+
+void ClientInfoPane::showLiteTopics(const QString &clientId)
+{
+    const auto lite = std::find_if(liteTopics_.begin(), liteTopics_.end(), [&](const client::LiteClientTopics &c) {
+        return QString::fromStdString(c.clientId) == clientId;
+    });
+    if (lite == liteTopics_.end())
+        return;
+    QTreeWidgetItem *topics =
+        section(detail_, tr("Lite topics (%n, as the brokers hold them)", "", static_cast<int>(lite->liteTopicCount)));
+    detail_->insertTopLevelItem(0, detail_->takeTopLevelItem(detail_->indexOfTopLevelItem(topics)));
+    topics->setExpanded(true);
+    row(topics, tr("Last request"), timeText(lite->lastAccessTime));
+    for (const std::string &name : lite->liteTopics)
+        new QTreeWidgetItem(topics, {QString::fromStdString(name)});
+    if (static_cast<int64_t>(lite->liteTopics.size()) < lite->liteTopicCount)
+        row(topics, tr("Not listed"), QLocale().toString(static_cast<qlonglong>(lite->liteTopicCount - lite->liteTopics.size())));
 }
 
 void ClientInfoPane::runConsumeDirectly()

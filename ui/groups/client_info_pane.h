@@ -12,6 +12,7 @@
 
 #include "ui/connection/cluster_connection.h"
 
+#include "broker/client/rocketmq5_stats.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/consumer_running_info.h"
 
@@ -38,8 +39,10 @@ class ClientInfoPane : public QWidget
 public:
     explicit ClientInfoPane(ClusterConnection &connection, QWidget *parent = nullptr);
 
-    // The group's online clients (none when `clients` is empty); the first one is selected.
-    void setClients(const QString &group, const std::optional<remoting::ConsumerConnection> &clients);
+    // The group's online clients (none when `clients` is empty); the first one is selected. A lite
+    // group's clients come with their lite topics, shown beside each client's running info.
+    void setClients(const QString &group, const std::optional<remoting::ConsumerConnection> &clients,
+                    std::vector<client::LiteClientTopics> liteTopics = {});
 
     // For tests and screenshots.
     QTableView *clientTable() const { return clientTable_; }
@@ -61,10 +64,12 @@ private:
     QString selectedClientId() const;
     void loadRunningInfo();
     void showRunningInfo(const remoting::ConsumerRunningInfo &info);
+    void showLiteTopics(const QString &clientId);
     void runConsumeDirectly();
 
     ClusterConnection &connection_;
     QString group_;
+    std::vector<client::LiteClientTopics> liteTopics_;
     ClientListModel *clients_ = nullptr;
     QTableView *clientTable_ = nullptr;
     QLabel *status_ = nullptr;

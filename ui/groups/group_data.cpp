@@ -130,7 +130,7 @@ std::map<std::string, GroupPresence> fetchPresence(client::AdminClient &admin, c
     return presence;
 }
 
-GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &group)
+GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &group, const std::string &liteParent)
 {
     GroupDetail detail;
     detail.group = group;
@@ -162,6 +162,17 @@ GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &grou
             topics.push_back(queue.queue.topic); // sorted by topic already
     }
     detail.traffic = fetchGroupTraffic(admin, group, topics, detail.trafficError);
+    if (!liteParent.empty()) {
+        std::vector<std::string> clientIds;
+        if (detail.connection) {
+            for (const auto &client : detail.connection->connectionSet)
+                clientIds.push_back(client.clientId);
+        }
+        if (auto lite = admin.liteGroupView(liteParent, group, clientIds); lite.ok)
+            detail.lite = std::move(lite.value);
+        else
+            detail.liteError = lite.error;
+    }
     return detail;
 }
 

@@ -79,6 +79,9 @@ struct GroupDetail
     double consumeTps = 0;             // GET_CONSUME_STATS's, the brokers' last minute
     std::vector<TopicTraffic> traffic; // per consumed topic, sorted; topics never counted left out
     std::string trafficError;
+    // A lite group (RocketMQ 5.5, lite.bind.topic): its lag and its online clients' lite topics.
+    std::optional<client::LiteGroupView> lite;
+    std::string liteError;
 };
 
 // The group's traffic per topic of `topics` (one VIEW_BROKER_STATS_DATA per topic, master and
@@ -86,7 +89,8 @@ struct GroupDetail
 std::vector<TopicTraffic> fetchGroupTraffic(client::AdminClient &admin, const std::string &group,
                                             const std::vector<std::string> &topics, std::string &error);
 
-GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &group);
+// `liteParent`: the topic a lite group is bound to (its lite.bind.topic attribute), else empty.
+GroupDetail fetchGroupDetail(client::AdminClient &admin, const std::string &group, const std::string &liteParent = {});
 
 enum class ResetTarget { Earliest, Latest, ByTime };
 

@@ -11,6 +11,7 @@
 #include "ui/groups/lag_chart.h"
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -24,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 
 namespace mqdesk::ui {
 
@@ -152,6 +154,11 @@ QWidget *GroupsView::buildDetailPane()
     pop_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     pop_->hide();
     queuesLayout->addWidget(pop_);
+    lite_ = new QLabel(pane); // RocketMQ 5.5 lite groups: lag and lite topics
+    lite_->setObjectName(QStringLiteral("liteFigures"));
+    lite_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    lite_->hide();
+    queuesLayout->addWidget(lite_);
     detailTabs_ = new QTabWidget(pane);
     detailTabs_->setDocumentMode(true);
     detailTabs_->setTabBarAutoHide(true);
@@ -360,11 +367,22 @@ void GroupsView::loadDetail()
         clientPane_->setClients({}, std::nullopt);
         traffic_->setMessage({});
         pop_->hide();
+        lite_->hide();
         return;
     }
     detailTitle_->setText(tr("%1: loading…").arg(group));
+    std::string liteParent;
+    const QModelIndex source = proxy_->mapToSource(table()->currentIndex());
+    if (source.isValid() && groups_->group(source.row()).config) {
+        const auto &attributes = groups_->group(source.row()).config->attributes;
+        if (const auto bound = attributes.find("lite.bind.topic"); bound != attributes.end())
+            liteParent = bound->second;
+    }
     connection_.run(
-        this, [name = group.toStdString()](client::AdminClient &admin) { return fetchGroupDetail(admin, name); },
+        this,
+        [name = group.toStdString(), liteParent](client::AdminClient &admin) {
+            return fetchGroupDetail(admin, name, liteParent);
+        },
         [this, generation](GroupDetail detail) {
             if (generation == detailGeneration_)
                 showDetail(std::move(detail));
@@ -404,9 +422,11 @@ void GroupsView::showDetail(GroupDetail detail)
         }
         clients_->setText(lines.join(QLatin1Char('\n')));
     }
-    clientPane_->setClients(group, detail.connection);
+    clientPane_->setClients(group, detail.connection, detail.lite ? detail.lite->clients
+                                                                  : std::vector<client::LiteClientTopics>{});
     showTraffic(detail);
     showPopFigures(detail.pop);
+    showLiteFigures(detail);
     emit detailLoaded();
 }
 
@@ -435,6 +455,41 @@ void GroupsView::showTraffic(const GroupDetail &detail)
     if (!detail.trafficError.empty())
         summary += QLatin1Char('\n') + tr("Some topics could not be read: %1").arg(QString::fromStdString(detail.trafficError));
     traffic_->setRows(summary, std::move(rows));
+}
+
+void GroupsView::showLiteFigures(const GroupDetail &detail)
+{
+    if (!detail.lite && detail.liteError.empty()) {
+        lite_->hide();
+        return;
+    }
+    if (!detail.lite) {
+        lite_->setText(tr("Lite topics could not be read: %1").arg(QString::fromStdString(detail.liteError)));
+        lite_->show();
+        return;
+    }
+    const client::LiteGroupView &lite = *detail.lite;
+    const QLocale locale;
+    std::set<std::string> held;
+    for (const client::LiteClientTopics &client : lite.clients)
+        held.insert(client.liteTopics.begin(), client.liteTopics.end());
+    QString text = tr("Lite group of %1: %n lite topic(s) subscribed by its online clients", "", static_cast<int>(held.size()))
+                       .arg(QString::fromStdString(lite.parent));
+    text += tr(" · lag %1").arg(locale.toString(static_cast<qlonglong>(lite.lag.totalLagCount)));
+    if (lite.lag.earliestUnconsumedTimestamp > 0)
+        text += tr(" · oldest unconsumed %1")
+                    .arg(locale.toString(QDateTime::fromMSecsSinceEpoch(lite.lag.earliestUnconsumedTimestamp),
+                                         QLocale::ShortFormat));
+    QStringList largest;
+    for (const client::LiteLag &lag : lite.lag.topByLag) {
+        if (largest.size() == 5 || lag.lagCount <= 0)
+            break;
+        largest << tr("%1 (%2)").arg(QString::fromStdString(lag.liteTopic), locale.toString(static_cast<qlonglong>(lag.lagCount)));
+    }
+    if (!largest.isEmpty())
+        text += QLatin1Char('\n') + tr("Largest lag: %1").arg(largest.join(QStringLiteral(", ")));
+    lite_->setText(text);
+    lite_->show();
 }
 
 void GroupsView::showPopFigures(const std::optional<client::PopStats> &pop)

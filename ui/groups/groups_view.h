@@ -103,6 +103,7 @@ private:
     void showDetail(GroupDetail detail);
     void showTraffic(const GroupDetail &detail);
     void showPopFigures(const std::optional<client::PopStats> &pop);
+    void showLiteFigures(const GroupDetail &detail);
     void updateActions();
     void updateEmptyState();
     void showBanner(const QString &text, bool error);
@@ -128,6 +129,7 @@ private:
     QTableView *queueTable_ = nullptr;
     QLabel *clients_ = nullptr;
     QLabel *pop_ = nullptr;
+    QLabel *lite_ = nullptr;
     QTabWidget *detailTabs_ = nullptr;
     LagChart *lagChart_ = nullptr;
     ClientInfoPane *clientPane_ = nullptr;

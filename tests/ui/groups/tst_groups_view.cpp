@@ -6,8 +6,8 @@
 // group config is created in its dialog and deleted; 2,500 groups are listed; the 5.x SDKs'
 // clients (gRPC) are listed among a group's connections with their language and version; a
 // client's running info (as a Java 5.3.3 client answered it, from tests/fixtures) is read in the
-// Clients' running info tab, its stacks asked for, and a message consumed directly by it.
-// Screenshots go to screenshots/.
+// Clients' running info tab, its stacks asked for, and a message consumed directly by it; a lite
+// group's lag and each client's lite topics (RocketMQ 5.5). Screenshots go to screenshots/.
 
 // grpc++ first: Qt's keyword macros must not reach its headers.
 #include "apache/rocketmq/v2/service.grpc.pb.h"
@@ -681,6 +681,115 @@ private slots:
             contexts[i]->TryCancel();
             streams[i]->Finish();
         }
+    }
+
+    // A lite group (RocketMQ 5.5): a LiteSimpleConsumer over gRPC holding two lite topics of a
+    // LITE parent, three messages behind on one of them. Clicking the group shows its lite lag and
+    // lite topics under the queues; the Clients' running info tab lists the client's lite topics.
+    void showsALiteGroupsClientsAndTheirLiteTopics()
+    {
+        namespace v2 = apache::rocketmq::v2;
+        const std::string parent = "GroupsLiteParent";
+        const std::string group = "GID_LITE";
+        const std::string clientId = "lite-host@4444@1@x3";
+        client::AdminClient admin(clientConfig("lite-setup"));
+        remoting::TopicConfigData topic;
+        topic.topicName = parent;
+        topic.readQueueNums = topic.writeQueueNums = 2;
+        topic.perm = 6;
+        const client::Status created = admin.createTopic({}, topic, "+message.type=LITE");
+        QVERIFY2(created.ok, created.error.c_str());
+        client::SubscriptionGroupConfig liteGroup;
+        liteGroup.groupName = group;
+        liteGroup.attributeModifications = "+lite.bind.topic=" + parent;
+        const client::Status grouped = admin.createSubscriptionGroup({}, liteGroup);
+        QVERIFY2(grouped.ok, grouped.error.c_str());
+        admin.shutdown();
+
+        auto stub = v2::MessagingService::NewStub(::grpc::CreateChannel(
+            window_->brokerHost().grpcAddress().toStdString(), ::grpc::InsecureChannelCredentials()));
+        const auto contextFor = [&](std::chrono::seconds deadline) {
+            auto context = std::make_unique<::grpc::ClientContext>();
+            context->AddMetadata("x-mq-client-id", clientId);
+            context->AddMetadata("x-mq-language", "JAVA");
+            context->AddMetadata("x-mq-protocol", "v2");
+            context->AddMetadata("x-mq-client-version", "5.2.1");
+            context->set_deadline(std::chrono::system_clock::now() + deadline);
+            return context;
+        };
+        auto telemetryContext = contextFor(std::chrono::seconds(120));
+        auto telemetry = stub->Telemetry(telemetryContext.get());
+        v2::TelemetryCommand command;
+        v2::Settings &settings = *command.mutable_settings();
+        settings.set_client_type(v2::ClientType::LITE_SIMPLE_CONSUMER);
+        settings.mutable_user_agent()->set_language(v2::Language::JAVA);
+        settings.mutable_user_agent()->set_version("5.2.1");
+        settings.mutable_subscription()->mutable_group()->set_name(group);
+        v2::SubscriptionEntry &entry = *settings.mutable_subscription()->add_subscriptions();
+        entry.mutable_topic()->set_name(parent);
+        entry.mutable_expression()->set_type(v2::FilterType::TAG);
+        entry.mutable_expression()->set_expression("*");
+        QVERIFY(telemetry->Write(command));
+        v2::TelemetryCommand answer;
+        QVERIFY(telemetry->Read(&answer));
+        QCOMPARE(answer.status().code(), v2::Code::OK);
+        v2::SyncLiteSubscriptionRequest sync;
+        sync.set_action(v2::LiteSubscriptionAction::COMPLETE_ADD);
+        sync.mutable_topic()->set_name(parent);
+        sync.mutable_group()->set_name(group);
+        sync.add_lite_topic_set("order-7");
+        sync.add_lite_topic_set("order-9");
+        v2::SyncLiteSubscriptionResponse synced;
+        QVERIFY(stub->SyncLiteSubscription(contextFor(std::chrono::seconds(10)).get(), sync, &synced).ok());
+        QCOMPARE(synced.status().code(), v2::Code::OK);
+
+        auto producer = window_->connection().producer();
+        QVERIFY(producer);
+        for (int i = 0; i < 3; ++i) {
+            client::Message message;
+            message.topic = parent;
+            message.setBody("lite " + std::to_string(i));
+            message.properties["__LITE_TOPIC"] = "order-9";
+            const auto sent = producer->send(message);
+            QVERIFY2(sent.ok, sent.error.c_str());
+        }
+        // The group starts order-9 at its beginning (a lite topic's lag counts from a commit).
+        client::AdminClient committer(clientConfig("lite-commit"));
+        const auto committed = committer.api().updateConsumerOffset(
+            window_->brokerHost().brokerAddress().toStdString(), group, "%LMQ%$" + parent + "$order-9", 0, 0);
+        QVERIFY2(committed.ok, committed.error.c_str());
+        committer.shutdown();
+
+        typeFilter(QStringLiteral("GID_LITE"));
+        QVERIFY(refreshAndWait());
+        QTRY_VERIFY_WITH_TIMEOUT(view_->groupModel()->rowOf(group) >= 0, kTimeout);
+        QVERIFY(clickGroupAndWaitForDetail(group));
+        auto *lite = view_->findChild<QLabel *>(QStringLiteral("liteFigures"));
+        QVERIFY(lite);
+        QTRY_VERIFY2_WITH_TIMEOUT(lite->isVisible() && lite->text().contains(QStringLiteral("lag 3")), qPrintable(lite->text()), kTimeout);
+        QVERIFY2(lite->text().contains(QStringLiteral("Lite group of GroupsLiteParent: 2 lite topic(s)")), qPrintable(lite->text()));
+        QVERIFY2(lite->text().contains(QStringLiteral("order-9 (3)")), qPrintable(lite->text()));
+        saveScreenshot(*window_, QStringLiteral("groups-lite-group"));
+
+        QTabBar *tabs = view_->detailTabs()->tabBar();
+        const int clientsTab = view_->detailTabs()->indexOf(view_->clientPane());
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(clientsTab).center());
+        QCOMPARE(view_->detailTabs()->currentIndex(), clientsTab);
+        QTreeWidget *tree = view_->clientPane()->detailTree();
+        QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() > 0
+                                     && tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("Lite topics (2")),
+                                 kTimeout);
+        QStringList names;
+        for (int i = 0; i < tree->topLevelItem(0)->childCount(); ++i)
+            names << tree->topLevelItem(0)->child(i)->text(0);
+        QVERIFY2(names.contains(QStringLiteral("order-7")) && names.contains(QStringLiteral("order-9")),
+                 qPrintable(names.join(QLatin1Char(','))));
+        saveScreenshot(*window_, QStringLiteral("groups-lite-client"));
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center());
+
+        telemetry->WritesDone();
+        telemetryContext->TryCancel();
+        telemetry->Finish();
     }
 
     // Create group…: the name typed, the spin boxes typed over, "Consumers may consume" clicked
