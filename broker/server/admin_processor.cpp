@@ -10,9 +10,11 @@
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/pop/pop_service.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/topic_config_manager.h"
+#include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
 
@@ -211,11 +213,19 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     std::string error;
     // Deleting a topic this broker does not have succeeds, as in Java: mqadmin sends the
     // request to every master of the cluster.
-    if (broker_.topics().find(topic) && !broker_.topics().deleteTopic(topic, error))
+    const auto config = broker_.topics().find(topic);
+    if (config && !broker_.topics().deleteTopic(topic, error))
         return failure(request, ResponseCode::kSystemError, "cannot delete topic[" + topic + "]: " + error);
-    // The groups' committed offsets of the topic go with it, so a topic created again under
-    // the same name does not inherit them. Its consume-queue files stay (the store has no
-    // per-topic removal yet), so such a topic continues their queue offsets.
+    // A LITE parent takes its lite topics with it (Java's cleanByParentTopic).
+    const std::string *type = config ? config->attributes.find(remoting::kMessageTypeAttribute) : nullptr;
+    if (type && *type == remoting::kLiteMessageType
+        && !broker_.pop().deleteLiteQueues(topic, broker_.pop().liteQueueNamesOf(topic), error))
+        spdlog::error("admin: the lite topics of deleted topic {} were not all deleted: {}", topic, error);
+    // Its consume queues go too (Java's deleteTopics): a topic created again under the same name
+    // starts at offset 0, and the groups' committed offsets of the topic go with it, so it does
+    // not inherit them.
+    if (!broker_.store().deleteTopicQueues({topic}, error))
+        spdlog::error("admin: the consume queues of deleted topic {} were not all deleted: {}", topic, error);
     broker_.pullOffsets().clearTopic(topic);
     broker_.stats().items().removeTopic(topic);
     store::ConsumerOffsetManager &offsets = broker_.offsets();

@@ -35,6 +35,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"priorityOrderAsc", boolField(&C::priorityOrderAsc)},
         {"maxLiteSubscriptionCount", intField(&C::maxLiteSubscriptionCount, int64_t{1})},
         {"liteSubscriptionCheckTimeoutMills", intField(&C::liteSubscriptionCheckTimeoutMills, int64_t{1000})},
+        {"liteTtlCheckInterval", intField(&C::liteTtlCheckInterval, int64_t{1000})},
+        {"minLiteTTl", intField(&C::minLiteTTl, int64_t{0})},
         {"clusterTopicEnable", boolField(&C::clusterTopicEnable)},
         {"brokerTopicEnable", boolField(&C::brokerTopicEnable)},
         {"traceTopicEnable", boolField(&C::traceTopicEnable)},

@@ -53,6 +53,11 @@ struct BrokerConfig
     // without a subscription request (its SDK sends the whole set every 30 s).
     int64_t maxLiteSubscriptionCount = 100000;
     int64_t liteSubscriptionCheckTimeoutMills = 180000;
+    // Lite topic expiry (a LITE parent's lite.topic.expiration, in minutes): checked this often,
+    // once the broker has been up minLiteTTl; a lite topic idle for less than minLiteTTl never
+    // expires, whatever its parent says.
+    int64_t liteTtlCheckInterval = 120000;
+    int64_t minLiteTTl = 900000;
     bool clusterTopicEnable = true;
     bool brokerTopicEnable = true;
     bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does

@@ -65,6 +65,7 @@ protected:
         int64_t lastOffsets = common::steadyMicros() / 1000;
         int64_t lastScan = lastOffsets;
         int64_t lastRegister = lastOffsets;
+        int64_t lastLiteTtl = lastOffsets;
         while (!isStopped()) {
             waitForRunning(std::chrono::milliseconds(1000));
             if (isStopped())
@@ -80,7 +81,15 @@ protected:
                 broker_.scanNotActiveClients();
                 broker_.pop().expireLiteSubscriptions();
             }
-            const int period = std::clamp(broker_.brokerConfig().registerNameServerPeriod, 10000, 60000);
+            // Lite topic expiry waits until the broker has been up minLiteTTl: a lite topic idle
+            // that long before a restart gets its full time after it.
+            const BrokerConfig &config = broker_.brokerConfig();
+            if (now - lastLiteTtl >= config.liteTtlCheckInterval
+                && common::wallMillis() - broker_.bootTimestamp() >= config.minLiteTTl) {
+                lastLiteTtl = now;
+                broker_.pop().expireLiteTopics(common::wallMillis());
+            }
+            const int period = std::clamp(config.registerNameServerPeriod, 10000, 60000);
             if (now - lastRegister >= period) {
                 lastRegister = now;
                 broker_.registerBrokerAll();

@@ -557,6 +557,24 @@ void CommitLog::setLmqQuota(bool enable, int maxLmqs)
     maxLmqs_ = maxLmqs;
 }
 
+void CommitLog::forgetQueues(const std::vector<std::string> &topics, const std::function<bool()> &whilePaused)
+{
+    std::lock_guard lock(putMutex_);
+    if (!whilePaused())
+        return;
+    // Keys are "topic-queueId": a key of `topic` is the name, a dash, and digits only.
+    const auto ofTopic = [&topics](const std::string &key) {
+        const size_t dash = key.rfind('-');
+        if (dash == std::string::npos || dash + 1 == key.size()
+            || key.find_first_not_of("0123456789", dash + 1) != std::string::npos)
+            return false;
+        return std::find(topics.begin(), topics.end(), std::string_view(key).substr(0, dash)) != topics.end();
+    };
+    std::erase_if(queueOffsets_, [&](const auto &entry) { return ofTopic(entry.first); });
+    lmqCount_ = std::count_if(queueOffsets_.begin(), queueOffsets_.end(),
+                              [](const auto &entry) { return entry.first.starts_with(common::kLmqPrefix); });
+}
+
 void CommitLog::setQueueOffsetTable(std::unordered_map<std::string, int64_t> table)
 {
     std::lock_guard lock(putMutex_);

@@ -133,6 +133,11 @@ public:
     void setWriteWithoutMmap(bool on) { writeWithoutMmap_.store(on, std::memory_order_relaxed); }
     // enableLmqQuota and maxLmqConsumeQueueNum, from the next put on (UPDATE_BROKER_CONFIG).
     void setLmqQuota(bool enable, int maxLmqs);
+    // With puts held off, runs `whilePaused` (which may wait for the dispatcher: it never takes
+    // the put lock) and, when it returns true, forgets the next queue offsets of every queue of
+    // `topics` and counts the LMQs again: their next message is numbered from 0 (Java's
+    // removeQueueFromTopicQueueTable).
+    void forgetQueues(const std::vector<std::string> &topics, const std::function<bool()> &whilePaused);
     // Enabling attaches a pool buffer to the current file from its write position on;
     // disabling commits what the buffers hold and writes through the mapping again.
     // Returns false (the pool stays on) when pending bytes could not be written to the files.

@@ -204,6 +204,30 @@ int64_t ConsumeQueueStore::flushAll(int leastPages)
     return bytes;
 }
 
+bool ConsumeQueueStore::remove(const std::string &topic, std::string &error)
+{
+    std::map<int32_t, std::shared_ptr<ConsumeQueue>> removed;
+    {
+        std::unique_lock lock(mutex_);
+        const auto found = queues_.find(topic);
+        if (found == queues_.end())
+            return true;
+        removed = std::move(found->second);
+        queues_.erase(found);
+    }
+    // Only the names go: a reader holding one of `removed` keeps its mappings until it lets go.
+    std::string topicDirectory;
+    if (!joinInside(root_, topic, "topic", topicDirectory, error))
+        return false;
+    std::error_code failed;
+    std::filesystem::remove_all(topicDirectory, failed);
+    if (failed) {
+        error = "cannot delete " + topicDirectory + ": " + failed.message();
+        return false;
+    }
+    return true;
+}
+
 int ConsumeQueueStore::deleteExpiredFiles(int64_t commitLogMinOffset)
 {
     int deleted = 0;

@@ -46,6 +46,12 @@ public:
     // Latest store time written to any queue (checkpoint logicsMsgTimestamp).
     int64_t lastStoreTimestamp() const;
 
+    // Forgets every queue of `topic` and deletes its files and directories (Java's
+    // deleteTopics). Readers holding a queue keep reading it: only the names go (MappedFile::
+    // destroy). Returns false with `error` naming what could not be deleted; the queue is
+    // forgotten even then. Callers keep new entries out meanwhile (MessageStore::deleteTopicQueues).
+    bool remove(const std::string &topic, std::string &error);
+
     // Flushes every queue (leastPages rule as for the commit log); returns bytes flushed.
     int64_t flushAll(int leastPages);
     int deleteExpiredFiles(int64_t commitLogMinOffset);

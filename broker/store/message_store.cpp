@@ -411,6 +411,35 @@ void MessageStore::waitForDispatch()
     }
 }
 
+bool MessageStore::deleteTopicQueues(const std::vector<std::string> &topics, std::string &error)
+{
+    bool ok = true;
+    commitLog_->forgetQueues(topics, [&] {
+        // Every entry of the old numbering is written before its queue goes: else the dispatcher
+        // would make the queue again with them. A dispatcher that cannot keep up leaves it all be.
+        const int64_t end = commitLog_->maxOffset();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (reput_ && reput_->reputFromOffset() < end) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                error = "the dispatcher did not reach commit-log offset " + std::to_string(end)
+                        + " within 10 s; nothing deleted";
+                return ok = false;
+            }
+            reput_->wakeup();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        for (const std::string &topic : topics) {
+            std::string failure;
+            if (!consumeQueues_->remove(topic, failure)) {
+                error = failure;
+                ok = false;
+            }
+        }
+        return true;
+    });
+    return ok;
+}
+
 void MessageStore::flushIndex()
 {
     std::string error;

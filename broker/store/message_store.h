@@ -114,6 +114,13 @@ public:
     TimerMessageStore *timerMessageStore() { return timer_.get(); }
     const RecoveryReport &recoveryReport() const { return recovery_; }
 
+    // Deletes the consume queues of `topics` (Java's deleteTopics; a deleted topic, an expired
+    // lite topic's LMQ): puts wait while the dispatcher writes what was already appended, the
+    // queues' files go, and the commit log forgets their offsets, so the next message of such a
+    // topic starts a new queue at offset 0. Returns false with `error` naming what could not be
+    // deleted; the queues are forgotten even then. Not on the dispatch thread.
+    bool deleteTopicQueues(const std::vector<std::string> &topics, std::string &error);
+
     // A message with TIMER_DELIVER_MS / TIMER_DELAY_SEC / TIMER_DELAY_MS is parked in
     // rmq_sys_wheel_timer (or refused with WHEEL_TIMER_*) as timer_put_transform.h says; one with
     // DELAY in SCHEDULE_TOPIC_XXXX. Puts are refused: MESSAGE_ILLEGAL for a topic that is not one safe path component

@@ -31,6 +31,8 @@ inline constexpr const char *kPriorityMessageType = "PRIORITY";
 inline constexpr const char *kLiteMessageType = "LITE";
 // The group attribute that makes a group a lite group, bound to that parent topic (RocketMQ 5.5).
 inline constexpr const char *kLiteBindTopicAttribute = "lite.bind.topic";
+// A LITE topic's lite topics expire after this many idle minutes (-1 or 0: never).
+inline constexpr const char *kLiteTopicExpirationAttribute = "lite.topic.expiration";
 
 // TopicMessageType's values in declaration order (UNSPECIFIED first).
 const std::vector<std::string> &topicMessageTypes();

@@ -110,7 +110,7 @@ RemotingCommand PopService::answerLiteAdmin(const RemotingCommand &request)
     };
     const auto expiration = [&](const std::string &name) -> int64_t {
         const auto topic = broker_.topics().find(name);
-        const std::string *ttl = topic ? topic->attributes.find("lite.topic.expiration") : nullptr;
+        const std::string *ttl = topic ? topic->attributes.find(remoting::kLiteTopicExpirationAttribute) : nullptr;
         return (ttl ? remoting::parseJavaLong(*ttl) : std::nullopt).value_or(-1);
     };
     const auto liteGroup = [&](const std::string &name) -> std::optional<RemotingCommand> {

@@ -63,6 +63,19 @@ void LiteSubscriptions::dropPair(const std::string &clientId, Client &client, co
     }
 }
 
+void LiteSubscriptions::removeQueue(const std::string &lmq)
+{
+    std::lock_guard lock(mutex_);
+    const auto subscribers = subscribers_.find(lmq);
+    if (subscribers == subscribers_.end())
+        return;
+    const std::map<std::string, std::string> holders = subscribers->second; // dropPair edits the original
+    for (const auto &[clientId, group] : holders) {
+        if (const auto client = clients_.find(clientId); client != clients_.end())
+            dropPair(clientId, client->second, lmq);
+    }
+}
+
 bool LiteSubscriptions::add(const std::string &clientId, const std::string &group, const std::string &parent,
                             const std::vector<std::string> &lmqs, bool exclusive,
                             const remoting::RequestContext &channel, int64_t nowMs, std::vector<std::string> &added,

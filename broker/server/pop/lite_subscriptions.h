@@ -73,6 +73,9 @@ public:
     bool removeClient(const std::string &clientId);
     // Clients not touched since `olderThanMs` (Java: 3 minutes), forgotten; their ids.
     std::vector<std::string> expire(int64_t olderThanMs);
+    // An LMQ deleted (expired, or its parent deleted): every client's pair with it goes, no client
+    // told (Java's cleanSubscription(lmq, false)); clients name it again on their next full sync.
+    void removeQueue(const std::string &lmq);
 
     std::optional<LiteClientInfo> client(const std::string &clientId) const;
     // The clients subscribed to an LMQ, with their groups ((group, clientId) pairs).

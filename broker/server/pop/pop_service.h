@@ -116,6 +116,17 @@ public:
     void removeLiteClient(const std::string &clientId);
     // Forgets lite clients silent for liteSubscriptionCheckTimeoutMills (the broker's scheduler).
     void expireLiteSubscriptions();
+    // Lite topic lifecycle (lite_lifecycle.cpp). Deletes lite topics of `parent` (their LMQs):
+    // the bound groups' offsets and order records, the consume queues (the next message of such
+    // a lite topic starts it again at offset 0), the clients' pairs with them. False with
+    // `error` when the store could not delete them.
+    bool deleteLiteQueues(const std::string &parent, const std::vector<std::string> &lmqs, std::string &error);
+    // Every LMQ of `parent`, with messages or not (a deleted parent takes them all).
+    std::vector<std::string> liteQueueNamesOf(const std::string &parent);
+    // Deletes the lite topics whose last message is older than their parent's
+    // lite.topic.expiration and than minLiteTTl (the broker's scheduler, every
+    // liteTtlCheckInterval once the broker has been up minLiteTTl). Answers how many went.
+    size_t expireLiteTopics(int64_t nowMs);
     // GET_BROKER_LITE_INFO … TRIGGER_LITE_DISPATCH (200074–200079; lite_admin_processor.cpp).
     void liteAdmin(const remoting::RequestContext &context, remoting::RemotingCommand request,
                    remoting::Responder respond);

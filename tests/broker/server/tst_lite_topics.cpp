@@ -15,11 +15,13 @@
 #include "broker/server/pop/lite_subscriptions.h"
 #include "broker/server/pop/pop_service.h"
 #include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/consume_queue_store.h"
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
 #include <QtTest/QtTest>
 
+#include <filesystem>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -379,6 +381,64 @@ private slots:
                  ResponseCode::kInvalidParameter);
         QCOMPARE(broker.call(request(RequestCode::kGetLiteGroupInfo, {{"group", "NoSuchGroup"}})).code,
                  ResponseCode::kSubscriptionGroupNotExist);
+    }
+
+    // A lite topic idle past its parent's lite.topic.expiration (and past minLiteTTl) goes: its
+    // consume queue and directory, the group's offset, the client's pair; the next message starts
+    // it again at offset 0, also after a restart. Deleting the parent takes every lite topic.
+    void expiredLiteTopicsAndADeletedParentTakeTheirQueues()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        createLiteTopicAndGroup(broker);
+        RemotingCommand ttl = test::createTopic(kParent, 4, {{"attributes", "+lite.topic.expiration=1"}});
+        QCOMPARE(broker.call(ttl).code, ResponseCode::kSuccess);
+        for (int i = 0; i < 3; ++i) {
+            sendLite(broker, "idle", "idle" + std::to_string(i));
+            sendLite(broker, "kept", "kept" + std::to_string(i));
+        }
+        broker.controller().store().waitForDispatch();
+        QCOMPARE(broker.call(subscriptionRequest("PARTIAL_ADD", "client-1", {"idle", "kept"})).code, ResponseCode::kSuccess);
+        for (const LitePopped &popped : popLite(broker, "client-1").messages)
+            QCOMPARE(broker.call(liteAckRequest(popped)).code, ResponseCode::kSuccess);
+        QCOMPARE(committed(broker, "idle"), int64_t{3});
+
+        server::pop::PopService &pop = broker.controller().pop();
+        store::ConsumeQueueStore &queues = broker.controller().store().consumeQueues();
+        const std::string idle = server::pop::liteQueueName(kParent, "idle");
+        const std::string kept = server::pop::liteQueueName(kParent, "kept");
+        const int64_t now = common::wallMillis();
+        // A minute of TTL, but minLiteTTl (15 min) not yet reached: nothing goes.
+        QCOMPARE(pop.expireLiteTopics(now + 10 * 60000), size_t{0});
+        QVERIFY(queues.find(idle, 0));
+        // Both idle past both: both go (an ack is no activity; the last message's time counts).
+        QCOMPARE(pop.expireLiteTopics(now + 16 * 60000), size_t{2});
+        QVERIFY(!queues.find(idle, 0));
+        QVERIFY(!std::filesystem::exists(std::filesystem::path(broker.storeDir()) / "consumequeue" / idle));
+        QCOMPARE(committed(broker, "idle"), int64_t{-1});
+        QVERIFY(pop.liteSubscriptions().client("client-1")->lmqs.empty());
+        const RemotingCommand info = broker.call(request(RequestCode::kGetParentTopicInfo, {{"topic", kParent}}));
+        QCOMPARE(test::at(test::parsed(test::bodyOf(info)), {"liteTopicCount"}).asInteger(), int64_t{0});
+
+        // The next message starts the lite topic again at 0, and a restart keeps counting from there.
+        sendLite(broker, "idle", "again");
+        broker.controller().store().waitForDispatch();
+        QCOMPARE(queues.find(idle, 0)->maxOffset(), int64_t{1});
+        QVERIFY2(broker.restart(error), error.c_str());
+        sendLite(broker, "idle", "again2");
+        broker.controller().store().waitForDispatch();
+        QCOMPARE(broker.controller().store().consumeQueues().find(idle, 0)->maxOffset(), int64_t{2});
+        QCOMPARE(broker.controller().store().consumeQueues().find(idle, 0)->entryAt(1)->commitLogOffset > 0, true);
+
+        // The parent deleted: its lite topics with it.
+        sendLite(broker, "kept", "kept3");
+        broker.controller().store().waitForDispatch();
+        QCOMPARE(broker.call(request(RequestCode::kDeleteTopicInBroker, {{"topic", kParent}})).code, ResponseCode::kSuccess);
+        QVERIFY(!broker.controller().store().consumeQueues().find(idle, 0));
+        QVERIFY(!broker.controller().store().consumeQueues().find(kept, 0));
+        QVERIFY(!std::filesystem::exists(std::filesystem::path(broker.storeDir()) / "consumequeue" / kept));
+        QVERIFY(!std::filesystem::exists(std::filesystem::path(broker.storeDir()) / "consumequeue" / kParent));
     }
 
     // What a confused or hostile client gets: Java's codes for a bad body, a group not bound to

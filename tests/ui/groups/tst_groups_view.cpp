@@ -764,6 +764,8 @@ private slots:
         QVERIFY(refreshAndWait());
         QTRY_VERIFY_WITH_TIMEOUT(view_->groupModel()->rowOf(group) >= 0, kTimeout);
         QVERIFY(clickGroupAndWaitForDetail(group));
+        QTabBar *tabs = view_->detailTabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center()); // Queues and clients
         auto *lite = view_->findChild<QLabel *>(QStringLiteral("liteFigures"));
         QVERIFY(lite);
         QTRY_VERIFY2_WITH_TIMEOUT(lite->isVisible() && lite->text().contains(QStringLiteral("lag 3")), qPrintable(lite->text()), kTimeout);
@@ -771,7 +773,6 @@ private slots:
         QVERIFY2(lite->text().contains(QStringLiteral("order-9 (3)")), qPrintable(lite->text()));
         saveScreenshot(*window_, QStringLiteral("groups-lite-group"));
 
-        QTabBar *tabs = view_->detailTabs()->tabBar();
         const int clientsTab = view_->detailTabs()->indexOf(view_->clientPane());
         QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(clientsTab).center());
         QCOMPARE(view_->detailTabs()->currentIndex(), clientsTab);
@@ -786,6 +787,7 @@ private slots:
                  qPrintable(names.join(QLatin1Char(','))));
         saveScreenshot(*window_, QStringLiteral("groups-lite-client"));
         QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center());
+        typeFilter(QString());
 
         telemetry->WritesDone();
         telemetryContext->TryCancel();
