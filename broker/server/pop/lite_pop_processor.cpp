@@ -161,7 +161,12 @@ void PopService::processPopLite(const remoting::RequestContext &context, Remotin
         return refuse(refusal->first, std::move(refusal->second));
 
     LiteBatch batch;
-    const auto client = liteSubscriptions_->client(header.clientId);
+    auto client = liteSubscriptions_->client(header.clientId);
+    if (client && client->wildcard) {
+        // A wildcard group's client reads every lite topic of the parent that has messages.
+        for (const auto &[lmq, max] : liteQueuesOf(client->parent))
+            client->lmqs.push_back(lmq);
+    }
     if (client && client->group == header.group && client->parent == header.topic && !client->lmqs.empty()) {
         const size_t n = client->lmqs.size();
         const size_t start = liteSubscriptions_->cursor(header.clientId) % n;
@@ -406,6 +411,9 @@ std::optional<std::pair<int32_t, std::string>> PopService::applyLiteSubscription
             for (const std::string &lmq : removed)
                 resetLiteOffset(groupName, lmq, 0);
         }
+    } else if (action == "COMPLETE_ADD" && group && groupAttribute(*group, "lite.sub.wildcard")) {
+        liteSubscriptions_->replaceWildcard(clientId, groupName, parent, context, now);
+        polling_->notifyMessageArriving(liteClientKey(clientId), 0);
     } else if (action == "COMPLETE_ADD") {
         bool refused = false;
         if (!liteSubscriptions_->replace(clientId, groupName, parent, lmqs, context, now, refused).empty())

@@ -152,6 +152,14 @@ std::vector<std::string> LiteSubscriptions::replace(const std::string &clientId,
         return {};
     Client &client = enter(clientId, group, parent, channel);
     client.touchedMs = nowMs;
+    if (client.wildcard) { // its group is no wildcard group any more
+        client.wildcard = false;
+        if (const auto it = wildcard_.find(client.parent); it != wildcard_.end()) {
+            it->second.erase(clientId);
+            if (it->second.empty())
+                wildcard_.erase(it);
+        }
+    }
     const std::set<std::string> wanted(lmqs.begin(), lmqs.end());
     const std::vector<std::string> held = client.lmqs;
     for (const std::string &lmq : held) {
@@ -166,6 +174,20 @@ std::vector<std::string> LiteSubscriptions::replace(const std::string &clientId,
     return added;
 }
 
+void LiteSubscriptions::replaceWildcard(const std::string &clientId, const std::string &group,
+                                        const std::string &parent, const remoting::RequestContext &channel,
+                                        int64_t nowMs)
+{
+    std::lock_guard lock(mutex_);
+    Client &client = enter(clientId, group, parent, channel);
+    client.touchedMs = nowMs;
+    const std::vector<std::string> held = client.lmqs;
+    for (const std::string &lmq : held)
+        dropPair(clientId, client, lmq);
+    client.wildcard = true;
+    wildcard_[client.parent][clientId] = client.group;
+}
+
 bool LiteSubscriptions::removeClient(const std::string &clientId)
 {
     std::lock_guard lock(mutex_);
@@ -175,6 +197,13 @@ bool LiteSubscriptions::removeClient(const std::string &clientId)
     const std::vector<std::string> held = it->second.lmqs;
     for (const std::string &lmq : held)
         dropPair(clientId, it->second, lmq);
+    if (it->second.wildcard) {
+        if (const auto parent = wildcard_.find(it->second.parent); parent != wildcard_.end()) {
+            parent->second.erase(clientId);
+            if (parent->second.empty())
+                wildcard_.erase(parent);
+        }
+    }
     clients_.erase(it);
     return true;
 }
@@ -196,7 +225,7 @@ std::vector<std::string> LiteSubscriptions::expire(int64_t olderThanMs)
 
 LiteClientInfo LiteSubscriptions::infoOf(const std::string &clientId, const Client &client) const
 {
-    return {clientId, client.group, client.parent, client.lmqs, client.touchedMs};
+    return {clientId, client.group, client.parent, client.lmqs, client.touchedMs, client.wildcard};
 }
 
 std::optional<LiteClientInfo> LiteSubscriptions::client(const std::string &clientId) const
@@ -215,6 +244,17 @@ std::vector<std::pair<std::string, std::string>> LiteSubscriptions::subscribers(
     if (const auto it = subscribers_.find(lmq); it != subscribers_.end()) {
         for (const auto &[clientId, group] : it->second)
             found.emplace_back(group, clientId);
+    }
+    if (!wildcard_.empty() && isLiteQueue(lmq)) {
+        // %LMQ%$<parent>$<lite>: topic names hold no '$'.
+        const size_t start = lmq.find('$');
+        const size_t end = lmq.find('$', start + 1);
+        if (end != std::string::npos) {
+            if (const auto it = wildcard_.find(lmq.substr(start + 1, end - start - 1)); it != wildcard_.end()) {
+                for (const auto &[clientId, group] : it->second)
+                    found.emplace_back(group, clientId);
+            }
+        }
     }
     return found;
 }

@@ -39,6 +39,7 @@ struct LiteClientInfo
     std::string parent;
     std::vector<std::string> lmqs; // in the order they were added
     int64_t touchedMs = 0;         // wall ms of the last add or remove
+    bool wildcard = false;         // of a wildcard group: every lite topic of the parent, no pairs
 };
 
 class LiteSubscriptions
@@ -69,6 +70,10 @@ public:
     std::vector<std::string> replace(const std::string &clientId, const std::string &group, const std::string &parent,
                                      const std::vector<std::string> &lmqs, const remoting::RequestContext &channel,
                                      int64_t nowMs, bool &refused);
+    // COMPLETE_ADD of a wildcard group's client (lite.sub.wildcard): it reads every lite topic of
+    // `parent`, so it holds no pairs, and every arrival of the parent wakes it.
+    void replaceWildcard(const std::string &clientId, const std::string &group, const std::string &parent,
+                         const remoting::RequestContext &channel, int64_t nowMs);
     // COMPLETE_REMOVE, and a client gone: forgets it. False when it was unknown.
     bool removeClient(const std::string &clientId);
     // Clients not touched since `olderThanMs` (Java: 3 minutes), forgotten; their ids.
@@ -78,7 +83,8 @@ public:
     void removeQueue(const std::string &lmq);
 
     std::optional<LiteClientInfo> client(const std::string &clientId) const;
-    // The clients subscribed to an LMQ, with their groups ((group, clientId) pairs).
+    // The clients subscribed to an LMQ, with their groups ((group, clientId) pairs); the wildcard
+    // clients of its parent among them.
     std::vector<std::pair<std::string, std::string>> subscribers(const std::string &lmq) const;
     // Every lite client (the console's and GET_LITE_GROUP_INFO's view); of one group when not empty.
     std::vector<LiteClientInfo> clients(const std::string &group = {}) const;
@@ -95,6 +101,7 @@ private:
         std::string parent;
         std::vector<std::string> lmqs;
         std::set<std::string> lmqSet;
+        bool wildcard = false;
         remoting::RequestContext channel;
         int64_t touchedMs = 0;
         size_t cursor = 0;
@@ -110,6 +117,7 @@ private:
     mutable std::mutex mutex_;
     std::unordered_map<std::string, Client> clients_;
     std::unordered_map<std::string, std::map<std::string, std::string>> subscribers_; // lmq → clientId → group
+    std::unordered_map<std::string, std::map<std::string, std::string>> wildcard_;    // parent → clientId → group
     size_t pairs_ = 0;
 };
 

@@ -246,6 +246,45 @@ private slots:
         QCOMPARE(redelivered.messages[0].count, 1);
     }
 
+    // A wildcard group (lite.sub.wildcard): PARTIAL_ADD refused; a COMPLETE_ADD (of any set, as
+    // the 5.2.1 SDK sends one at start) and its client reads every lite topic of the parent, in
+    // order within each, and a parked pop wakes for a lite topic nobody named.
+    void aWildcardGroupsClientReadsEveryLiteTopic()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        createLiteTopicAndGroup(broker, R"(,"+lite.sub.wildcard":"true")");
+        QCOMPARE(broker.call(subscriptionRequest("PARTIAL_ADD", "w1", {"a"})).code, ResponseCode::kIllegalOperation);
+        QCOMPARE(broker.call(subscriptionRequest("COMPLETE_ADD", "w1", {})).code, ResponseCode::kSuccess);
+        QVERIFY(broker.controller().pop().liteSubscriptions().client("w1")->wildcard);
+        for (int i = 0; i < 2; ++i) {
+            sendLite(broker, "p", "p" + std::to_string(i));
+            sendLite(broker, "q", "q" + std::to_string(i));
+        }
+        broker.controller().store().waitForDispatch();
+        const LiteAnswer first = popLite(broker, "w1");
+        std::vector<std::string> bodies = bodiesOf(first);
+        std::sort(bodies.begin(), bodies.end());
+        QCOMPARE(bodies, (std::vector<std::string>{"p0", "p1", "q0", "q1"}));
+        for (const LitePopped &popped : first.messages)
+            QCOMPARE(broker.call(liteAckRequest(popped)).code, ResponseCode::kSuccess);
+        QCOMPARE(committed(broker, "q"), int64_t{2});
+
+        auto parked = std::async(std::launch::async, [&] {
+            return toLiteAnswer(broker.call(popLiteRequest("w1", 1000, 20000), 30000));
+        });
+        QVERIFY(parked.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
+        sendLite(broker, "never-named", "n0");
+        QVERIFY(parked.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+        QCOMPARE(bodiesOf(parked.get()), std::vector<std::string>{"n0"});
+
+        // Gone with COMPLETE_REMOVE: its pops get nothing.
+        QCOMPARE(broker.call(subscriptionRequest("COMPLETE_REMOVE", "w1", {})).code, ResponseCode::kSuccess);
+        QVERIFY(!broker.controller().pop().liteSubscriptions().client("w1"));
+        QCOMPARE(popLite(broker, "w1").code, ResponseCode::kPollingTimeout);
+    }
+
     // The offset options of a PARTIAL_ADD: MIN from 0, MAX only new messages, OFFSET from there,
     // TAIL_N back from the group's position; no option on a fresh lite topic: its whole backlog.
     void offsetOptionsSetWhereALiteTopicIsReadFrom()
