@@ -1,5 +1,7 @@
 #include "broker/store/config/consumer_offset_manager.h"
 
+#include "broker/common/message_properties.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -239,6 +241,22 @@ bool ConsumerOffsetManager::decodeLocked(const JsonValue &root, std::string &err
             return read;
         });
     });
+    // Java 5.5's LmqConsumerOffsetManager (lmqConsumerOffset.json): the offsets of groups that are
+    // themselves LMQs, one queue each, as "topic@group" → offset. Read into the one table as queue
+    // 0, and written back there (encodeLocked).
+    reader.readWith("lmqOffsetTable", [&](const JsonValue &value, const std::string &path, std::string &err) {
+        return forEachMember(value, path, err, [&](const common::JsonMember &entry, const std::string &at, std::string &e) {
+            int64_t offset = 0;
+            if (!jsonToInt64(entry.value, at, offset, e))
+                return false;
+            if (!table.contains(entry.key)) {
+                Queues queues = newQueues();
+                queues.append(0, offset);
+                table.append(entry.key, std::move(queues));
+            }
+            return true;
+        });
+    });
     BeanExtras extras;
     if (!reader.finish(extras, error))
         return false;
@@ -252,7 +270,16 @@ bool ConsumerOffsetManager::decodeLocked(const JsonValue &root, std::string &err
 JsonValue ConsumerOffsetManager::encodeLocked() const
 {
     JsonObject offsets;
+    JsonObject lmqOffsets;
     for (const auto &[key, queues] : table_) {
+        // A group that is an LMQ keeps its one offset where Java 5.5 looks for it (lmqOffsetTable).
+        std::string topic;
+        std::string group;
+        if (splitKey(key, topic, group) && group.starts_with(common::kLmqPrefix) && queues.size() == 1
+            && queues.begin()->first == 0) {
+            lmqOffsets.append(common::JsonMember{key, JsonValue(queues.begin()->second), false});
+            continue;
+        }
         JsonObject queueObject;
         for (const auto &[queueId, offset] : queues)
             queueObject.append(common::JsonMember{std::to_string(queueId), JsonValue(offset), true});
@@ -266,6 +293,8 @@ JsonValue ConsumerOffsetManager::encodeLocked() const
     BeanWriter writer(rootExtras_);
     writer.put("dataVersion", dataVersion_.toJson(), true);
     writer.put("groupTopicMap", JsonValue(std::move(groupTopics)), true);
+    const bool noLmqOffsets = lmqOffsets.empty();
+    writer.put("lmqOffsetTable", JsonValue(std::move(lmqOffsets)), noLmqOffsets);
     writer.put("offsetTable", JsonValue(std::move(offsets)), table_.empty());
     return writer.finish();
 }

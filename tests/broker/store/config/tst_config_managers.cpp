@@ -3,6 +3,7 @@
 
 #include "config_test_util.h"
 
+#include "broker/common/json.h"
 #include "broker/store/config/consumer_filter_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/delay_offset_manager.h"
@@ -306,6 +307,38 @@ private slots:
         ConsumerOffsetManager withoutLmq;
         QVERIFY2(withoutLmq.load(configDir, error), error.c_str());
         QCOMPARE(withoutLmq.queryOffset("g", "T", 0), int64_t{1});
+    }
+
+    // Java 5.5 keeps the offset of a group that is itself an LMQ in lmqOffsetTable ("topic@group"
+    // → offset): read as queue 0, and written back there, not into offsetTable.
+    void readsAndWritesTheLmqOffsetTable()
+    {
+        QTemporaryDir dir;
+        const std::string configDir = dir.path().toStdString();
+        const std::string lmqFile = configDir + "/lmqConsumerOffset.json";
+        writeText(lmqFile, R"({"offsetTable":{"T@g":{0:9}},"lmqOffsetTable":{"%LMQ%x@%LMQ%x":42,"bad":"no"}})");
+        ConsumerOffsetManager refused;
+        refused.setAlternateFileName(ConsumerOffsetManager::kLmqFileName);
+        std::string error;
+        QVERIFY(!refused.load(configDir, error));
+        QVERIFY2(error.find("lmqOffsetTable") != std::string::npos, error.c_str());
+
+        writeText(lmqFile, R"({"offsetTable":{"T@g":{0:9}},"lmqOffsetTable":{"%LMQ%x@%LMQ%x":42}})");
+        ConsumerOffsetManager manager;
+        manager.setAlternateFileName(ConsumerOffsetManager::kLmqFileName);
+        error.clear();
+        QVERIFY2(manager.load(configDir, error), error.c_str());
+        QCOMPARE(manager.queryOffset("%LMQ%x", "%LMQ%x", 0), int64_t{42});
+        QCOMPARE(manager.queryOffset("g", "T", 0), int64_t{9});
+        manager.commitOffset("test", "%LMQ%x", "%LMQ%x", 0, 43);
+        QVERIFY2(manager.persist(error), error.c_str());
+        const std::string written = readText(lmqFile);
+        const mqdesk::common::JsonParseResult parsed = mqdesk::common::parseJson(written);
+        QVERIFY2(parsed.ok(), written.c_str());
+        const mqdesk::common::JsonValue *lmq = parsed.value.find("lmqOffsetTable");
+        QVERIFY2(lmq && lmq->find("%LMQ%x@%LMQ%x") && lmq->find("%LMQ%x@%LMQ%x")->asInteger() == 43, written.c_str());
+        const mqdesk::common::JsonValue *plain = parsed.value.find("offsetTable");
+        QVERIFY2(plain && plain->find("T@g") && !plain->find("%LMQ%x@%LMQ%x"), written.c_str());
     }
 
     void splitsKeysLikeJava()
