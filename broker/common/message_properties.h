@@ -37,6 +37,9 @@ inline constexpr std::string_view kTimerDelaySec = "TIMER_DELAY_SEC";
 inline constexpr std::string_view kTimerDelayMs = "TIMER_DELAY_MS";
 // RocketMQ 5.4: a priority message's priority (a number >= 0; the broker's queue for it).
 inline constexpr std::string_view kPriority = "_SYS_MSG_PRIORITY_";
+// A popped message's receipt (CK info), set by the broker on what a pop hands out; never stored
+// from a client.
+inline constexpr std::string_view kPopCk = "POP_CK";
 // RocketMQ 5.5: the lite topic a message of a LITE topic belongs to.
 inline constexpr std::string_view kLiteTopic = "__LITE_TOPIC";
 // LMQ multi-dispatch: the queues a message is also entered in (comma separated), and their

@@ -35,7 +35,7 @@ inline constexpr std::string_view kBornHost = "__BORNHOST";
 inline constexpr std::string_view kCheckImmunitySeconds = "CHECK_IMMUNITY_TIME_IN_SECONDS";
 inline constexpr std::string_view kDlqOriginTopic = "DLQ_ORIGIN_TOPIC";
 inline constexpr std::string_view kDlqOriginMessageId = "DLQ_ORIGIN_MESSAGE_ID";
-inline constexpr std::string_view kPopCk = "POP_CK";
+inline constexpr std::string_view kPopCk = common::property::kPopCk;
 } // namespace property5
 
 v2::Status makeStatus(v2::Code code, std::string message = {});

@@ -58,6 +58,19 @@ struct BrokerConfig
     // expires, whatever its parent says.
     int64_t liteTtlCheckInterval = 120000;
     int64_t minLiteTTl = 900000;
+    // An orderly POP parked behind a held batch is woken when the batch turns visible again (its
+    // invisible time running out or changed), not only by arrivals, acks and its own deadline.
+    bool enableNotifyAfterPopOrderLockRelease = true;
+    // Java 5.x switches whose effect lies inside the Java broker only, accepted so that the
+    // broker.conf and updateBrokerConfig calls written for it work unchanged: MQDesk writes POP
+    // checkpoints directly (enablePopBufferMerge), registers every topic in one request
+    // (enableSingleTopicRegister, enableSplitRegistration, splitRegistrationSize) and exports no
+    // lag metrics (estimateAccumulation). docs/compatibility.md lists them.
+    bool enablePopBufferMerge = false;
+    bool enableSingleTopicRegister = false;
+    bool enableSplitRegistration = false;
+    int splitRegistrationSize = 800;
+    bool estimateAccumulation = true;
     bool clusterTopicEnable = true;
     bool brokerTopicEnable = true;
     bool traceTopicEnable = false; // creates msgTraceTopicName at start, as Java's broker does
@@ -85,7 +98,7 @@ struct BrokerConfig
     bool storeReplyMessageEnable = true; // reply messages are also stored in <cluster>_REPLY_TOPIC
     int transactionTimeOut = 6000;        // ms before an unresolved half message is checked
     int transactionCheckMax = 15;         // checks before it moves to TRANS_CHECK_MAX_TIME_TOPIC
-    int transactionCheckInterval = 60000; // ms between check rounds
+    int transactionCheckInterval = 30000; // ms between check rounds (Java 5.x's 30 s)
 
     int registerNameServerPeriod = 30000; // ms, clamped to 10–60 s like RocketMQ
     int registerBrokerTimeoutMills = 6000;

@@ -16,6 +16,7 @@
 #include "broker/server/admin_processor.h"
 #include "broker/server/auth_admin_processor.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/topic_route_cache.h"
 #include "broker/server/client_call_processor.h"
 #include "broker/server/client_manage_processor.h"
 #include "broker/server/client_limits.h"
@@ -627,7 +628,14 @@ bool isLiveKey(std::string_view key)
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
         "channelNotActiveInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
-        "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum"};
+        "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum",
+        // read by each request or scheduler turn from the settings in force
+        "useServerSideResetOffset", "popFromRetryProbability", "popFromRetryProbabilityForPriority",
+        "priorityOrderAsc", "liteSubscriptionCheckTimeoutMills", "liteTtlCheckInterval", "minLiteTTl",
+        "enableNotifyAfterPopOrderLockRelease", "enablePopBufferMerge", "enableSingleTopicRegister",
+        "enableSplitRegistration", "splitRegistrationSize", "estimateAccumulation",
+        "maxTransferBytesOnMessageInMemory", "maxTransferCountOnMessageInMemory", "maxTransferBytesOnMessageInDisk",
+        "maxTransferCountOnMessageInDisk", "accessMessageInMemoryMaxRatio"};
     return live.contains(key);
 }
 

@@ -41,6 +41,7 @@ struct RemotingCommand;
 class RemotingServer;
 class RemotingClient;
 class ProcessorExecutor;
+struct TopicRouteData;
 }
 
 namespace mqdesk::namesrv {
@@ -65,6 +66,7 @@ class PullMessageProcessor;
 class ScheduleMessageService;
 class TransactionService;
 class SqlFilterCache;
+class TopicRouteCache;
 namespace pop {
 class PopService;
 }
@@ -126,6 +128,10 @@ public:
     PullMessageProcessor &pullProcessor() { return *pullProcessor_; }
     pop::PopService &pop() { return *pop_; }
     int64_t bootTimestamp() const { return bootTimestamp_; }
+    // The cluster's route of `topic` as the NameServer has it (cluster_route.cpp):
+    // GET_ROUTEINFO_BY_TOPIC to namesrvAddr, else the embedded NameServer's own table; kept 30 s.
+    // False when there is no NameServer or none knows the topic (`route` untouched then).
+    bool clusterRoute(const std::string &topic, remoting::TopicRouteData &route);
     // The plain ACL when aclEnable=true (set at start), else null; thread-safe.
     acl::PlainAccessValidator *accessValidator() const { return acl_.get(); }
     // Makes the access control (plain ACL, ACL 2.0's users and policies, the gates every request
@@ -217,6 +223,8 @@ private:
     mutable std::mutex runtimeSourcesMutex_;
     std::map<std::string, std::function<RuntimeFigures()>> runtimeSources_; // guarded by runtimeSourcesMutex_
     std::unique_ptr<remoting::RemotingClient> namesrvClient_;
+    std::unique_ptr<TopicRouteCache> routeCache_; // made on first use; routeCacheMutex_
+    std::mutex routeCacheMutex_;
     std::unique_ptr<BrokerScheduler> scheduler_;
     std::unique_ptr<TransactionService> transactions_; // half messages, END_TRANSACTION, checks
     std::unique_ptr<ScheduleMessageService> schedule_; // delay levels; runs while the store is open

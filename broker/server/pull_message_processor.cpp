@@ -31,8 +31,7 @@ constexpr int32_t kFlagCommitOffset = 1;
 constexpr int32_t kFlagSuspend = 2;
 constexpr int32_t kFlagSubscription = 4;
 
-constexpr int kMaxMessagesPerPull = 32;
-constexpr int64_t kMaxBytesPerPull = 256 * 1024;
+constexpr int kMaxMessagesPerPull = 65536;
 // ali-ons closes its connection when a pull is not answered within 30 s; never hold near that.
 constexpr int64_t kMaxHoldMillis = 20000;
 
@@ -197,13 +196,15 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
 
     store::GetMessageOptions options;
     options.rawRecords = true;
-    options.maxBytes = kMaxBytesPerPull;
+    options.transferLimits = store::transferLimitsOf(broker_.settings()->store);
     if (!subscription.subscribesAll())
         options.tagsFilter = [&subscription](int64_t code) { return subscription.matchesTagsCode(code); };
     if (sql)
         options.propertiesFilter = [&sql](const common::MessageProperties &properties) {
             return sql->matches(MessagePropertiesContext(properties));
         };
+    // The request's own maximum, then the store's maxTransfer* limits (Java clamps nothing else;
+    // a bound keeps the store's scan of maxCount × 16 entries an int).
     const int maxCount = std::clamp(header.maxMsgNums, 1, kMaxMessagesPerPull);
     store::GetMessageResult result =
         broker_.store().getMessage(header.topic, header.queueId, requested, maxCount, options);

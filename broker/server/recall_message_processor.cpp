@@ -57,9 +57,15 @@ std::optional<RecallHandle> decodeRecallHandle(std::string_view handle)
 void RecallMessageProcessor::process(const remoting::RequestContext &context, RemotingCommand request,
                                      remoting::Responder respond)
 {
-    const auto fail = [&](int32_t code, std::string remark) {
-        respond(RemotingCommand::createResponse(request, code, std::move(remark)));
+    // Every answer names the broker's region, as Java's: the 5.x client writes the recall's
+    // trace only when it is there.
+    const std::string region = broker_.brokerConfig().regionId;
+    const auto answer = [region](const RemotingCommand &to, int32_t code, std::optional<std::string> remark) {
+        RemotingCommand response = RemotingCommand::createResponse(to, code, std::move(remark));
+        remoting::setField(response.extFields, std::string(common::property::kMsgRegion), region);
+        return response;
     };
+    const auto fail = [&](int32_t code, std::string remark) { respond(answer(request, code, std::move(remark))); };
     remoting::HeaderReader reader(request.extFields);
     const std::string producerGroup = reader.optString("producerGroup");
     const std::string topicName = reader.requireString("topic");
@@ -100,14 +106,13 @@ void RecallMessageProcessor::process(const remoting::RequestContext &context, Re
     if (!producerGroup.empty())
         marker.properties.set(common::property::kProducerGroup, producerGroup);
     broker_.store().asyncPutMessage(
-        marker, [request = std::move(request), respond = std::move(respond),
+        marker, [request = std::move(request), respond = std::move(respond), answer,
                  uniqKey = handle->uniqKey](const store::PutMessageResult &result) {
             if (!result.stored()) {
-                respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
-                                                        "recall failed, execute error: " + result.error));
+                respond(answer(request, ResponseCode::kSystemError, "recall failed, execute error: " + result.error));
                 return;
             }
-            RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+            RemotingCommand response = answer(request, ResponseCode::kSuccess, std::nullopt);
             remoting::setField(response.extFields, "msgId", uniqKey);
             respond(std::move(response));
         });

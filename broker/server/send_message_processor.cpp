@@ -131,6 +131,9 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     }
 
     common::MessageProperties batchProperties = common::MessageProperties::decode(header.properties);
+    // Java's clearReservedProperties: a client's POP_CK is never stored (a popped message sent on
+    // would carry its old receipt to the next consumer).
+    batchProperties.remove(common::property::kPopCk);
     // A transaction's half message is stored in RMQ_SYS_TRANS_HALF_TOPIC until END_TRANSACTION.
     const bool halfMessage = batchProperties.get(common::property::kTransactionPrepared) == "true";
     if (halfMessage && (config.rejectTransactionMessage || header.batch))
@@ -169,12 +172,10 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
             message.bornHost = *bornHost;
         message.reconsumeTimes = header.reconsumeTimes;
         message.properties.merge(batchProperties); // batch-level properties follow each message's own
-        // WAIT only tells the store whether to wait for the flush; 4.9 stores it no more (9 bytes
-        // a message).
-        if (const auto wait = message.properties.get(common::property::kWaitStoreMsgOk)) {
+        // WAIT tells the store whether to wait for the flush, and stays in the stored properties
+        // as Java 5.x keeps it (only a message numbered in LMQs loses it: commit_log.cpp).
+        if (const auto wait = message.properties.get(common::property::kWaitStoreMsgOk))
             message.waitStoreMsgOk = *wait != "false";
-            message.properties.remove(common::property::kWaitStoreMsgOk);
-        }
         // As the Java broker: the region and trace switch go into the stored properties too (the
         // 5.x client's consume trace hook reads them from each message it consumes).
         message.properties.set(common::property::kMsgRegion, config.regionId);

@@ -309,6 +309,8 @@ bool CommitLog::numberInLmqs(Encoded &encoded, PutMessageResult &result)
     }
     common::MessageProperties properties = message.properties;
     properties.set(common::property::kInnerMultiQueueOffset, offsets);
+    // Java's LmqDispatch drops WAIT here (removeWaitStorePropertyString): 9 bytes of every LMQ message.
+    properties.remove(common::property::kWaitStoreMsgOk);
     const std::string encodedProperties = properties.encode();
     encoded.bytes.clear();
     if (common::encodeRecord(message, encodedProperties, encodeOptions_, encoded.bytes) != common::EncodeStatus::Ok) {

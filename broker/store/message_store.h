@@ -81,7 +81,22 @@ struct GetMessageOptions
     bool rawRecords = false;
     // Stop before the bytes found would pass this (0: no limit); the first message always fits.
     int64_t maxBytes = 0;
+    // A client's read (pull, pop): the store's maxTransfer* limits, in memory or in disk by
+    // where each message lies (MessageStoreConfig; Java's isTheBatchFull). Off for the broker's
+    // own readers.
+    struct TransferLimits
+    {
+        int64_t bytesInMemory = 0;
+        int countInMemory = 0;
+        int64_t bytesInDisk = 0;
+        int countInDisk = 0;
+        int64_t memoryBytes = 0; // how far behind the commit log's end a message still counts as in memory
+    };
+    std::optional<TransferLimits> transferLimits;
 };
+
+// The limits `config` sets for a client's read (GetMessageOptions::transferLimits).
+GetMessageOptions::TransferLimits transferLimitsOf(const MessageStoreConfig &config);
 
 struct QueryMessageResult
 {

@@ -29,6 +29,22 @@ std::string_view getStatusName(GetMessageStatus status)
     return "UNKNOWN";
 }
 
+GetMessageOptions::TransferLimits transferLimitsOf(const MessageStoreConfig &config)
+{
+    GetMessageOptions::TransferLimits limits;
+    limits.bytesInMemory = config.maxTransferBytesOnMessageInMemory;
+    limits.countInMemory = config.maxTransferCountOnMessageInMemory;
+    limits.bytesInDisk = config.maxTransferBytesOnMessageInDisk;
+    limits.countInDisk = config.maxTransferCountOnMessageInDisk;
+    static const int64_t physicalMemory = [] {
+        const long pages = ::sysconf(_SC_PHYS_PAGES);
+        const long pageSize = ::sysconf(_SC_PAGESIZE);
+        return pages > 0 && pageSize > 0 ? int64_t{pages} * pageSize : int64_t{8} << 30;
+    }();
+    limits.memoryBytes = physicalMemory / 100 * std::clamp(config.accessMessageInMemoryMaxRatio, 0, 100);
+    return limits;
+}
+
 GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queueId, int64_t offset, int maxCount,
                                           const std::set<int64_t> *tagsCodes) const
 {
@@ -78,6 +94,8 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
     const int scanLimit = std::max(maxCount, 1) * 16;
     int scanned = 0;
     bool full = false;
+    const int64_t commitLogEnd = options.transferLimits ? commitLog_->maxOffset() : 0;
+    int64_t takenBytes = 0;
     while (!full && result.messageCount < maxCount && scanned < scanLimit && next < result.maxOffset) {
         const auto entries = queue->entriesFrom(next, std::min(scanLimit - scanned, 256));
         if (entries.empty())
@@ -103,6 +121,14 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
                 && static_cast<int64_t>(result.recordBytes.size()) + entry.size > options.maxBytes) {
                 full = true; // the next pull starts at this entry
                 break;
+            }
+            if (const auto &limits = options.transferLimits; limits && result.messageCount > 0) {
+                const bool inMemory = commitLogEnd - entry.commitLogOffset <= limits->memoryBytes;
+                if (takenBytes + entry.size > (inMemory ? limits->bytesInMemory : limits->bytesInDisk)
+                    || result.messageCount >= (inMemory ? limits->countInMemory : limits->countInDisk)) {
+                    full = true;
+                    break;
+                }
             }
             const int64_t queueOffset = next++;
             ++scanned;
@@ -157,6 +183,7 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
             if (filteredOut)
                 continue;
             result.queueOffsets.push_back(queueOffset);
+            takenBytes += target.size;
             if (++result.messageCount >= maxCount)
                 break;
         }

@@ -94,6 +94,16 @@ struct MessageStoreConfig
     bool enableLmqQuota = true;
     int maxLmqConsumeQueueNum = 20000;
 
+    // What one pull, pop or lite pop hands out at most (Java's isTheBatchFull): by count and by
+    // bytes, with the tighter "in disk" limits for a message further than
+    // accessMessageInMemoryMaxRatio % of the machine's memory behind the commit log's end (a read
+    // that would come from disk, not the page cache). The request's own maximum applies too.
+    int maxTransferBytesOnMessageInMemory = 256 * 1024;
+    int maxTransferCountOnMessageInMemory = 32;
+    int maxTransferBytesOnMessageInDisk = 64 * 1024;
+    int maxTransferCountOnMessageInDisk = 8;
+    int accessMessageInMemoryMaxRatio = 40;
+
     // Timer messages (RocketMQ 5's TimerMessageStore, store-format §12.2–12.3). The wheel holds
     // 2 × 7 × 86400 slots of timerPrecisionMs each whatever the precision, so a finer precision
     // shortens how far ahead the wheel reaches (timerRollWindowSlot is counted in slots too).

@@ -238,6 +238,8 @@ void PopService::changeInvisibleTime(const remoting::RequestContext &, RemotingC
                                          now + header.invisibleTime))
             spdlog::info("change invisible: {}@{} offset {} is not held by group {}", header.topic, header.queueId,
                          header.offset, header.group);
+        else if (broker_.brokerConfig().enableNotifyAfterPopOrderLockRelease)
+            polling_->notifyMessageArriving(header.topic, header.queueId); // parked pops wait for the new time
         remoting::setField(response.extFields, "popTime", info->popTime);
         remoting::setField(response.extFields, "invisibleTime", now + header.invisibleTime - info->popTime);
         remoting::setField(response.extFields, "reviveQid", info->reviveQid);

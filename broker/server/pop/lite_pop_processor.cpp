@@ -43,7 +43,6 @@ using store::GetMessageStatus;
 namespace {
 
 constexpr int kMaxLitePopMessages = 32;
-constexpr int64_t kMaxBytesPerLitePop = 256 * 1024;
 
 struct PopLiteHeader
 {
@@ -260,7 +259,7 @@ void PopService::popLiteQueue(const std::string &group, const std::string &attem
     }
     store::GetMessageOptions options;
     options.rawRecords = true;
-    options.maxBytes = kMaxBytesPerLitePop;
+    options.transferLimits = store::transferLimitsOf(broker_.settings()->store);
     store::GetMessageResult result = store.getMessage(lmq, 0, offset, room, options);
     if (result.messageCount == 0 && result.nextBeginOffset != offset) {
         // Behind the queue's minimum (files deleted) or past its end: correct, and read once more.

@@ -93,6 +93,7 @@ struct PopBatch
     std::string msgOffsetInfo;
     std::string orderCountInfo;
     GetMessageStatus lastStatus = GetMessageStatus::NoMessageInQueue;
+    int64_t wakeAtMs = 0; // FIFO: the earliest a held batch read past turns visible again (wall ms)
 };
 
 // The message filter of the pop's subscription; an SQL one compiled through the broker's cache.
@@ -185,11 +186,18 @@ private:
         } unlock{service_, lockKey};
 
         int64_t offset = startOffset(topic, queueId);
-        if (header_.order
-            && !service_.orderInfo().admit(topic, header_.group, queueId, header_.attemptId, common::wallMillis()))
-            return; // blocked until its popped messages are acked or visible again
+        if (header_.order) {
+            // Blocked until its popped messages are acked or visible again: when, for the park.
+            const int64_t until =
+                service_.orderInfo().blockedUntil(topic, header_.group, queueId, header_.attemptId, common::wallMillis());
+            if (until > 0) {
+                batch.wakeAtMs = batch.wakeAtMs == 0 ? until : std::min(batch.wakeAtMs, until);
+                return;
+            }
+        }
         const bool retry = isRetryTopic(topic);
         store::GetMessageOptions options = filter_.options(!retry);
+        options.transferLimits = store::transferLimitsOf(broker_.settings()->store);
         store::GetMessageResult result = store.getMessage(topic, queueId, offset, remaining, options);
         if (result.status == GetMessageStatus::OffsetTooSmall || result.status == GetMessageStatus::OffsetOverflowBadly) {
             spdlog::info("pop: offset of group {} on {} queue {} corrected from {} to {}", header_.group, topic, queueId,
@@ -263,8 +271,8 @@ private:
         info.queueId = stored.queueId;
         info.queueOffset = stored.queueOffset;
         common::BrokerMessage message = common::toBrokerMessage(stored);
-        if (!message.properties.get(kPopCkProperty))
-            message.properties.set(kPopCkProperty, info.toString());
+        if (!message.properties.get(common::property::kPopCk))
+            message.properties.set(common::property::kPopCk, info.toString());
         message.topic = header_.topic;
         common::EncodeOptions options;
         options.storeHost = stored.storeHost;
@@ -424,8 +432,12 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
         run.popFrom(retryTopic, -1, popTime, reviveQid, roll, batch);
 
     if (batch.count == 0 && header.pollTime > 0) {
-        const int64_t deadline =
+        int64_t deadline =
             deadlineMillis != 0 ? deadlineMillis : steadyMillis() + std::min(header.pollTime, kMaxPollMillis);
+        // enableNotifyAfterPopOrderLockRelease: an orderly pop behind a held batch is answered
+        // when the batch turns visible again, as Java's lock-free timer wakes it.
+        if (header.order && batch.wakeAtMs > 0 && config.enableNotifyAfterPopOrderLockRelease)
+            deadline = std::min(deadline, steadyMillis() + (batch.wakeAtMs - now) + 10);
         if (deadline > steadyMillis()) {
             ParkedRequest parked;
             parked.context = context;

@@ -28,7 +28,6 @@ inline constexpr const char *kReviveGroup = "CID_RMQ_SYS_REVIVE_GROUP";
 inline constexpr const char *kCheckpointTag = "ck";
 inline constexpr const char *kAckTag = "ack";
 inline constexpr const char *kBatchAckTag = "bAck";
-inline constexpr const char *kPopCkProperty = "POP_CK";
 inline constexpr const char *kFirstPopTimeProperty = "1ST_POP_TIME";
 // A CK is delivered this long before its revive time, so acks (delivered at it) come after it.
 inline constexpr int64_t kAckTimeIntervalMs = 1000;

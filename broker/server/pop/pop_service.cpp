@@ -201,7 +201,7 @@ void PopService::peek(const remoting::RequestContext &, RemotingCommand request,
             offset = broker_.store().minOffsetInQueue(topic, q);
         store::GetMessageOptions options;
         options.rawRecords = true;
-        options.maxBytes = 256 * 1024;
+        options.transferLimits = store::transferLimitsOf(broker_.settings()->store);
         const store::GetMessageResult result = broker_.store().getMessage(topic, q, offset, maxMsgNums - count, options);
         restNum += std::max<int64_t>(result.maxOffset - result.nextBeginOffset, 0);
         body.insert(body.end(), result.recordBytes.begin(), result.recordBytes.end());

@@ -7,6 +7,7 @@
 
 #include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
+#include "broker/remoting/protocol/route_data.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/server/topic_manager.h"
@@ -98,14 +99,37 @@ void PopService::queryAssignment(const remoting::RequestContext &, RemotingComma
         clients.push_back(clientId);
     std::sort(clients.begin(), clients.end());
 
+    // The readable queues of the whole cluster, as the NameServer routes them (Java's
+    // TopicRouteInfoManager), sorted as Java sorts MessageQueues; this broker's own when no
+    // NameServer knows the topic (yet).
+    std::vector<std::pair<std::string, int32_t>> all;
+    if (remoting::TopicRouteData route; broker_.clusterRoute(topic, route)) {
+        for (const remoting::QueueData &queueData : route.queueDatas) {
+            if ((queueData.perm & store::perm::kRead) == 0)
+                continue;
+            for (int32_t q = 0; q < queueData.readQueueNums; ++q)
+                all.emplace_back(queueData.brokerName, q);
+        }
+    }
+    if (all.empty()) {
+        for (int32_t q = 0; q < config->readQueueNums; ++q)
+            all.emplace_back(brokerName, q);
+    }
+    std::sort(all.begin(), all.end());
+
     JsonArray assignments;
-    const int32_t queues = config->readQueueNums;
+    const int32_t queues = static_cast<int32_t>(all.size());
     if (messageModel == "BROADCASTING") {
-        for (int32_t q = 0; q < queues; ++q)
-            assignments.push_back(assignment(topic, brokerName, q, mode));
+        for (const auto &[broker, q] : all)
+            assignments.push_back(assignment(topic, broker, q, mode));
     } else if (mode == "POP" && (popShareQueueNum <= 0 || popShareQueueNum >= static_cast<int32_t>(clients.size()) - 1)) {
-        // Every client pops every queue of the broker: queueId -1.
-        assignments.push_back(assignment(topic, brokerName, -1, mode));
+        // Every client pops every queue of every broker: queueId -1, once per broker.
+        std::string previous;
+        for (const auto &[broker, q] : all) {
+            if (broker != previous)
+                assignments.push_back(assignment(topic, broker, -1, mode));
+            previous = broker;
+        }
     } else {
         std::vector<int32_t> mine = allocateAveragely(queues, clients, clientId);
         if (mode == "POP") {
@@ -119,8 +143,9 @@ void PopService::queryAssignment(const remoting::RequestContext &, RemotingComma
             std::sort(mine.begin(), mine.end());
             mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
         }
-        for (int32_t q : mine)
-            assignments.push_back(assignment(topic, brokerName, q, mode));
+        for (int32_t index : mine)
+            assignments.push_back(assignment(topic, all[static_cast<size_t>(index)].first,
+                                             all[static_cast<size_t>(index)].second, mode));
     }
     JsonObject body;
     body.set("messageQueueAssignments", JsonValue(std::move(assignments)));

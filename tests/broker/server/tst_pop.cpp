@@ -23,6 +23,7 @@
 #include <chrono>
 #include <future>
 #include <map>
+#include <set>
 #include <thread>
 
 using namespace mqdesk;
@@ -105,7 +106,7 @@ PopAnswer toAnswer(const RemotingCommand &response)
     std::map<std::string, size_t> seen;
     for (common::StoredMessage &message : decodeRecords(response.body)) {
         Popped popped;
-        if (const auto ck = message.properties.get(server::pop::kPopCkProperty)) {
+        if (const auto ck = message.properties.get(common::property::kPopCk)) {
             popped.extraInfo = std::string(*ck);
         } else {
             const std::string key = server::pop::retryMark(message.topic) + "@" + std::to_string(message.queueId);
@@ -410,6 +411,38 @@ private slots:
         QCOMPARE(bodies(next.messages), (std::set<std::string>{"next0"}));
     }
 
+    // enableNotifyAfterPopOrderLockRelease (on, as in Java): an orderly pop parked behind a held
+    // batch is answered when the batch turns visible again, and at once when a nack
+    // (CHANGE_MESSAGE_INVISIBLETIME to 0) releases it; each within its call's 15 s, though its
+    // poll time is 20 s (a park that ran to its poll time would leave the call unanswered, -1).
+    void anOrderlyPopWakesWhenTheQueueIsReleased()
+    {
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(test::createTopic("PopFifoWake", 1)).code, ResponseCode::kSuccess);
+        sendMessages(broker, "PopFifoWake", 2, 0);
+        const PopAnswer first =
+            toAnswer(broker.call(popRequest("FifoWakeGroup", "PopFifoWake", -1, 2000, 0, true, "attempt-1")));
+        QCOMPARE(first.messages.size(), size_t{2});
+        const PopAnswer released = toAnswer(
+            broker.call(popRequest("FifoWakeGroup", "PopFifoWake", -1, 60000, 20000, true, "attempt-2"), 15000));
+        QCOMPARE(released.code, ResponseCode::kSuccess);
+        QCOMPARE(bodies(released.messages), (std::set<std::string>{"m0", "m1"}));
+
+        auto parked = std::async(std::launch::async, [&] {
+            return toAnswer(
+                broker.call(popRequest("FifoWakeGroup", "PopFifoWake", -1, 60000, 20000, true, "attempt-3"), 15000));
+        });
+        QVERIFY(parked.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);
+        for (const Popped &popped : released.messages)
+            QCOMPARE(broker.call(changeInvisibleRequest("FifoWakeGroup", "PopFifoWake", popped, 0)).code,
+                     ResponseCode::kSuccess);
+        const PopAnswer nacked = parked.get();
+        QCOMPARE(nacked.code, ResponseCode::kSuccess);
+        QCOMPARE(bodies(nacked.messages), (std::set<std::string>{"m0", "m1"}));
+    }
+
     void consumeModeIsStoredAndAssignsEveryQueueToPoppers()
     {
         TestBroker broker(fastTimers);
@@ -441,6 +474,49 @@ private slots:
         QCOMPARE(test::at(pulled, {"messageQueueAssignments"}).asArray().size(), size_t{4});
         QVERIFY2(broker.restart(error), error.c_str());
         QVERIFY(broker.controller().pop().requestModes().get("PopMode", "ModeGroup"));
+    }
+
+    // QUERY_ASSIGNMENT divides the queues of every broker of the cluster (as the NameServer
+    // routes them), not only the answering broker's: two MQDesk brokers, the second registered
+    // with the first's NameServer; either answers the same for a client.
+    void queryAssignmentCoversEveryBrokerOfTheCluster()
+    {
+        TestBroker first(fastTimers);
+        std::string error;
+        QVERIFY2(first.start(error), error.c_str());
+        TestBroker second([&](server::BrokerSettings &settings) {
+            fastTimers(settings);
+            settings.broker.brokerName = "broker-b";
+            settings.broker.namesrvAddr = first.namesrvAddress();
+        });
+        QVERIFY2(second.start(error), error.c_str());
+        QCOMPARE(first.call(test::createTopic("ClusterWide", 2)).code, ResponseCode::kSuccess);
+        QCOMPARE(second.call(test::createTopic("ClusterWide", 2)).code, ResponseCode::kSuccess);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            test::bodyOf(first.callAt(first.namesrvAddress(),
+                                      request(RequestCode::kGetRouteinfoByTopic, {{"topic", "ClusterWide"}})))
+                    .find("broker-b")
+                != std::string::npos,
+            10000);
+        const auto assigned = [](TestBroker &broker, const std::string &group, const std::string &clientId) {
+            RemotingCommand query = request(RequestCode::kQueryAssignment);
+            test::setBodyText(query, R"({"clientId":")" + clientId + R"(","consumerGroup":")" + group
+                                         + R"(","messageModel":"CLUSTERING","strategyName":"AVG","topic":"ClusterWide"})");
+            std::set<std::string> queues;
+            const common::JsonValue body = test::parsed(test::bodyOf(broker.call(query)));
+            for (const common::JsonValue &entry : test::at(body, {"messageQueueAssignments"}).asArray())
+                queues.insert(test::at(entry, {"messageQueue", "brokerName"}).asString() + ":"
+                              + std::to_string(test::at(entry, {"messageQueue", "queueId"}).asInteger()));
+            return queues;
+        };
+        const std::set<std::string> all{"broker-a:0", "broker-a:1", "broker-b:0", "broker-b:1"};
+        QCOMPARE(assigned(first, "PullCluster", "c1"), all);
+        QCOMPARE(assigned(second, "PullCluster", "c1"), all);
+        // A group popping every queue gets one -1 per broker.
+        RemotingCommand set = request(RequestCode::kSetMessageRequestMode);
+        test::setBodyText(set, R"({"consumerGroup":"PopCluster","mode":"POP","popShareQueueNum":0,"topic":"ClusterWide"})");
+        QCOMPARE(second.call(set).code, ResponseCode::kSuccess);
+        QCOMPARE(assigned(second, "PopCluster", "c1"), (std::set<std::string>{"broker-a:-1", "broker-b:-1"}));
     }
 
     void unackedMessagesSurviveARestart()

@@ -2,6 +2,7 @@
 // (v1, v2, batch) and pull, long polling, heartbeats and consumer lists, offsets, and the
 // errors on bad input.
 
+#include "admin_test_util.h"
 #include "broker_test_util.h"
 
 #include "broker/common/message_id.h"
@@ -103,7 +104,8 @@ private slots:
         std::vector<std::string> ids;
         for (int i = 0; i < 5; ++i) {
             RemotingCommand response = broker.call(sendV2("TopicA", 1, "hello " + std::to_string(i),
-                                                          "TAGS\001TagA\002KEYS\001k" + std::to_string(i) + "\002WAIT\001true\002"));
+                                                          "TAGS\001TagA\002KEYS\001k" + std::to_string(i)
+                                                              + "\002WAIT\001true\002POP_CK\001stale receipt\002"));
             QCOMPARE(response.code, ResponseCode::kSuccess);
             QCOMPARE(response.extFields.value("queueId"), std::string("1"));
             QCOMPARE(response.extFields.value("queueOffset"), std::to_string(i));
@@ -134,7 +136,8 @@ private slots:
             // messages that carry its region and trace switch.
             QCOMPARE(std::string(message.properties.get("MSG_REGION").value_or("")), std::string("DefaultRegion"));
             QCOMPARE(std::string(message.properties.get("TRACE_ON").value_or("")), std::string("true"));
-            QVERIFY(!message.properties.get("WAIT").has_value()); // stripped, as 4.9 does
+            QCOMPARE(std::string(message.properties.get("WAIT").value_or("")), std::string("true")); // kept, as 5.x
+            QVERIFY(!message.properties.get("POP_CK").has_value()); // a client's receipt is never stored
             QCOMPARE(message.bornTimestamp, int64_t{1700000000000});
             QCOMPARE(message.storeHost, *storeHost);
             // The id the send returned is the one a client computes from the pulled record.
@@ -155,6 +158,41 @@ private slots:
         response = broker.call(pull("CG", "TopicA", 2, 3, 4));
         QCOMPARE(response.code, ResponseCode::kPullOffsetMoved);
         QCOMPARE(response.extFields.value("nextBeginOffset"), std::string("0"));
+    }
+
+    // A pull hands out what the request asks for up to the store's maxTransferCountOnMessageInMemory
+    // (32 by default, as Java's) and maxTransferBytesOnMessageInMemory, both changed live; a
+    // message further behind the log's end than accessMessageInMemoryMaxRatio of the memory
+    // counts as on disk (maxTransferCountOnMessageInDisk, 8).
+    void pullsHandOutWhatTheTransferLimitsAllow()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        for (int i = 0; i < 100; ++i)
+            QCOMPARE(broker.call(sendV2("TopicLimits", 0, "message " + std::to_string(i))).code, ResponseCode::kSuccess);
+        broker.controller().store().waitForDispatch();
+        const auto pulled = [&](int32_t maxMsgNums) {
+            RemotingCommand request = pull("CG", "TopicLimits", 0, 0);
+            request.extFields.set("maxMsgNums", std::to_string(maxMsgNums));
+            const RemotingCommand response = broker.call(request);
+            return response.code == ResponseCode::kSuccess ? decodeRecords(response.body).size() : size_t{0};
+        };
+        QCOMPARE(pulled(64), size_t{32});
+        QCOMPARE(pulled(5), size_t{5});
+        const auto update = [&](const std::string &properties) {
+            RemotingCommand command = test::request(RequestCode::kUpdateBrokerConfig);
+            test::setBodyText(command, properties);
+            return broker.call(command).code;
+        };
+        QCOMPARE(update("maxTransferCountOnMessageInMemory=64\n"), ResponseCode::kSuccess);
+        QCOMPARE(pulled(100), size_t{64});
+        QCOMPARE(update("maxTransferBytesOnMessageInMemory=1000\n"), ResponseCode::kSuccess);
+        const size_t byBytes = pulled(100);
+        QVERIFY2(byBytes >= 1 && byBytes < 64, std::to_string(byBytes).c_str());
+        QCOMPARE(update("maxTransferBytesOnMessageInMemory=262144\naccessMessageInMemoryMaxRatio=0\n"),
+                 ResponseCode::kSuccess);
+        QCOMPARE(pulled(100), size_t{8}); // every message but the newest is "on disk" now
     }
 
     void tagFilterSkipsOtherTags()

@@ -197,6 +197,8 @@ private slots:
         RemotingCommand refused = broker.call(recall("TopicRecall", "@@@"));
         QCOMPARE(refused.code, ResponseCode::kIllegalOperation);
         QCOMPARE(refused.remark, std::string("recall handle is invalid"));
+        QCOMPARE(std::string(refused.extFields.find("MSG_REGION") ? *refused.extFields.find("MSG_REGION") : ""),
+                 std::string("DefaultRegion"));
         refused = broker.call(recall("TopicOther", handles["RECALL"]));
         QCOMPARE(refused.code, ResponseCode::kTopicNotExist);
         QCOMPARE(refused.remark, std::string("recall failed, the topic[TopicOther] not exist"));
@@ -217,6 +219,9 @@ private slots:
         QCOMPARE(recalled.code, ResponseCode::kSuccess);
         QCOMPARE(std::string(recalled.extFields.find("msgId") ? *recalled.extFields.find("msgId") : ""),
                  std::string("RECALL"));
+        // The region, without which the 5.x client writes no trace of the recall.
+        QCOMPARE(std::string(recalled.extFields.find("MSG_REGION") ? *recalled.extFields.find("MSG_REGION") : ""),
+                 std::string("DefaultRegion"));
         QCOMPARE(broker.call(recall("TopicRecall", handles["RECALL"])).code, ResponseCode::kSuccess); // twice: harmless
 
         // LATER is due 400 ms after the others: once it is delivered, their slot has been read.
