@@ -1,5 +1,7 @@
 #include "broker/client/client_config.h"
 
+#include "broker/common/host_address.h"
+
 #include <unistd.h>
 
 namespace mqdesk::client {
@@ -14,20 +16,7 @@ std::string ClientConfig::clientId() const
 
 std::vector<std::string> ClientConfig::namesrvAddresses() const
 {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= namesrvAddr.size()) {
-        size_t end = namesrvAddr.find(';', start);
-        if (end == std::string::npos)
-            end = namesrvAddr.size();
-        std::string part = namesrvAddr.substr(start, end - start);
-        const size_t first = part.find_first_not_of(" \t");
-        const size_t last = part.find_last_not_of(" \t");
-        if (first != std::string::npos)
-            out.push_back(part.substr(first, last - first + 1));
-        start = end + 1;
-    }
-    return out;
+    return common::splitAddressList(namesrvAddr);
 }
 
 std::string ClientConfig::defaultInstanceName() { return std::to_string(::getpid()); }

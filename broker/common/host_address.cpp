@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -83,6 +84,21 @@ std::string HostAddress::toString() const
 {
     const std::string address = addressString();
     return (ipv6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+}
+
+std::vector<std::string> splitAddressList(std::string_view list)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= list.size()) {
+        const size_t end = std::min(list.find(';', start), list.size());
+        const std::string_view part = list.substr(start, end - start);
+        const size_t first = part.find_first_not_of(" \t");
+        if (first != std::string_view::npos)
+            out.emplace_back(part.substr(first, part.find_last_not_of(" \t") - first + 1));
+        start = end + 1;
+    }
+    return out;
 }
 
 } // namespace mqdesk::common

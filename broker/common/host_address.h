@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mqdesk::common {
 
@@ -31,5 +32,9 @@ struct HostAddress
 
     bool operator==(const HostAddress &) const = default;
 };
+
+// A ';'-separated address list (namesrvAddr): its addresses, blanks around each trimmed, empty
+// parts left out.
+std::vector<std::string> splitAddressList(std::string_view list);
 
 } // namespace mqdesk::common

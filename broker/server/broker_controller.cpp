@@ -4,6 +4,7 @@
 #include "broker/acl/auth_store.h"
 #include "broker/acl/plain_access_validator.h"
 #include "broker/common/clock.h"
+#include "broker/common/host_address.h"
 #include "broker/common/service_thread.h"
 #include "broker/namesrv/namesrv_controller.h"
 #include "broker/namesrv/route_info_manager.h"
@@ -547,13 +548,7 @@ void BrokerController::registerBrokerAll()
     remoting::RegisterBrokerBody body;
     body.topicConfigSerializeWrapper = std::move(wrapper);
     const std::string json = body.toJson();
-    std::string_view list = config.namesrvAddr;
-    while (!list.empty()) {
-        const size_t semicolon = list.find(';');
-        const std::string namesrv(list.substr(0, semicolon));
-        list = semicolon == std::string_view::npos ? std::string_view() : list.substr(semicolon + 1);
-        if (namesrv.empty())
-            continue;
+    for (const std::string &namesrv : common::splitAddressList(config.namesrvAddr)) {
         if (std::string error = registerWithRemote(namesrv, json); !error.empty())
             spdlog::warn("broker: registration with NameServer {} failed: {}", namesrv, error);
     }
@@ -598,13 +593,9 @@ void BrokerController::unregisterBrokerAll()
     if (localNamesrv_)
         localNamesrv_->routes().unregisterBroker(config.brokerClusterName, brokerAddress(), config.brokerName,
                                                  config.brokerId);
-    std::string_view list = config.namesrvAddr;
-    while (!list.empty() && namesrvClient_) {
-        const size_t semicolon = list.find(';');
-        const std::string namesrv(list.substr(0, semicolon));
-        list = semicolon == std::string_view::npos ? std::string_view() : list.substr(semicolon + 1);
-        if (namesrv.empty())
-            continue;
+    for (const std::string &namesrv : common::splitAddressList(config.namesrvAddr)) {
+        if (!namesrvClient_)
+            break;
         RemotingCommand request = RemotingCommand::createRequest(RequestCode::kUnregisterBroker);
         remoting::setField(request.extFields, "brokerName", config.brokerName);
         remoting::setField(request.extFields, "brokerAddr", brokerAddress());

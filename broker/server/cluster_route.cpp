@@ -4,6 +4,7 @@
 #include "broker/server/broker_controller.h"
 
 #include "broker/common/clock.h"
+#include "broker/common/host_address.h"
 #include "broker/namesrv/namesrv_controller.h"
 #include "broker/namesrv/route_info_manager.h"
 #include "broker/remoting/net/remoting_client.h"
@@ -36,13 +37,7 @@ bool BrokerController::clusterRoute(const std::string &topic, remoting::TopicRou
                     const BrokerConfig &config = snapshot->broker;
                     if (config.namesrvAddr.empty())
                         return localNamesrv_ ? localNamesrv_->routes().topicRoute(name) : std::nullopt;
-                    std::string_view list = config.namesrvAddr;
-                    while (!list.empty()) {
-                        const size_t semicolon = list.find(';');
-                        const std::string namesrv(list.substr(0, semicolon));
-                        list = semicolon == std::string_view::npos ? std::string_view() : list.substr(semicolon + 1);
-                        if (namesrv.empty())
-                            continue;
+                    for (const std::string &namesrv : common::splitAddressList(config.namesrvAddr)) {
                         remoting::RemotingCommand request =
                             remoting::RemotingCommand::createRequest(remoting::RequestCode::kGetRouteinfoByTopic);
                         remoting::setField(request.extFields, "topic", name);
