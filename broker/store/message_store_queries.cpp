@@ -91,7 +91,12 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
     const int64_t commitLogMin = commitLog_->minOffset();
     // Scan at most a few times maxCount entries so a selective filter cannot make one read
     // unbounded; the consumer continues from nextBeginOffset.
-    const int scanLimit = std::max(maxCount, 1) * 16;
+    // A client's read hands out at most its transfer limit, so that bounds the scan too (a
+    // request naming 65,536 messages under a tag nothing matches must not read a million entries).
+    const int handedOutAtMost = options.transferLimits ? std::min(maxCount, std::max(options.transferLimits->countInMemory,
+                                                                                    options.transferLimits->countInDisk))
+                                                       : maxCount;
+    const int scanLimit = std::max(handedOutAtMost, 1) * 16;
     int scanned = 0;
     bool full = false;
     const int64_t commitLogEnd = options.transferLimits ? commitLog_->maxOffset() : 0;
