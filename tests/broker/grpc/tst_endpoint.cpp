@@ -393,13 +393,15 @@ private slots:
     }
 
 private:
-    static v2::TelemetryCommand consumerSettings(v2::ClientType type, const std::string &group, const std::string &topic)
+    static v2::TelemetryCommand consumerSettings(v2::ClientType type, const std::string &group, const std::string &topic,
+                                                 v2::Language language = v2::Language::JAVA,
+                                                 const std::string &version = "5.2.1")
     {
         v2::TelemetryCommand command;
         v2::Settings &settings = *command.mutable_settings();
         settings.set_client_type(type);
-        settings.mutable_user_agent()->set_language(v2::Language::JAVA);
-        settings.mutable_user_agent()->set_version("5.2.1");
+        settings.mutable_user_agent()->set_language(language);
+        settings.mutable_user_agent()->set_version(version);
         v2::Subscription &subscription = *settings.mutable_subscription();
         subscription.mutable_group()->set_name(group);
         v2::SubscriptionEntry &entry = *subscription.add_subscriptions();
@@ -474,18 +476,8 @@ private:
         telemetryContext_ = callContext();
         telemetryContext_->set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
         telemetry_ = stub_->Telemetry(telemetryContext_.get());
-        v2::TelemetryCommand command;
-        v2::Settings &settings = *command.mutable_settings();
-        settings.set_client_type(v2::ClientType::SIMPLE_CONSUMER);
-        settings.mutable_user_agent()->set_language(v2::Language::CPP);
-        settings.mutable_user_agent()->set_version("5.0.0");
-        v2::Subscription &subscription = *settings.mutable_subscription();
-        subscription.mutable_group()->set_name(group);
-        v2::SubscriptionEntry &entry = *subscription.add_subscriptions();
-        entry.mutable_topic()->set_name(topic);
-        entry.mutable_expression()->set_type(v2::FilterType::TAG);
-        entry.mutable_expression()->set_expression("*");
-        QVERIFY(telemetry_->Write(command));
+        QVERIFY(telemetry_->Write(
+            consumerSettings(v2::ClientType::SIMPLE_CONSUMER, group, topic, v2::Language::CPP, "5.0.0")));
         v2::TelemetryCommand answer;
         QVERIFY(telemetry_->Read(&answer));
         QCOMPARE(answer.status().code(), v2::Code::OK);
