@@ -25,9 +25,13 @@ packages=(
   # the console's saved secret keys in the desktop's keyring (QtKeychain: Secret Service / KWallet);
   # the tests run a private D-Bus session with gnome-keyring's Secret Service to prove it
   qtkeychain-qt6-dev gnome-keyring dbus
-  # translations: Qt6LinguistTools (CMake), lupdate/lrelease; a CJK font for the zh_CN interface
-  # (qt6-translations-l10n, Qt's own zh_CN strings for standard dialogs, is optional)
-  qt6-tools-dev qt6-l10n-tools fonts-wqy-microhei
+  # translations: Qt6LinguistTools (CMake), lupdate/lrelease (qt6-translations-l10n, Qt's own
+  # zh_CN strings for standard dialogs, is optional)
+  qt6-tools-dev qt6-l10n-tools
+  # the fonts the app chooses (ui/widgets/app_fonts.h): DejaVu Sans Mono for code and hex,
+  # WenQuanYi Micro Hei for Chinese; fonts-noto-mono is what many desktops have, whose
+  # "monospace" is not fixed-pitch to fontconfig: tst_ui_fonts proves the choice on it
+  fonts-dejavu-core fonts-wqy-microhei fonts-noto-mono
   # conformance tests (tests/conformance: the ali-ons client from npm, run by node)
   nodejs npm
   # conformance tests (tests/conformance/python: the RocketMQ 5 Python SDK from PyPI, in a venv)

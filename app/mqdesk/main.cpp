@@ -7,6 +7,7 @@
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/port_choice.h"
+#include "ui/widgets/app_fonts.h"
 #include "stop_signals.h"
 
 #include <QApplication>
@@ -46,6 +47,8 @@ int main(int argc, char **argv)
     }
     if (!mqdesk::ui::installTranslators(app, mqdesk::ui::chooseLanguage(langArgument)))
         std::cerr << "mqdesk: the translation could not be loaded; the window stays in English\n";
+    for (const QString &problem : mqdesk::ui::installAppFonts())
+        std::cerr << "mqdesk: warning: " << problem.toStdString() << "\n";
 
     // Translated in the context "mqdesk" (QT_TRANSLATE_NOOP marks them for lupdate).
     const auto translated = [](const char *text) { return QCoreApplication::translate("mqdesk", text); };

@@ -2,8 +2,8 @@
 
 #include "ui/explorer/background_scan.h"
 #include "ui/explorer/explorer_view_util.h"
+#include "ui/widgets/app_fonts.h"
 
-#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -88,7 +88,7 @@ QWidget *ConfigFilesView::buildDetail()
     raw_ = new QPlainTextEdit(rawPage);
     raw_->setReadOnly(true);
     raw_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    raw_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    raw_->setFont(fixedPitchFont());
     auto *rawLayout = new QVBoxLayout(rawPage);
     rawLayout->setContentsMargins(0, 0, 0, 0);
     rawLayout->addWidget(rawError_);

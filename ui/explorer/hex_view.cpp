@@ -1,7 +1,8 @@
 #include "ui/explorer/hex_view.h"
 
+#include "ui/widgets/app_fonts.h"
+
 #include <QClipboard>
-#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -17,7 +18,7 @@ constexpr int kMargin = 4;
 
 HexView::HexView(QWidget *parent) : QAbstractScrollArea(parent)
 {
-    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setFont(fixedPitchFont());
     setFocusPolicy(Qt::StrongFocus);
     horizontalScrollBar()->setSingleStep(charWidth());
 }

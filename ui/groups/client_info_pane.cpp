@@ -1,12 +1,12 @@
 #include "ui/groups/client_info_pane.h"
 
 #include "broker/client/admin_client.h"
+#include "ui/widgets/app_fonts.h"
 #include "ui/widgets/table_page.h"
 
 #include <QAbstractTableModel>
 #include <QCheckBox>
 #include <QDateTime>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -135,7 +135,7 @@ ClientInfoPane::ClientInfoPane(ClusterConnection &connection, QWidget *parent)
     stacksText_ = new QPlainTextEdit(this);
     stacksText_->setReadOnly(true);
     stacksText_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    stacksText_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    stacksText_->setFont(fixedPitchFont());
     stacksText_->setPlaceholderText(tr("Thread stacks appear here when asked for (Java clients only)."));
 
     directId_ = new QLineEdit(this);

@@ -2,10 +2,10 @@
 
 #include "ui/messages/message_table_model.h"
 #include "ui/messages/message_trace_view.h"
+#include "ui/widgets/app_fonts.h"
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -106,7 +106,7 @@ MessageDetailPane::MessageDetailPane(QWidget *parent) : QWidget(parent)
     body_->setObjectName(QStringLiteral("bodyViewer"));
     body_->setReadOnly(true);
     body_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    body_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    body_->setFont(fixedPitchFont());
 
     auto *bodyBar = new QHBoxLayout;
     bodyBar->addWidget(new QLabel(tr("Body as"), this));

@@ -1,7 +1,8 @@
 #include "ui/messages/send_message_dialog.h"
 
+#include "ui/widgets/app_fonts.h"
+
 #include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -36,7 +37,7 @@ SendMessageDialog::SendMessageDialog(const QString &topic, QWidget *parent) : QD
     keys_->setPlaceholderText(tr("optional, separated by spaces"));
     body_ = new QPlainTextEdit(this);
     body_->setObjectName(QStringLiteral("sendBody"));
-    body_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    body_->setFont(fixedPitchFont());
     body_->setPlaceholderText(tr("Text or JSON, sent as UTF-8"));
     properties_ = new QPlainTextEdit(this);
     properties_->setObjectName(QStringLiteral("sendProperties"));

@@ -1,7 +1,8 @@
 #include "ui/overview/client_snippets.h"
 
+#include "ui/widgets/app_fonts.h"
+
 #include <QClipboard>
-#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
@@ -185,7 +186,7 @@ ClientSnippets::ClientSnippets(QWidget *parent) : QWidget(parent)
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("clientSnippetTabs"));
     layout->addWidget(tabs_);
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    const QFont mono = fixedPitchFont();
     // Names of languages and frameworks: not translated.
     const std::array<QString, LanguageCount> titles{QStringLiteral("Java"),           QStringLiteral("Spring Boot"),
                                                     QStringLiteral("Go"),             QStringLiteral("Node.js"),
