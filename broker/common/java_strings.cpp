@@ -17,4 +17,13 @@ std::vector<std::string_view> javaSplit(std::string_view text, char separator)
     return parts;
 }
 
+std::string_view javaTrim(std::string_view text)
+{
+    while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ')
+        text.remove_prefix(1);
+    while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ')
+        text.remove_suffix(1);
+    return text;
+}
+
 } // namespace mqdesk::common

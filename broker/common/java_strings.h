@@ -11,4 +11,8 @@ namespace mqdesk::common {
 // trailing empty parts dropped ("a,,b," → "a", "", "b"; "" → nothing).
 std::vector<std::string_view> javaSplit(std::string_view text, char separator);
 
+// String.trim: every character up to U+0020 (blanks, tabs, line ends, other controls) removed
+// from both ends.
+std::string_view javaTrim(std::string_view text);
+
 } // namespace mqdesk::common

@@ -10,6 +10,7 @@
 #include "broker/server/admin_bodies.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
+#include "broker/server/pop/pop_records.h"
 #include "broker/server/pop/pop_service.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
@@ -210,12 +211,29 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     if (isSystemTopic(topic, broker_.brokerConfig()))
         return failure(request, ResponseCode::kSystemError, "The topic[" + topic + "] is conflict with system topic.");
 
-    std::string error;
     // Deleting a topic this broker does not have succeeds, as in Java: mqadmin sends the
-    // request to every master of the cluster.
+    // request to every master of the cluster. With clearRetryTopicWhenDeleteTopic (Java's
+    // default, the only value MQDesk serves) the POP retry topics of the groups that consumed it
+    // go too, V1 (%RETRY%<group>_<topic>) and V2 (%RETRY%<group>+<topic>).
+    std::vector<std::string> topics{topic};
+    for (const std::string &group : broker_.offsets().whichGroupByTopic(topic)) {
+        for (std::string retry : {pop::popRetryTopic(topic, group), pop::popRetryTopicV2(topic, group)}) {
+            if (broker_.topics().find(retry))
+                topics.push_back(std::move(retry));
+        }
+    }
+    for (const std::string &name : topics) {
+        if (std::string error; !deleteTopicAndItsQueues(name, error))
+            return failure(request, ResponseCode::kSystemError, "cannot delete topic[" + name + "]: " + error);
+    }
+    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+}
+
+bool AdminProcessor::deleteTopicAndItsQueues(const std::string &topic, std::string &error)
+{
     const auto config = broker_.topics().find(topic);
     if (config && !broker_.topics().deleteTopic(topic, error))
-        return failure(request, ResponseCode::kSystemError, "cannot delete topic[" + topic + "]: " + error);
+        return false;
     // A LITE parent takes its lite topics with it (Java's cleanByParentTopic).
     const std::string *type = config ? config->attributes.find(remoting::kMessageTypeAttribute) : nullptr;
     if (type && *type == remoting::kLiteMessageType
@@ -235,7 +253,7 @@ RemotingCommand AdminProcessor::deleteTopic(const RemotingCommand &request)
     if (offsetsChanged && !offsets.persist(error))
         spdlog::error("admin: cannot persist consumer offsets after deleting topic {}: {}", topic, error);
     spdlog::info("admin: topic {} deleted", topic);
-    return RemotingCommand::createResponse(request, ResponseCode::kSuccess);
+    return true;
 }
 
 RemotingCommand AdminProcessor::getAllTopicConfig(const RemotingCommand &request)

@@ -54,6 +54,9 @@ private:
                                                 const std::optional<store::TopicConfig> &existing,
                                                 store::TopicConfig &config) const;
     Command deleteTopic(const Command &request);
+    // One topic's config, consume queues, offsets and statistics; false with `error` when its
+    // config could not be removed.
+    bool deleteTopicAndItsQueues(const std::string &topic, std::string &error);
     Command getAllTopicConfig(const Command &request);
     Command getTopicConfig(const Command &request);
     Command getSystemTopicList(const Command &request);

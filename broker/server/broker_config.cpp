@@ -2,6 +2,7 @@
 
 #include "broker/common/config_fields.h"
 #include "broker/common/properties_file.h"
+#include "broker/server/java_only_keys.h"
 
 #include <algorithm>
 
@@ -165,7 +166,25 @@ BrokerSettings::ApplyResult BrokerSettings::apply(const std::map<std::string, st
     std::map<std::string, std::string> rest;
     for (const std::string &key : storeResult.unknownKeys)
         rest.emplace(key, others.at(key));
-    return broker.apply(rest);
+    result = broker.apply(rest);
+    if (!result.error.empty())
+        return result;
+    // Java 5.5's keys MQDesk does not serve: accepted when nothing a client sees changes,
+    // refused with the reason when it would (java_only_keys.h).
+    std::vector<std::string> notJavas;
+    for (const std::string &key : result.unknownKeys) {
+        const JavaOnlyKey *javaOnly = findJavaOnlyKey(key);
+        if (!javaOnly) {
+            notJavas.push_back(key);
+            continue;
+        }
+        if (std::string refusal = checkJavaOnlyValue(*javaOnly, rest.at(key)); !refusal.empty()) {
+            result.error = std::move(refusal);
+            return result;
+        }
+    }
+    result.unknownKeys = std::move(notJavas);
+    return result;
 }
 
 bool BrokerSettings::loadFile(const std::string &path, std::vector<std::string> &unknownKeys, std::string &error)
@@ -188,6 +207,9 @@ std::string BrokerSettings::set(std::string_view key, std::string_view value)
 {
     if (broker.knows(key))
         return broker.set(key, value);
+    if (const JavaOnlyKey *javaOnly = findJavaOnlyKey(key))
+        return "setting " + std::string(key) + " is a RocketMQ 5.5 key MQDesk does not serve (" + std::string(javaOnly->reason->what)
+               + "); not changed";
     return store.set(key, value);
 }
 

@@ -203,8 +203,9 @@ struct BrokerSettings
     // there), read at start, never reported by GET_BROKER_CONFIG (the key's password).
     remoting::TlsSettings tls;
 
-    // Loads `path` (a Java .properties file). Unknown keys are reported in `unknownKeys` and
-    // otherwise ignored, as RocketMQ does. Error names the file, line or key.
+    // Loads `path` (a Java .properties file). Keys that are not RocketMQ 5.5's are reported in
+    // `unknownKeys` and otherwise ignored, as RocketMQ does; Java's keys MQDesk does not serve are
+    // accepted or refused as java_only_keys.h says. Error names the file, line or key.
     bool loadFile(const std::string &path, std::vector<std::string> &unknownKeys, std::string &error);
     ApplyResult apply(const std::map<std::string, std::string> &properties);
     // One key of either config (UPDATE_BROKER_CONFIG). Error names the key.

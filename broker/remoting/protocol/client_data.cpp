@@ -1,6 +1,7 @@
 #include "broker/remoting/protocol/client_data.h"
 
 #include "broker/common/java_hash.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/json.h"
 #include "broker/remoting/protocol/json_fields.h"
 
@@ -25,15 +26,6 @@ std::optional<int32_t> decimalInt32(const std::string &text)
     if (ec != std::errc() || ptr != end || begin == end)
         return std::nullopt;
     return value;
-}
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
 }
 
 JsonValue connectionToJson(const ClientConnection &connection)
@@ -73,7 +65,7 @@ SubscriptionData SubscriptionData::build(std::string topic, std::string_view sub
     SubscriptionData data;
     data.topic = std::move(topic);
     data.expressionType = expressionType.empty() ? std::string(kExpressionTag) : std::string(expressionType);
-    const std::string_view text = trimmed(subString);
+    const std::string_view text = common::javaTrim(subString);
     if (!data.isTagType()) {
         data.subString = std::string(text);
         return data;
@@ -86,7 +78,7 @@ SubscriptionData SubscriptionData::build(std::string topic, std::string_view sub
     std::string_view rest = text;
     while (!rest.empty()) {
         const size_t bar = rest.find("||");
-        const std::string_view tag = trimmed(rest.substr(0, bar));
+        const std::string_view tag = common::javaTrim(rest.substr(0, bar));
         if (!tag.empty()) {
             data.tagsSet.emplace(tag);
             data.codeSet.insert(common::javaStringHashCode(tag));

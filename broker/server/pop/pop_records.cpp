@@ -128,6 +128,11 @@ std::string popRetryTopic(const std::string &topic, const std::string &group)
     return std::string(kRetryPrefix) + group + "_" + topic;
 }
 
+std::string popRetryTopicV2(const std::string &topic, const std::string &group)
+{
+    return std::string(kRetryPrefix) + group + "+" + topic;
+}
+
 bool isRetryTopic(const std::string &topic)
 {
     return topic.starts_with(kRetryPrefix);
@@ -145,7 +150,7 @@ std::string realTopic(const std::string &retry, const std::string &topic, const 
     if (retry == "1")
         return popRetryTopic(topic, group);
     if (retry == "2")
-        return std::string(kRetryPrefix) + group + "+" + topic;
+        return popRetryTopicV2(topic, group);
     return topic;
 }
 

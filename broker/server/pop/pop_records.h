@@ -45,6 +45,8 @@ inline constexpr int32_t kOrderReviveQid = 999;
 std::string reviveTopic(const std::string &clusterName);
 // KeyBuilder.buildPopRetryTopic (V1, enableRetryTopicV2=false): %RETRY%<group>_<topic>.
 std::string popRetryTopic(const std::string &topic, const std::string &group);
+// KeyBuilder.buildPopRetryTopic with enableRetryTopicV2: %RETRY%<group>+<topic> (read, never made).
+std::string popRetryTopicV2(const std::string &topic, const std::string &group);
 bool isRetryTopic(const std::string &topic);
 // ExtraInfoUtil.getRetry: "0", "1" (V1 retry topic) or "2" (V2, `+` separated).
 std::string retryMark(const std::string &topic);

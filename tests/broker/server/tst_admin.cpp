@@ -75,13 +75,19 @@ private slots:
         bad = broker.call(createTopic("Other", -1));
         QCOMPARE(bad.code, ResponseCode::kSystemError);
 
-        // Delete: the config and the groups' offsets on it go; system topics are refused.
+        // Delete: the config and the groups' offsets on it go, and (clearRetryTopicWhenDeleteTopic,
+        // Java's default) the POP retry topic of a group that consumed it; the group's own retry
+        // topic, shared by all it consumes, stays. System topics are refused.
         QCOMPARE(broker.call(commitOffset("CG", "AdminTopic", 0, 3)).code, ResponseCode::kSuccess);
         QCOMPARE(broker.call(commitOffset("CG", "Kept", 0, 1)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(createTopic("%RETRY%CG_AdminTopic", 1)).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(createTopic("%RETRY%CG", 1)).code, ResponseCode::kSuccess);
         QCOMPARE(broker.call(request(RequestCode::kDeleteTopicInBroker, {{"topic", "AdminTopic"}})).code,
                  ResponseCode::kSuccess);
         table = parsed(test::bodyOf(broker.call(request(RequestCode::kGetAllTopicConfig))));
         QVERIFY(at(table, {"topicConfigTable", "AdminTopic"}).isNull());
+        QVERIFY(at(table, {"topicConfigTable", "%RETRY%CG_AdminTopic"}).isNull());
+        QVERIFY(at(table, {"topicConfigTable", "%RETRY%CG"}).isObject());
         const JsonValue offsets = parsed(test::bodyOf(broker.call(request(RequestCode::kGetAllConsumerOffset))));
         QVERIFY(at(offsets, {"offsetTable", "AdminTopic@CG"}).isNull());
         QVERIFY(at(offsets, {"offsetTable", "Kept@CG"}).isObject());

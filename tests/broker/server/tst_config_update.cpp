@@ -6,6 +6,8 @@
 #include "admin_test_util.h"
 #include "broker_test_util.h"
 
+#include "broker/remoting/net/tls_context.h"
+#include "broker/server/java_only_keys.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/message_store.h"
 
@@ -13,10 +15,53 @@
 #include <QTemporaryDir>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <thread>
 
 using namespace mqdesk;
 using namespace mqdesk::server;
+
+namespace {
+
+struct JavaKey
+{
+    std::string key;
+    std::string javaDefault;
+};
+
+// tests/fixtures/java-5.5-broker-keys.tsv: every key Java 5.5.0's broker reads from broker.conf.
+std::vector<JavaKey> javaBrokerKeys()
+{
+    std::vector<JavaKey> keys;
+    std::ifstream in(std::string(MQDESK_PROJECT_FIXTURES_DIR) + "/java-5.5-broker-keys.tsv");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::vector<std::string> fields;
+        std::stringstream cells(line);
+        for (std::string cell; std::getline(cells, cell, '\t');)
+            fields.push_back(cell);
+        if (fields.size() == 3)
+            fields.emplace_back();
+        if (fields.size() == 4)
+            keys.push_back({fields[1], fields[3]});
+    }
+    return keys;
+}
+
+bool servedByMqdesk(std::string_view key)
+{
+    static const BrokerSettings defaults;
+    static const auto properties = defaults.toProperties();
+    return remoting::TlsSettings::isKey(key)
+           || std::any_of(properties.begin(), properties.end(), [&](const auto &property) { return property.first == key; });
+}
+
+} // namespace
 
 class ConfigUpdateTest : public QObject
 {
@@ -98,6 +143,88 @@ private slots:
         const std::string badValue = controller.updateConfig({{"flushDiskType", "SOMETIMES"}});
         QVERIFY2(badValue.find("flushDiskType") != std::string::npos, badValue.c_str());
         QCOMPARE(controller.store().commitLog().flushDiskType(), store::FlushDiskType::SyncFlush);
+    }
+
+    // Every broker.conf key of Java 5.5 is MQDesk's own, or in the table of keys MQDesk does not
+    // serve with Java's default as the 5.5.0 jars have it.
+    void everyJavaKeyIsServedOrListedWithItsReason()
+    {
+        const std::vector<JavaKey> keys = javaBrokerKeys();
+        QVERIFY2(keys.size() > 500, "tests/fixtures/java-5.5-broker-keys.tsv missing or short");
+        std::set<std::string> listed;
+        for (const JavaKey &key : keys) {
+            const JavaOnlyKey *javaOnly = findJavaOnlyKey(key.key);
+            QVERIFY2(servedByMqdesk(key.key) != (javaOnly != nullptr), key.key.c_str());
+            if (!javaOnly)
+                continue;
+            listed.insert(key.key);
+            QVERIFY2(javaOnly->javaDefault == key.javaDefault, key.key.c_str());
+            QVERIFY2(checkJavaOnlyValue(*javaOnly, key.javaDefault).empty(), key.key.c_str());
+        }
+        QCOMPARE(listed.size(), javaOnlyKeys().size()); // nothing listed that Java does not have
+        QVERIFY(std::is_sorted(javaOnlyKeys().begin(), javaOnlyKeys().end(),
+                               [](const JavaOnlyKey &a, const JavaOnlyKey &b) { return a.key < b.key; }));
+    }
+
+    // A Java broker.conf starts MQDesk when it only tunes what MQDesk does its own way or keeps
+    // Java's defaults; a value that would change what clients see is refused at start, naming
+    // the key, the value and why.
+    void javasKeysAreAcceptedOrRefusedAtStartWithTheReason()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("broker.conf")).toStdString();
+        const auto load = [&](const std::string &text, std::vector<std::string> &unknown, std::string &error) {
+            std::ofstream(path) << text;
+            BrokerSettings settings;
+            return settings.loadFile(path, unknown, error);
+        };
+        std::vector<std::string> unknown;
+        std::string error;
+        QVERIFY2(load("brokerClusterName=DefaultCluster\nbrokerName=broker-a\nbrokerId=0\ndeleteWhen=04\n"
+                      "brokerRole=ASYNC_MASTER\nflushDiskType=ASYNC_FLUSH\nserverWorkerThreads=64\nhaListenPort=10912\n"
+                      "enableControllerMode = false\nslaveReadEnable=FALSE\nstoreType=default\nmaxTopicLength=127.0\n"
+                      "authenticationProvider=org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider\n"
+                      "metricsExporterType=PROM\nnoSuchKey=1\n",
+                      unknown, error),
+                 error.c_str());
+        QCOMPARE(unknown, std::vector<std::string>{"noSuchKey"});
+        const std::pair<const char *, const char *> refused[] = {
+            {"brokerRole=SLAVE", "replicas"}, {"brokerRole=SYNC_MASTER", "replicas"}, {"enableControllerMode=true", "Controller"},
+            {"storeType=defaultRocksDB", "RocksDB"}, {"enableRetryTopicV2=true", "V1 retry topics"},
+            {"authorizationProvider=com.example.MyProvider", "cannot be loaded"}, {"maxTopicLength=64", "Java's default (127)"},
+            {"fetchNamesrvAddrByAddressServer=true", "namesrvAddr"}};
+        for (const auto &[line, why] : refused) {
+            QVERIFY2(!load(std::string(line) + "\n", unknown, error), line);
+            QVERIFY2(error.find(path) != std::string::npos && error.find(line) != std::string::npos
+                         && error.find(why) != std::string::npos,
+                     error.c_str());
+        }
+        // At run time (updateBrokerConfig) such a key is refused whatever its value, with the reason.
+        BrokerSettings settings;
+        const std::string live = settings.set("serverWorkerThreads", "8");
+        QVERIFY2(live.find("serverWorkerThreads") != std::string::npos && live.find("does not serve") != std::string::npos,
+                 live.c_str());
+    }
+
+    void theDocsShowTheJavaOnlyKeys()
+    {
+        const std::filesystem::path docs =
+            std::filesystem::path(MQDESK_PROJECT_FIXTURES_DIR).parent_path().parent_path() / "docs/compatibility.md";
+        std::ifstream in(docs);
+        QVERIFY2(in, docs.c_str());
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string begin = "<!-- java-only keys: begin -->\n", end = "<!-- java-only keys: end -->";
+        const size_t from = text.find(begin), to = text.find(end);
+        QVERIFY2(from != std::string::npos && to != std::string::npos, "markers missing in docs/compatibility.md");
+        const std::string expected = markdownOfJavaOnlyKeys();
+        const std::string shown = text.substr(from + begin.size(), to - from - begin.size());
+        if (shown != expected && qEnvironmentVariableIsSet("MQDESK_WRITE_DOCS")) {
+            text.replace(from + begin.size(), to - from - begin.size(), expected);
+            std::ofstream(docs) << text;
+            return;
+        }
+        QVERIFY2(shown == expected, "docs/compatibility.md is stale: run tst_broker_server theDocsShowTheJavaOnlyKeys "
+                                    "with MQDESK_WRITE_DOCS=1");
     }
 
     // A config file damaged by a crash or a hand (here topics.json truncated and
