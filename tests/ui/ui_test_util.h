@@ -17,11 +17,13 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPixmap>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QHash>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -46,6 +48,16 @@ inline server::EmbeddedBrokerOptions optionsFor(const QString &store, uint16_t n
     return options;
 }
 
+// The screenshots README.md shows, by the name the tests save them under: with MQDESK_WRITE_DOCS
+// set, saveScreenshot also writes them to docs/images/, so the README shows the app as it is.
+inline QString readmeImageOf(const QString &screenshot)
+{
+    static const QHash<QString, QString> images{{QStringLiteral("overview-brokers"), QStringLiteral("console-overview")},
+                                                {QStringLiteral("flush-sync"), QStringLiteral("flush-monitor")},
+                                                {QStringLiteral("explorer-record"), QStringLiteral("store-explorer")}};
+    return images.value(screenshot);
+}
+
 // Saves `widget` as <build>/screenshots/<name>.png after pending layouts have run (a label that
 // just changed, a banner just hidden).
 inline void saveScreenshot(QWidget &widget, const QString &name)
@@ -54,7 +66,10 @@ inline void saveScreenshot(QWidget &widget, const QString &name)
     QCoreApplication::processEvents();
     const QString dir = QStringLiteral(QT_TESTCASE_BUILDDIR) + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
-    QVERIFY(widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+    const QPixmap shot = widget.grab();
+    QVERIFY(shot.save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+    if (const QString image = readmeImageOf(name); !image.isEmpty() && qEnvironmentVariableIsSet("MQDESK_WRITE_DOCS"))
+        QVERIFY(shot.save(QStringLiteral(MQDESK_PROJECT_FIXTURES_DIR "/../../docs/images/") + image + QStringLiteral(".png")));
 }
 
 // How long the GUI thread went without running its event loop while the meter ran: a 5 ms
