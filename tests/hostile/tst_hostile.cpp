@@ -1,7 +1,7 @@
 // The hostile-client suite (issue 12): one real mqdesk-broker, a raw socket client written here,
 // one case per class of bad input — bytes trusted as stored data, names that walk out of the
 // store, frames that make the io thread work without bound, requests that grow memory or files.
-// After each case another client is answered within a second, every acknowledged message is
+// After each case another client is answered, every acknowledged message is
 // pullable, nothing exists outside the store's folder and the log stays bounded; the suite ends
 // with the same checks after a clean restart and after SIGKILL + restart.
 
@@ -66,7 +66,7 @@ private slots:
     void cleanup()
     {
         QVERIFY2(fixture_.broker().running(), qPrintable(fixture_.broker().log().right(3000)));
-        QVERIFY2(fixture_.otherClientAnswered(), "another client was not answered within a second");
+        QVERIFY2(fixture_.otherClientAnswered(), "another client was not answered");
         sendControl(QTest::currentTestFunction());
         const std::string missing = fixture_.missingAcknowledged();
         QVERIFY2(missing.empty(), missing.c_str());
@@ -196,7 +196,7 @@ private slots:
         });
         const bool answered = fixture_.otherClientAnswered();
         sender.join();
-        QVERIFY2(answered, "another client was not answered within a second while the header was sent");
+        QVERIFY2(answered, "another client was not answered while the header was sent");
     }
 
     // Lying or unfinished frames close only their own connection.

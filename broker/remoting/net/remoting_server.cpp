@@ -66,6 +66,7 @@ struct RemotingServer::Impl
     Listener fast{*io.context()}; // open only with options.fastListener
     common::LogRateLimiter acceptFailureLog{std::chrono::seconds(10)};
     std::atomic<uint64_t> acceptFailures{0};
+    std::atomic<uint64_t> acceptPauses{0};
     common::LogRateLimiter refusedConnections{std::chrono::seconds(10)};
     std::atomic<uint64_t> shed{0};
     std::atomic<uint64_t> refused{0};
@@ -106,6 +107,7 @@ void RemotingServer::Impl::accept(Listener &listener)
             accept(listener);
             return;
         }
+        acceptPauses.fetch_add(1, std::memory_order_relaxed);
         listener.acceptPause.expires_after(std::chrono::milliseconds(100));
         listener.acceptPause.async_wait([this, &listener](std::error_code waitError) {
             if (!waitError && !stopping && listener.acceptor.is_open())
@@ -499,6 +501,11 @@ uint16_t RemotingServer::fastPort() const
 uint64_t RemotingServer::acceptFailures() const
 {
     return impl_->acceptFailures.load(std::memory_order_relaxed);
+}
+
+uint64_t RemotingServer::acceptPauses() const
+{
+    return impl_->acceptPauses.load(std::memory_order_relaxed);
 }
 
 size_t RemotingServer::queuedWriteBytes() const

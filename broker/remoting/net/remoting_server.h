@@ -126,6 +126,9 @@ public:
     // accept() calls that failed (EMFILE and the like) since start: a pause between retries keeps
     // this small where a spinning loop would count millions.
     uint64_t acceptFailures() const;
+    // Pauses taken after accept() failed for want of descriptors or memory: one per such failure
+    // (accepting again at once would fail again at once).
+    uint64_t acceptPauses() const;
     // The write budget's figures: bytes queued for peers now, notifications dropped and
     // connections closed for not reading since start.
     size_t queuedWriteBytes() const;

@@ -125,10 +125,7 @@ void TestMqdeskApp::stopsCleanlyOnSignal()
         AppProcess app(home.path(), store);
         QVERIFY2(app.waitServing() > 0, qPrintable(app.output()));
         QVERIFY2(QFile::exists(store + QStringLiteral("/abort")), "a running store holds its abort file");
-        QElapsedTimer timer;
-        timer.start();
         QVERIFY2(app.stop(signal, 30000), qPrintable(app.output()));
-        QVERIFY2(timer.elapsed() < 30000, qPrintable(QString::number(timer.elapsed())));
         QCOMPARE(app.process().exitStatus(), QProcess::NormalExit);
         QVERIFY2(app.process().exitCode() == 0, qPrintable(app.output()));
         QVERIFY2(app.output().contains(QStringLiteral("received, stopping the broker")), qPrintable(app.output()));
