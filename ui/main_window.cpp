@@ -39,6 +39,7 @@ MainWindow::MainWindow(const server::EmbeddedBrokerOptions &options, QWidget *pa
 
     recorder_ = new HistoryRecorder(connection_, history_, this);
     navigation_ = new QListWidget(this);
+    navigation_->setObjectName(QStringLiteral("navigation"));
     pages_ = new QStackedWidget(this);
     overview_ = new OverviewView(host_, connection_, pages_);
     connect(navigation_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);

@@ -13,6 +13,7 @@
 #include "ui_test_util.h"
 #include "broker/client/producer.h"
 #include "broker/client/pull_consumer.h"
+#include "ui/access/access_view.h"
 #include "ui/broker_host.h"
 #include "ui/overview/broker_table_model.h"
 #include "ui/overview/brokers_panel.h"
@@ -29,6 +30,8 @@
 #include "ui/language.h"
 #include "ui/main_window.h"
 #include "ui/overview/overview_view.h"
+#include "ui/topics/topic_table_model.h"
+#include "ui/topics/topics_view.h"
 
 #include <QApplication>
 #include <QDir>
@@ -37,7 +40,9 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -208,47 +213,63 @@ void TranslationsTest::mainWindowShowsChinese()
     auto *groups = viewOf<ui::GroupsView>(window);
     auto *flush = viewOf<ui::FlushMonitorView>(window);
     QVERIFY(overview && groups && flush);
-    const struct {
-        const char *screenshot;
-        int waitMs;
-    } pages[] = {{"zh-overview", 300}, {"zh-topics", 1500}, {"zh-groups", 1500}, {"zh-messages", 800},
-                 {"zh-flush", 3000}, {"zh-access", 800}};
-    QCOMPARE(window.pages()->count(), int(std::size(pages)));
+    auto *topics = viewOf<ui::TopicsView>(window);
+    auto *access = viewOf<ui::AccessView>(window);
+    QVERIFY(topics && access);
+    const char *screenshots[] = {"zh-overview", "zh-topics", "zh-groups", "zh-messages", "zh-flush", "zh-access"};
+    QCOMPARE(window.pages()->count(), int(std::size(screenshots)));
     for (int index = 0; index < window.pages()->count(); ++index) {
-        window.showView(index);
-        QTest::qWait(pages[index].waitMs);
+        // Opened as a person does, with a click on the navigation; then each page's data waited
+        // for by what it shows, not by a fixed time.
+        QSignalSpy accessListed(access, &ui::AccessView::accessLoaded);
+        QVERIFY(test::clickNavigationRow(window, index));
+        QWidget *page = window.pages()->currentWidget();
+        QCOMPARE(window.pages()->currentIndex(), index);
         QStringList more;
-        if (window.pages()->currentWidget() == overview) {
+        if (page == overview) {
             // The brokers table: its row (role, uptime, disk use) as well as its headers.
             ui::BrokerTableModel &brokers = *overview->brokers()->model();
             QTRY_VERIFY_WITH_TIMEOUT(brokers.rowCount() > 0, kTimeout);
             more = test::cellTexts(brokers, brokers.rowCount());
-        } else if (window.pages()->currentWidget() == flush) {
-            QTRY_VERIFY_WITH_TIMEOUT(!flush->brokerAddress().isEmpty(), kTimeout); // the broker picker filled
+        } else if (page == topics) {
+            QTRY_VERIFY_WITH_TIMEOUT(topics->topicModel()->rowCount() > 0, kTimeout);
+        } else if (page == groups) {
+            QTRY_VERIFY_WITH_TIMEOUT(groups->groupModel()->rowCount() > 0, kTimeout);
+        } else if (page == flush) {
+            QTRY_VERIFY_WITH_TIMEOUT(!flush->brokerAddress().isEmpty() && flush->pointCount() >= 2, kTimeout); // a line to draw
+        } else if (page == access) {
+            QVERIFY(accessListed.count() > 0 || accessListed.wait(kTimeout));
         }
         QVERIFY(noEnglishIn(window, QStringLiteral("page %1").arg(index), more));
         // A translated page shows Chinese: the navigation and the page's own texts.
         const QString all = visibleTexts(window).join(QLatin1Char('\n'));
         QVERIFY2(all.contains(QStringLiteral("概览")) && all.contains(QStringLiteral("刷盘监控")), qPrintable(all));
-        saveScreenshot(window, QString::fromLatin1(pages[index].screenshot));
+        saveScreenshot(window, QString::fromLatin1(screenshots[index]));
     }
 
-    // The Consumer groups page with a group selected: its queues, then its lag chart tab.
-    window.showView(window.pages()->indexOf(groups));
+    // The Consumer groups page with a group selected: its queues, then its lag chart tab —
+    // opened, refreshed (F5), selected and switched with clicks and keys.
+    QVERIFY(test::clickNavigationRow(window, window.pages()->indexOf(groups)));
     for (int attempt = 0; attempt < 20 && groups->groupModel()->rowOf("GID_ZH") < 0; ++attempt) {
         QSignalSpy listed(groups, &ui::GroupsView::groupsLoaded);
-        groups->refresh();
+        QTest::keyClick(groups->groupTable(), Qt::Key_F5);
         QVERIFY(listed.wait(kTimeout));
     }
     QVERIFY(groups->groupModel()->rowOf("GID_ZH") >= 0);
     QSignalSpy detail(groups, &ui::GroupsView::detailLoaded);
-    groups->selectGroup(QStringLiteral("GID_ZH"));
+    QTableView *groupTable = groups->groupTable();
+    const QModelIndex groupRow = groups->groupProxy()->mapFromSource(
+        groups->groupModel()->index(groups->groupModel()->rowOf("GID_ZH"), ui::GroupTableModel::NameColumn));
+    groupTable->scrollTo(groupRow);
+    QTest::mouseClick(groupTable->viewport(), Qt::LeftButton, {}, groupTable->visualRect(groupRow).center());
     QVERIFY(detail.wait(kTimeout));
     QVERIFY(noEnglishIn(window, QStringLiteral("the selected group"), test::cellTexts(*groups->groupModel(), 50)));
     saveScreenshot(window, QStringLiteral("zh-groups-detail"));
     ui::LagChart *chart = groups->lagChart();
     QVERIFY(chart);
-    groups->detailTabs()->setCurrentWidget(chart);
+    QTabBar *tabs = groups->detailTabs()->tabBar();
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(groups->detailTabs()->indexOf(chart)).center());
+    QCOMPARE(groups->detailTabs()->currentWidget(), chart);
     QTRY_VERIFY_WITH_TIMEOUT(!chart->isLoading() && !chart->points().empty(), kTimeout);
     QVERIFY(noEnglishIn(window, QStringLiteral("the lag chart"), {chart->statusText()}));
     saveScreenshot(window, QStringLiteral("zh-groups-lag-chart"));

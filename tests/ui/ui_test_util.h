@@ -166,21 +166,26 @@ inline void chooseWithKeys(QComboBox *combo, const QVariant &value)
     QCOMPARE(combo->currentIndex(), target);
 }
 
+// Clicks row `row` of the main window's navigation list, as a person opening a page (in any
+// language); false when there is no such row or the click did not select it.
+inline bool clickNavigationRow(QWidget &window, int row)
+{
+    auto *list = window.findChild<QListWidget *>(QStringLiteral("navigation"));
+    if (!list || row < 0 || row >= list->count())
+        return false;
+    QListWidgetItem *item = list->item(row);
+    list->scrollToItem(item);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(item).center());
+    return list->currentItem() == item;
+}
+
 // Clicks the main window's navigation entry titled `title`, as a person opening a page; false
 // when there is no such entry.
 inline bool clickNavigation(QWidget &window, const QString &title)
 {
-    for (auto *list : window.findChildren<QListWidget *>()) {
-        if (list->count() == 0 || list->item(0)->text() != QStringLiteral("Overview"))
-            continue;
-        const auto items = list->findItems(title, Qt::MatchExactly);
-        if (items.isEmpty())
-            return false;
-        list->scrollToItem(items.first());
-        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(items.first()).center());
-        return list->currentItem() == items.first();
-    }
-    return false;
+    auto *list = window.findChild<QListWidget *>(QStringLiteral("navigation"));
+    const auto items = list ? list->findItems(title, Qt::MatchExactly) : QList<QListWidgetItem *>();
+    return !items.isEmpty() && clickNavigationRow(window, list->row(items.first()));
 }
 
 // Opens the menu titled `menuTitle` ("&Broker") of `window`'s menu bar with a click and clicks its
