@@ -559,22 +559,40 @@ void CommitLog::setLmqQuota(bool enable, int maxLmqs)
     maxLmqs_ = maxLmqs;
 }
 
+namespace {
+
+// The topic of a queue-offset key "topic-queueId" (a dash and digits only at the end); empty
+// when the key is not of that shape.
+std::string_view topicOfQueueKey(std::string_view key)
+{
+    const size_t dash = key.rfind('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 == key.size()
+        || key.find_first_not_of("0123456789", dash + 1) != std::string_view::npos)
+        return {};
+    return key.substr(0, dash);
+}
+
+} // namespace
+
 void CommitLog::forgetQueues(const std::vector<std::string> &topics, const std::function<bool()> &whilePaused)
 {
     std::lock_guard lock(putMutex_);
     if (!whilePaused())
         return;
-    // Keys are "topic-queueId": a key of `topic` is the name, a dash, and digits only.
     const auto ofTopic = [&topics](const std::string &key) {
-        const size_t dash = key.rfind('-');
-        if (dash == std::string::npos || dash + 1 == key.size()
-            || key.find_first_not_of("0123456789", dash + 1) != std::string::npos)
-            return false;
-        return std::find(topics.begin(), topics.end(), std::string_view(key).substr(0, dash)) != topics.end();
+        const std::string_view topic = topicOfQueueKey(key);
+        return !topic.empty() && std::find(topics.begin(), topics.end(), topic) != topics.end();
     };
     std::erase_if(queueOffsets_, [&](const auto &entry) { return ofTopic(entry.first); });
     lmqCount_ = std::count_if(queueOffsets_.begin(), queueOffsets_.end(),
                               [](const auto &entry) { return entry.first.starts_with(common::kLmqPrefix); });
+}
+
+bool CommitLog::numbersQueuesOf(const std::string &topic) const
+{
+    std::lock_guard lock(putMutex_);
+    return std::any_of(queueOffsets_.begin(), queueOffsets_.end(),
+                       [&topic](const auto &entry) { return topicOfQueueKey(entry.first) == topic; });
 }
 
 void CommitLog::setQueueOffsetTable(std::unordered_map<std::string, int64_t> table)

@@ -138,6 +138,9 @@ public:
     // `topics` and counts the LMQs again: their next message is numbered from 0 (Java's
     // removeQueueFromTopicQueueTable).
     void forgetQueues(const std::vector<std::string> &topics, const std::function<bool()> &whilePaused);
+    // Whether any queue of `topic` has been numbered (a message of it was put since the queues
+    // were last forgotten or loaded).
+    bool numbersQueuesOf(const std::string &topic) const;
     // Enabling attaches a pool buffer to the current file from its write position on;
     // disabling commits what the buffers hold and writes through the mapping again.
     // Returns false (the pool stays on) when pending bytes could not be written to the files.

@@ -204,6 +204,12 @@ int64_t ConsumeQueueStore::flushAll(int leastPages)
     return bytes;
 }
 
+bool ConsumeQueueStore::hasTopic(const std::string &topic) const
+{
+    std::shared_lock lock(mutex_);
+    return queues_.contains(topic);
+}
+
 bool ConsumeQueueStore::remove(const std::string &topic, std::string &error)
 {
     std::map<int32_t, std::shared_ptr<ConsumeQueue>> removed;

@@ -41,6 +41,7 @@ public:
                                        std::string *error = nullptr);
     std::shared_ptr<ConsumeQueue> find(const std::string &topic, int32_t queueId) const;
     void forEach(const std::function<void(ConsumeQueue &)> &visit) const;
+    bool hasTopic(const std::string &topic) const;
     // Next queue offset of every topic-queue, keyed "topic-queueId" like the commit log's table.
     std::unordered_map<std::string, int64_t> queueOffsetTable() const;
     // Latest store time written to any queue (checkpoint logicsMsgTimestamp).

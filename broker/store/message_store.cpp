@@ -411,8 +411,17 @@ void MessageStore::waitForDispatch()
     }
 }
 
-bool MessageStore::deleteTopicQueues(const std::vector<std::string> &topics, std::string &error)
+bool MessageStore::deleteTopicQueues(const std::vector<std::string> &allTopics, std::string &error)
 {
+    // Puts are held only for topics that have queues: deleting a topic this broker never stored
+    // (mqadmin sends a delete to every master) must not pause every producer.
+    std::vector<std::string> topics;
+    for (const std::string &topic : allTopics) {
+        if (consumeQueues_->hasTopic(topic) || commitLog_->numbersQueuesOf(topic))
+            topics.push_back(topic);
+    }
+    if (topics.empty())
+        return true;
     bool ok = true;
     commitLog_->forgetQueues(topics, [&] {
         // Every entry of the old numbering is written before its queue goes: else the dispatcher

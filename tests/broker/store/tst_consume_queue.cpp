@@ -331,6 +331,29 @@ private slots:
         QCOMPARE(store->putMessage(test::makeMessage("Topic1", 1, "next")).queueOffset, int64_t{17});
     }
 
+    // Deleting a topic's queues forgets its numbering and files, and only the topics named: a
+    // name that is another's prefix ("Topic1" of "Topic1-x") is not taken along, and a topic the
+    // store never had is a no-op (nothing to hold puts for).
+    void deletedQueuesStartAgainAtZero()
+    {
+        QTemporaryDir dir;
+        auto store = test::openStore(test::smallStoreConfig(dir.path(), 16 * 1024));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(store->putMessage(test::makeMessage("Topic1", 0, "a")).status, PutMessageStatus::PutOk);
+            QCOMPARE(store->putMessage(test::makeMessage("Topic1-x", 0, "b")).status, PutMessageStatus::PutOk);
+        }
+        QVERIFY(store->commitLog().numbersQueuesOf("Topic1") && store->commitLog().numbersQueuesOf("Topic1-x"));
+        QVERIFY(!store->commitLog().numbersQueuesOf("Topic"));
+        std::string error;
+        QVERIFY2(store->deleteTopicQueues({"NeverStored"}, error), error.c_str());
+        QVERIFY2(store->deleteTopicQueues({"Topic1"}, error), error.c_str());
+        QVERIFY(!store->commitLog().numbersQueuesOf("Topic1") && !store->consumeQueues().hasTopic("Topic1"));
+        QVERIFY(store->commitLog().numbersQueuesOf("Topic1-x"));
+        QTRY_VERIFY(store->consumeQueues().hasTopic("Topic1-x"));
+        QCOMPARE(store->putMessage(test::makeMessage("Topic1", 0, "again")).queueOffset, int64_t{0});
+        QCOMPARE(store->putMessage(test::makeMessage("Topic1-x", 0, "next")).queueOffset, int64_t{3});
+    }
+
     void uncleanStopRebuildsQueuesFromTheLog()
     {
         QTemporaryDir dir;
