@@ -2,7 +2,7 @@ package mqdesk.interop.scenarios;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import mqdesk.interop.harness.Check;
 import mqdesk.interop.harness.Env;
@@ -23,14 +23,15 @@ public class Broadcasting implements Scenario {
         String topic = env.unique("broadcast");
         Clients.createTopic(producer, topic, 4);
         String group = env.unique("bg");
+        // Deliveries counted per body, so a message delivered twice to one consumer shows.
         @SuppressWarnings("unchecked")
-        Set<String>[] received = new Set[] { ConcurrentHashMap.newKeySet(), ConcurrentHashMap.newKeySet() };
+        Map<String, Integer>[] received = new Map[] { new ConcurrentHashMap<>(), new ConcurrentHashMap<>() };
         for (int i = 0; i < 2; ++i) {
-            final Set<String> mine = received[i];
+            final Map<String, Integer> mine = received[i];
             Clients.pushConsumer(env, broker, group, topic, "*", true,
                 (MessageListenerConcurrently) (msgs, context) -> {
                     for (MessageExt m : msgs)
-                        mine.add(new String(m.getBody(), StandardCharsets.UTF_8));
+                        mine.merge(new String(m.getBody(), StandardCharsets.UTF_8), 1, Integer::sum);
                     return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
                 });
         }
@@ -39,9 +40,11 @@ public class Broadcasting implements Scenario {
         for (int i = 0; i < total; ++i)
             producer.send(new Message(topic, "t", ("b" + i).getBytes(StandardCharsets.UTF_8)));
         for (int i = 0; i < 2; ++i) {
-            final Set<String> mine = received[i];
+            final Map<String, Integer> mine = received[i];
             Check.eventually(Duration.ofSeconds(40), () -> mine.size() == total,
                              "broadcast consumer " + i + " received all " + total, mine::size);
+            for (var delivery : mine.entrySet())
+                Check.equal(1, delivery.getValue(), "deliveries of " + delivery.getKey() + " to consumer " + i);
         }
     }
 }

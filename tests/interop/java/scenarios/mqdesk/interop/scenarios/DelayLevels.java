@@ -27,9 +27,11 @@ public class DelayLevels implements Scenario {
         Clients.createTopic(producer, topic, 2);
         Map<String, Long> arrived = new ConcurrentHashMap<>();
         Map<String, MessageExt> got = new ConcurrentHashMap<>();
+        Map<String, Integer> deliveries = new ConcurrentHashMap<>(); // a message delivered twice shows
         Clients.pushConsumer(env, broker, env.unique("dg"), topic, "*", false,
             (MessageListenerConcurrently) (msgs, context) -> {
                 for (MessageExt m : msgs) {
+                    deliveries.merge(m.getKeys(), 1, Integer::sum);
                     arrived.putIfAbsent(m.getKeys(), System.currentTimeMillis());
                     got.putIfAbsent(m.getKeys(), m);
                 }
@@ -48,6 +50,8 @@ public class DelayLevels implements Scenario {
         }
         Check.eventually(Duration.ofSeconds(30), () -> arrived.size() == 9, "all 9 delayed messages arrived",
                          arrived::keySet);
+        for (var e : deliveries.entrySet())
+            Check.equal(1, e.getValue(), "deliveries of " + e.getKey());
         for (var e : arrived.entrySet()) {
             MessageExt m = got.get(e.getKey());
             int level = Integer.parseInt(m.getUserProperty("level"));
