@@ -539,8 +539,9 @@ std::string checkJavaOnlyValue(const JavaOnlyKey &key, std::string_view value)
     if (key.reason == &kAuthProviders
         && std::find(std::begin(kServedProviderClasses), std::end(kServedProviderClasses), given) != std::end(kServedProviderClasses))
         return {};
+    const std::string javaDefault = key.javaDefault.empty() ? std::string("empty") : std::string(key.javaDefault);
     return "'" + std::string(key.key) + "=" + std::string(value) + "' is not served: " + std::string(key.reason->what)
-           + ". Remove the key or give it Java's default (" + std::string(key.javaDefault) + ")";
+           + ". Remove the key or give it Java's default (" + javaDefault + ")";
 }
 
 std::string markdownOfJavaOnlyKeys()

@@ -192,7 +192,7 @@ private slots:
             {"brokerRole=SLAVE", "replicas"}, {"brokerRole=SYNC_MASTER", "replicas"}, {"enableControllerMode=true", "Controller"},
             {"storeType=defaultRocksDB", "RocksDB"}, {"enableRetryTopicV2=true", "V1 retry topics"},
             {"authorizationProvider=com.example.MyProvider", "cannot be loaded"}, {"maxTopicLength=64", "Java's default (127)"},
-            {"fetchNamesrvAddrByAddressServer=true", "namesrvAddr"}};
+            {"fetchNamesrvAddrByAddressServer=true", "namesrvAddr"}, {"controllerAddr=127.0.0.1:9878", "Java's default (empty)"}};
         for (const auto &[line, why] : refused) {
             QVERIFY2(!load(std::string(line) + "\n", unknown, error), line);
             QVERIFY2(error.find(path) != std::string::npos && error.find(line) != std::string::npos
