@@ -137,8 +137,13 @@ public class ClusterBehaviour implements Scenario {
         MessageAccessor.putProperty(withHandle, "POP_CK", "0 1 2 3 4 5 6 7");
         Check.equal(SendStatus.SEND_OK, producer.send(noWait, first).getSendStatus(), "send without WAIT");
         Check.equal(SendStatus.SEND_OK, producer.send(withHandle, first).getSendStatus(), "send with POP_CK");
-        for (MessageExt m : pullAll(puller, first, 0, 32))
-            stored.put(m.getKeys(), m);
+        // A send is acknowledged before the broker's dispatcher indexes it (Java and MQDesk alike):
+        // read until both are there.
+        Check.eventually(Duration.ofSeconds(10), () -> {
+            for (MessageExt m : pullAll(puller, first, 0, 32))
+                stored.put(m.getKeys(), m);
+            return stored.containsKey("no-wait") && stored.containsKey("with-pop-ck");
+        }, cluster.kind() + ": both messages readable", stored::keySet);
         outcome.put("WAIT of a message sent with waitStoreMsgOK=false", stored.get("no-wait").getProperty("WAIT"));
         outcome.put("POP_CK of a message sent with one", String.valueOf(stored.get("with-pop-ck").getProperty("POP_CK")));
 
@@ -146,6 +151,8 @@ public class ClusterBehaviour implements Scenario {
         MessageQueue bulk = new MessageQueue(topic, brokers.get(0).getBrokerName(), 1);
         for (int i = 0; i < 80; ++i)
             producer.send(new Message(topic, "t", "bulk" + i, ("bulk " + i).getBytes(StandardCharsets.UTF_8)), bulk);
+        Check.eventually(Duration.ofSeconds(10), () -> maxOffsetOf(puller, bulk) == 80,
+                         cluster.kind() + ": all 80 indexed", () -> maxOffsetOf(puller, bulk));
         PullResult pulled = puller.pull(bulk, "*", 0, 100);
         outcome.put("messages of a pull asking 100 (80 stored)", String.valueOf(pulled.getMsgFoundList().size()));
 
@@ -230,11 +237,23 @@ public class ClusterBehaviour implements Scenario {
         return brokers;
     }
 
-    private static List<MessageExt> pullAll(DefaultMQPullConsumer puller, MessageQueue queue, long from, int max)
-            throws Exception {
-        PullResult result = puller.pull(queue, "*", from, max);
-        Check.equal(PullStatus.FOUND, result.getPullStatus(), "pull of " + queue);
-        return result.getMsgFoundList();
+    /** The messages a pull finds (none when it finds nothing or fails: the caller reads again). */
+    private static List<MessageExt> pullAll(DefaultMQPullConsumer puller, MessageQueue queue, long from, int max) {
+        try {
+            PullResult result = puller.pull(queue, "*", from, max);
+            return result.getPullStatus() == PullStatus.FOUND ? result.getMsgFoundList() : List.of();
+        } catch (Exception e) {
+            Log.info("pull of %s failed: %s", queue, e);
+            return List.of();
+        }
+    }
+
+    private static long maxOffsetOf(DefaultMQPullConsumer puller, MessageQueue queue) {
+        try {
+            return puller.maxOffset(queue);
+        } catch (Exception e) {
+            return -1;
+        }
     }
 
     private static void commitOffset(MQClientAPIImpl admin, String brokerAddr, String group, MessageQueue queue, long offset)
