@@ -20,12 +20,10 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -192,14 +190,7 @@ public class ClusterBehaviour implements Scenario {
         }
         Map<String, Integer> popped = new ConcurrentHashMap<>();
         Set<String> withoutHandle = ConcurrentHashMap.newKeySet();
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(popGroup);
-        consumer.setNamesrvAddr(cluster.namesrvAddr());
-        consumer.setInstanceName(env.unique("popconsumer"));
-        consumer.setClientRebalance(false);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPollNameServerInterval(2000);
-        consumer.subscribe(popTopic, "*");
-        consumer.setMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+        DefaultMQPushConsumer consumer = PopConsumption.popConsumer(env, cluster.namesrvAddr(), popGroup, popTopic, (msgs, context) -> {
             for (MessageExt m : msgs) {
                 popped.merge(m.getKeys(), 1, Integer::sum);
                 if (m.getProperty("POP_CK") == null)
@@ -207,7 +198,6 @@ public class ClusterBehaviour implements Scenario {
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
-        consumer.start();
         shutdowns.add(consumer::shutdown);
         Check.eventually(Duration.ofSeconds(60), () -> popped.keySet().containsAll(sent),
                          cluster.kind() + ": every broker's messages popped", () -> new TreeMap<>(popped));

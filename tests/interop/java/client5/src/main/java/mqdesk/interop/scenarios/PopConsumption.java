@@ -30,6 +30,25 @@ import org.apache.rocketmq.common.message.MessageRequestMode;
  * delivered twice.
  */
 public class PopConsumption implements Scenario {
+    /**
+     * A started push consumer of `group` that pops (the 5.x client pops only with clientRebalance
+     * off, on a group switched to POP), from the first message, looking up routes every 2 s.
+     * The caller shuts it down.
+     */
+    static DefaultMQPushConsumer popConsumer(Env env, String namesrvAddr, String group, String topic,
+                                             MessageListenerConcurrently listener) throws Exception {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        consumer.setNamesrvAddr(namesrvAddr);
+        consumer.setInstanceName(env.unique("popconsumer"));
+        consumer.setClientRebalance(false);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPollNameServerInterval(2000);
+        consumer.subscribe(topic, "*");
+        consumer.setMessageListener(listener);
+        consumer.start();
+        return consumer;
+    }
+
     @Override
     public void run(Env env) throws Exception {
         MqdeskBroker broker = env.startBroker("timerPrecisionMs=100");
@@ -44,14 +63,7 @@ public class PopConsumption implements Scenario {
         Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
         Map<String, Integer> lastReconsumeTimes = new ConcurrentHashMap<>();
         Set<String> withoutHandle = ConcurrentHashMap.newKeySet();
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
-        consumer.setNamesrvAddr(broker.namesrvAddr());
-        consumer.setInstanceName(env.unique("consumer"));
-        consumer.setClientRebalance(false);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPollNameServerInterval(2000);
-        consumer.subscribe(topic, "*");
-        consumer.setMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+        DefaultMQPushConsumer consumer = popConsumer(env, broker.namesrvAddr(), group, topic, (msgs, context) -> {
             for (MessageExt m : msgs) {
                 int n = deliveries.computeIfAbsent(m.getKeys(), k -> new AtomicInteger()).incrementAndGet();
                 lastReconsumeTimes.put(m.getKeys(), m.getReconsumeTimes());
@@ -62,7 +74,6 @@ public class PopConsumption implements Scenario {
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
-        consumer.start();
         env.shutdownLater(consumer::shutdown);
 
         for (int i = 0; i < count; ++i) {
