@@ -141,16 +141,57 @@ inline bool suiteSelected(QObject *suite, int argc, char **argv)
 
 } // namespace mqdesk::test
 
+namespace mqdesk::test {
+
+// Runs `suites` (each selected by suiteSelected) and returns their combined status. Unless the
+// command line chooses its own output (-o), each suite also writes a plain-text log to a temporary
+// file, and the failures of every suite are printed again at the very end: a CI log that keeps
+// only its tail still names the function that failed and where.
+inline int runSuites(int argc, char **argv, std::initializer_list<QObject *> suites)
+{
+    bool ownOutput = false;
+    for (int i = 1; i < argc; ++i)
+        ownOutput |= QByteArray(argv[i]) == "-o";
+    QTemporaryDir logDir;
+    QStringList recap;
+    int status = 0;
+    for (QObject *suite : suites) {
+        if (suiteSelected(suite, argc, argv)) {
+            QStringList arguments;
+            for (int i = 0; i < argc; ++i)
+                arguments << QString::fromLocal8Bit(argv[i]);
+            const QString log = logDir.filePath(QString::fromLatin1(suite->metaObject()->className()));
+            if (!ownOutput && logDir.isValid())
+                arguments << QStringLiteral("-o") << log + QStringLiteral(",txt") << QStringLiteral("-o")
+                          << QStringLiteral("-,txt");
+            const int suiteStatus = QTest::qExec(suite, arguments);
+            status |= suiteStatus;
+            QFile text(log);
+            if (suiteStatus != 0 && text.open(QIODevice::ReadOnly)) {
+                bool inFailure = false;
+                for (const QByteArray &line : text.readAll().split('\n')) {
+                    if (line.startsWith("FAIL!") || line.startsWith("QFATAL"))
+                        inFailure = true;
+                    else if (!line.startsWith(' '))
+                        inFailure = false;
+                    if (inFailure)
+                        recap << QString::fromLocal8Bit(line);
+                }
+            }
+        }
+        delete suite;
+    }
+    if (!recap.isEmpty())
+        std::fprintf(stdout, "== failed test functions, again:\n%s\n", qPrintable(recap.join(u'\n')));
+    return status;
+}
+
+} // namespace mqdesk::test
+
 // Runs several QObject test classes from one executable (one executable per source folder).
 #define MQDESK_TEST_MAIN(...)                                                                   \
     int main(int argc, char **argv)                                                             \
     {                                                                                           \
         QCoreApplication app(argc, argv);                                                       \
-        int status = 0;                                                                         \
-        for (QObject *suite : std::initializer_list<QObject *>{__VA_ARGS__}) {                  \
-            if (mqdesk::test::suiteSelected(suite, argc, argv))                                 \
-                status |= QTest::qExec(suite, argc, argv);                                      \
-            delete suite;                                                                       \
-        }                                                                                       \
-        return status;                                                                          \
+        return mqdesk::test::runSuites(argc, argv, {__VA_ARGS__});                              \
     }
