@@ -1,4 +1,5 @@
 #include "app/mqdesk-admin/admin_output.h"
+#include "broker/common/base64.h"
 
 #include "broker/common/clock.h"
 #include "broker/common/message_id.h"
@@ -58,7 +59,7 @@ common::JsonObject messageToJson(const common::StoredMessage &m)
     if (isValidUtf8(body))
         json.set("body", body);
     else
-        json.set("bodyBase64", base64Encode(m.body));
+        json.set("bodyBase64", common::encodeBase64(std::string_view(reinterpret_cast<const char *>(m.body.data()), m.body.size())));
     return json;
 }
 

@@ -1,5 +1,7 @@
 #include "app/mqdesk-admin/store_output.h"
 
+#include "broker/common/base64.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -115,25 +117,6 @@ std::string utf8Text(std::string_view bytes)
     return out;
 }
 
-std::string base64Encode(const std::vector<uint8_t> &bytes)
-{
-    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (size_t i = 0; i < bytes.size(); i += 3) {
-        const size_t n = std::min<size_t>(3, bytes.size() - i);
-        uint32_t chunk = static_cast<uint32_t>(bytes[i]) << 16;
-        if (n > 1)
-            chunk |= static_cast<uint32_t>(bytes[i + 1]) << 8;
-        if (n > 2)
-            chunk |= bytes[i + 2];
-        out += kAlphabet[(chunk >> 18) & 0x3F];
-        out += kAlphabet[(chunk >> 12) & 0x3F];
-        out += n > 1 ? kAlphabet[(chunk >> 6) & 0x3F] : '=';
-        out += n > 2 ? kAlphabet[chunk & 0x3F] : '=';
-    }
-    return out;
-}
 
 std::string formatMillis(int64_t epochMillis)
 {
@@ -220,7 +203,7 @@ common::JsonObject recordToJson(const store::CommitLogRecord &record)
     if (isValidUtf8(body))
         json.set("body", body);
     else
-        json.set("bodyBase64", base64Encode(m.body));
+        json.set("bodyBase64", common::encodeBase64(std::string_view(reinterpret_cast<const char *>(m.body.data()), m.body.size())));
     return json;
 }
 

@@ -45,7 +45,6 @@ void printJsonLine(std::ostream &out, const common::JsonObject &object);
 bool isValidUtf8(std::string_view bytes);
 // `bytes` with every invalid UTF-8 sequence replaced by U+FFFD, so JSON output stays valid.
 std::string utf8Text(std::string_view bytes);
-std::string base64Encode(const std::vector<uint8_t> &bytes);
 // Local time "YYYY-MM-DD HH:MM:SS.mmm"; "-" for 0.
 std::string formatMillis(int64_t epochMillis);
 // Printable single-line preview of a body: control bytes and invalid UTF-8 shown as '.'.

@@ -1,6 +1,40 @@
 #include "broker/common/java_strings.h"
 
+#include <charconv>
+#include <string>
+#include <strings.h>
+
 namespace mqdesk::common {
+
+namespace {
+
+template <typename T>
+std::optional<T> parseJavaInteger(std::string_view text)
+{
+    if (text.empty())
+        return std::nullopt;
+    std::string_view digits = text;
+    bool negative = false;
+    if (digits.front() == '+' || digits.front() == '-') {
+        negative = digits.front() == '-';
+        digits.remove_prefix(1);
+    }
+    if (digits.empty() || digits.front() < '0' || digits.front() > '9')
+        return std::nullopt;
+    // from_chars takes '-' but not '+': parse the magnitude with the sign put back.
+    std::string buffer;
+    buffer.reserve(digits.size() + 1);
+    if (negative)
+        buffer.push_back('-');
+    buffer.append(digits);
+    T value{};
+    const auto [end, ec] = std::from_chars(buffer.data(), buffer.data() + buffer.size(), value, 10);
+    if (ec != std::errc() || end != buffer.data() + buffer.size())
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
 
 std::vector<std::string_view> javaSplit(std::string_view text, char separator)
 {
@@ -24,6 +58,15 @@ std::string_view javaTrim(std::string_view text)
     while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ')
         text.remove_suffix(1);
     return text;
+}
+
+std::optional<int64_t> parseJavaLong(std::string_view text) { return parseJavaInteger<int64_t>(text); }
+
+std::optional<int32_t> parseJavaInt(std::string_view text) { return parseJavaInteger<int32_t>(text); }
+
+bool parseJavaBoolean(std::string_view text)
+{
+    return text.size() == 4 && strncasecmp(text.data(), "true", 4) == 0;
 }
 
 } // namespace mqdesk::common

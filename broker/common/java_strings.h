@@ -2,6 +2,8 @@
 
 // Java's String methods where RocketMQ's text formats depend on their quirks.
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -14,5 +16,13 @@ std::vector<std::string_view> javaSplit(std::string_view text, char separator);
 // String.trim: every character up to U+0020 (blanks, tabs, line ends, other controls) removed
 // from both ends.
 std::string_view javaTrim(std::string_view text);
+
+// Long.parseLong / Integer.parseInt: an optional sign, then ASCII decimal digits only, in range;
+// no blanks (ali-ons sends JSON numbers, which arrive as their decimal text).
+std::optional<int64_t> parseJavaLong(std::string_view text);
+std::optional<int32_t> parseJavaInt(std::string_view text);
+
+// Boolean.parseBoolean: "true" in any case is true, everything else false.
+bool parseJavaBoolean(std::string_view text);
 
 } // namespace mqdesk::common

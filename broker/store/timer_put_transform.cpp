@@ -1,6 +1,5 @@
 #include "broker/store/timer_put_transform.h"
 
-#include <charconv>
 #include <random>
 #include <string>
 
@@ -56,20 +55,6 @@ int64_t wrappingAdd(int64_t a, int64_t b)
 }
 
 } // namespace
-
-std::optional<int64_t> parseJavaLong(std::string_view text)
-{
-    if (!text.empty() && text.front() == '+') {
-        text.remove_prefix(1);
-        if (text.empty() || text.front() == '-')
-            return std::nullopt;
-    }
-    int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return value;
-}
 
 bool mayBeTimerMessage(const common::BrokerMessage &message)
 {

@@ -18,6 +18,7 @@
 //
 // Refusals carry Java's response remark in PutMessageResult::error.
 
+#include "broker/common/java_strings.h"
 #include "broker/common/message.h"
 #include "broker/store/put_message_result.h"
 #include "broker/store/store_config.h"
@@ -52,7 +53,6 @@ using SlotCount = std::function<int64_t(int64_t deliverMs)>;
 std::optional<PutMessageResult> transformTimerMessage(const MessageStoreConfig &config, common::BrokerMessage &message,
                                                       int64_t nowMs, const SlotCount &slotCount);
 
-// Java's Long.parseLong: optional sign, decimal digits, no overflow.
-std::optional<int64_t> parseJavaLong(std::string_view text);
+using common::parseJavaLong;
 
 } // namespace mqdesk::store

@@ -9,33 +9,6 @@ namespace mqdesk::filter {
 
 namespace {
 
-template <typename T>
-std::optional<T> parseJavaInteger(std::string_view text)
-{
-    // Integer.parseInt / Long.parseLong: an optional sign, then ASCII digits only, in range.
-    if (text.empty())
-        return std::nullopt;
-    std::string_view digits = text;
-    bool negative = false;
-    if (digits.front() == '+' || digits.front() == '-') {
-        negative = digits.front() == '-';
-        digits.remove_prefix(1);
-    }
-    if (digits.empty() || digits.front() < '0' || digits.front() > '9')
-        return std::nullopt;
-    // from_chars takes '-' but not '+': parse the magnitude with the sign put back.
-    std::string buffer;
-    buffer.reserve(digits.size() + 1);
-    if (negative)
-        buffer.push_back('-');
-    buffer.append(digits);
-    T value{};
-    const auto [end, ec] = std::from_chars(buffer.data(), buffer.data() + buffer.size(), value, 10);
-    if (ec != std::errc() || end != buffer.data() + buffer.size())
-        return std::nullopt;
-    return value;
-}
-
 int compareDoubles(double left, double right)
 {
     // Double.compareTo: -0.0 < 0.0, NaN above everything and equal to itself.
@@ -65,8 +38,6 @@ std::string numberFormatError(std::string_view text)
 
 } // namespace
 
-std::optional<int32_t> parseJavaInt(std::string_view text) { return parseJavaInteger<int32_t>(text); }
-std::optional<int64_t> parseJavaLong(std::string_view text) { return parseJavaInteger<int64_t>(text); }
 
 std::optional<double> parseJavaDouble(std::string_view text)
 {
@@ -119,17 +90,6 @@ std::optional<double> parseJavaDouble(std::string_view text)
     // locale (Qt sets it from the environment) must not change the decimal point.
     static const locale_t cLocale = newlocale(LC_ALL_MASK, "C", static_cast<locale_t>(0));
     return strtod_l(clean.c_str(), nullptr, cLocale);
-}
-
-bool parseJavaBoolean(std::string_view text)
-{
-    if (text.size() != 4)
-        return false;
-    const char *word = "true";
-    for (size_t i = 0; i < 4; ++i)
-        if ((text[i] | 0x20) != word[i])
-            return false;
-    return true;
 }
 
 std::string javaDoubleString(double value)

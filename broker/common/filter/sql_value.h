@@ -9,6 +9,8 @@
 // Error stands for a Java exception thrown while evaluating (a property "abc" compared with 3):
 // it ends the whole evaluation, and the broker treats the message as not matching.
 
+#include "broker/common/java_strings.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,10 +47,10 @@ struct Value
 };
 
 // Java's Integer.valueOf / Long.valueOf / Double.valueOf / Boolean.valueOf on a property string.
-std::optional<int32_t> parseJavaInt(std::string_view text);
-std::optional<int64_t> parseJavaLong(std::string_view text);
+using common::parseJavaBoolean;
+using common::parseJavaInt;
+using common::parseJavaLong;
 std::optional<double> parseJavaDouble(std::string_view text);
-bool parseJavaBoolean(std::string_view text);
 
 // Java's Double.toString for the numbers error messages show (shortest form, "1.0E10" style).
 std::string javaDoubleString(double value);

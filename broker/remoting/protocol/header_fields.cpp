@@ -2,37 +2,7 @@
 
 #include "broker/remoting/protocol/resource_names.h"
 
-#include <charconv>
-#include <limits>
-#include <strings.h>
-
 namespace mqdesk::remoting {
-
-std::optional<int64_t> parseJavaLong(std::string_view text)
-{
-    if (!text.empty() && text.front() == '+')
-        text.remove_prefix(1);
-    if (text.empty() || text.front() == '+')
-        return std::nullopt;
-    int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return value;
-}
-
-std::optional<int32_t> parseJavaInt(std::string_view text)
-{
-    const std::optional<int64_t> value = parseJavaLong(text);
-    if (!value || *value < std::numeric_limits<int32_t>::min() || *value > std::numeric_limits<int32_t>::max())
-        return std::nullopt;
-    return static_cast<int32_t>(*value);
-}
-
-bool parseJavaBoolean(std::string_view text)
-{
-    return text.size() == 4 && strncasecmp(text.data(), "true", 4) == 0;
-}
 
 void HeaderReader::fail(std::string message)
 {

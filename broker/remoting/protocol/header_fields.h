@@ -5,6 +5,7 @@
 // mandatory field is missing ("the custom field <x> is null") or unparsable; processors here
 // read fields through a HeaderReader and answer SYSTEM_ERROR with its first error.
 
+#include "broker/common/java_strings.h"
 #include "broker/remoting/remoting_command.h"
 
 #include <cstdint>
@@ -54,12 +55,10 @@ private:
     std::string error_;
 };
 
-// Java's Long/Integer.parseLong semantics: optional sign, decimal digits only, no blanks, in
-// range. (ali-ons sends JSON numbers, which arrive here as their decimal text.)
-std::optional<int64_t> parseJavaLong(std::string_view text);
-std::optional<int32_t> parseJavaInt(std::string_view text);
-// Java's Boolean.parseBoolean: "true" in any case is true, everything else false.
-bool parseJavaBoolean(std::string_view text);
+// Header values are parsed as Java parses them (broker/common/java_strings.h).
+using common::parseJavaBoolean;
+using common::parseJavaInt;
+using common::parseJavaLong;
 
 // Writers used by processors and clients: numbers in decimal, booleans as "true"/"false".
 inline void setField(ExtFields &fields, std::string key, std::string value)

@@ -5,6 +5,7 @@
 #include "broker/common/base64.h"
 #include "broker/common/histogram.h"
 #include "broker/common/host_address.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/message_id.h"
 #include "broker/common/message_properties.h"
 #include "broker/common/properties_file.h"
@@ -159,6 +160,30 @@ private slots:
         for (const char *bad : {"-__-", "Zm8=x", "Zm===", "Z", "Zm9vY", "Zg=", "Zm 8", "Zm8\n"})
             QVERIFY2(!decodeBase64(bad), bad);
         QVERIFY(!decodeBase64("+//+", Base64Alphabet::UrlSafe));
+    }
+
+    // Long.parseLong / Integer.parseInt / Boolean.parseBoolean, as the JDK answers for ASCII text
+    // (the one parser of headers, store properties and SQL92 filter values; Java's non-ASCII
+    // Unicode digits are not taken).
+    void numbersParseAsJavaParsesThem()
+    {
+        using mqdesk::common::parseJavaBoolean;
+        using mqdesk::common::parseJavaInt;
+        using mqdesk::common::parseJavaLong;
+        QCOMPARE(parseJavaLong("42"), std::optional<int64_t>(42));
+        QCOMPARE(parseJavaLong("+42"), std::optional<int64_t>(42));
+        QCOMPARE(parseJavaLong("-0"), std::optional<int64_t>(0));
+        QCOMPARE(parseJavaLong("-9223372036854775808"), std::optional<int64_t>(INT64_MIN));
+        QCOMPARE(parseJavaLong("9223372036854775807"), std::optional<int64_t>(INT64_MAX));
+        for (const char *refused : {"", "+", "-", "+-5", "-+5", "--5", " 5", "5 ", "5L", "0x10", "1e3", "1.0",
+                                    "9223372036854775808", "-9223372036854775809"})
+            QVERIFY2(!parseJavaLong(refused), refused);
+        QCOMPARE(parseJavaInt("2147483647"), std::optional<int32_t>(INT32_MAX));
+        QCOMPARE(parseJavaInt("-2147483648"), std::optional<int32_t>(INT32_MIN));
+        QVERIFY(!parseJavaInt("2147483648"));
+        QVERIFY(parseJavaBoolean("true") && parseJavaBoolean("TRUE") && parseJavaBoolean("tRuE"));
+        for (const char *notTrue : {"", "1", "yes", "true ", " true", "truee", "t"})
+            QVERIFY2(!parseJavaBoolean(notTrue), notTrue);
     }
 };
 
