@@ -160,6 +160,8 @@ void PopService::processPopLite(const remoting::RequestContext &context, Remotin
         return refuse(refusal->first, std::move(refusal->second));
 
     LiteBatch batch;
+    // Before the walk: an arrival or release between the walk and the park must not be lost.
+    const uint64_t notificationsSeen = polling_->notificationsOf({liteClientKey(header.clientId)});
     auto client = liteSubscriptions_->client(header.clientId);
     if (client && client->wildcard) {
         // A wildcard group's client reads every lite topic of the parent that has messages.
@@ -196,6 +198,7 @@ void PopService::processPopLite(const remoting::RequestContext &context, Remotin
             parked.watchedTopic = header.topic;
             parked.queueId = -1;
             parked.deadlineMillis = deadline;
+            parked.notificationsSeen = notificationsSeen;
             parked.wake = rerunOnPullExecutor(&PopService::processPopLite);
             if (!polling_->park(parked)) {
                 parked.respond(RemotingCommand::createResponse(parked.request, ResponseCode::kPollingFull,

@@ -13,16 +13,37 @@ PopLongPolling::~PopLongPolling()
 
 bool PopLongPolling::park(ParkedRequest &request)
 {
+    Parked missedWake;
     {
         std::lock_guard lock(mutex_);
         if (parked_ >= maxParked_)
             return false;
         auto parked = std::make_shared<ParkedRequest>(std::move(request));
-        for (const std::string &topic : parked->topics)
-            byTopic_.emplace(topic, parked);
-        ++parked_;
+        if (parked->notificationsSeen && *parked->notificationsSeen != notificationsOfLocked(parked->topics)) {
+            missedWake = std::move(parked);
+        } else {
+            for (const std::string &topic : parked->topics)
+                byTopic_.emplace(topic, parked);
+            ++parked_;
+        }
     }
+    if (missedWake)
+        wakeAll({std::move(missedWake)}, false);
     return true;
+}
+
+uint64_t PopLongPolling::notificationsOf(const std::vector<std::string> &topics) const
+{
+    std::lock_guard lock(mutex_);
+    return notificationsOfLocked(topics);
+}
+
+uint64_t PopLongPolling::notificationsOfLocked(const std::vector<std::string> &topics) const
+{
+    uint64_t sum = 0;
+    for (const std::string &topic : topics)
+        sum += notifications_[std::hash<std::string>{}(topic) % notifications_.size()];
+    return sum;
 }
 
 void PopLongPolling::notifyMessageArriving(const std::string &topic, int32_t queueId)
@@ -30,6 +51,7 @@ void PopLongPolling::notifyMessageArriving(const std::string &topic, int32_t que
     std::vector<Parked> woken;
     {
         std::lock_guard lock(mutex_);
+        ++notifications_[std::hash<std::string>{}(topic) % notifications_.size()];
         auto [first, last] = byTopic_.equal_range(topic);
         for (auto it = first; it != last; ++it) {
             if (it->second->queueId < 0 || it->second->queueId == queueId)

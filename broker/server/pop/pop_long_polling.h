@@ -5,7 +5,9 @@
 //  - a message is dispatched into a topic it watches (the popped topic and the group's retry
 //    topic), to its queue or, for queueId -1, to any queue: notifyMessageArriving;
 //  - its deadline passes (the once-every-100-ms check);
-//  - releaseAll() at shutdown.
+//  - releaseAll() at shutdown;
+//  - at once, when a request carries notificationsSeen and a watched topic was notified since
+//    (the arrival or release fell between the request's read and its park, and woke nobody).
 // Then its `wake` callback runs once, on this service's thread or the notifying thread; it must
 // not block (processors hand the work to their executor). More than `maxParked` parked requests
 // are refused by park() (the caller answers POLLING_FULL). Thread-safe.
@@ -14,9 +16,11 @@
 #include "broker/common/service_thread.h"
 #include "broker/remoting/net/remoting_channel.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +44,8 @@ struct ParkedRequest
     std::string watchedTopic; // the popped topic: what POLLING_INFO counts under
     int32_t queueId = -1;     // -1: any queue
     int64_t deadlineMillis = 0; // steady clock
+    // notificationsOf(topics) taken before the request read its queues; unset: not checked.
+    std::optional<uint64_t> notificationsSeen;
     std::function<void(ParkedRequest request, bool timedOut)> wake;
 };
 
@@ -52,6 +58,9 @@ public:
     // False when full: nothing was parked and `request` is untouched.
     bool park(ParkedRequest &request);
     void notifyMessageArriving(const std::string &topic, int32_t queueId);
+    // A count that changes whenever one of `topics` is notified (and, rarely, when a topic
+    // sharing a counter is): taken before a read, it tells park() whether the read is stale.
+    uint64_t notificationsOf(const std::vector<std::string> &topics) const;
     // Wakes every parked request as if its time were up (shutdown).
     void releaseAll();
     // Parked requests of group on topic and queueId (POLLING_INFO).
@@ -65,11 +74,14 @@ protected:
 private:
     using Parked = std::shared_ptr<ParkedRequest>;
     void wakeAll(std::vector<Parked> woken, bool timedOut);
+    uint64_t notificationsOfLocked(const std::vector<std::string> &topics) const;
 
     const size_t maxParked_;
     mutable std::mutex mutex_;
     std::multimap<std::string, Parked> byTopic_; // each request once per topic it watches
     size_t parked_ = 0;
+    // Notifications counted per hash bucket of topic names: bounded whatever names clients use.
+    std::array<uint64_t, 256> notifications_{};
 };
 
 } // namespace mqdesk::server::pop

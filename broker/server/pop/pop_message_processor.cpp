@@ -416,6 +416,8 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
     PopBatch batch;
     PopRun run(*this, header, filter);
     const std::string retryTopic = popRetryTopic(header.topic, header.group);
+    // Before the read: an arrival, ack or nack between the read and the park must not be lost.
+    const uint64_t notificationsSeen = polling_->notificationsOf({header.topic, retryTopic});
     // One roll in 100 decides, as Java's: priority mode (a PRIORITY topic's unordered pop, in
     // priority.factor of 100 pops), the retry topic first, and the queue the read starts at.
     int32_t roll = static_cast<int32_t>(random()() % 100);
@@ -448,6 +450,7 @@ void PopService::processPop(const remoting::RequestContext &context, RemotingCom
             parked.watchedTopic = header.topic;
             parked.queueId = header.queueId;
             parked.deadlineMillis = deadline;
+            parked.notificationsSeen = notificationsSeen;
             parked.wake = rerunOnPullExecutor(&PopService::processPop);
             if (!parkUntil(parked, !header.order)) {
                 RemotingCommand full = RemotingCommand::createResponse(parked.request, ResponseCode::kPollingFull,

@@ -154,8 +154,7 @@ private slots:
         // The queue's max offset follows the dispatcher.
         QTRY_VERIFY_WITH_TIMEOUT(
             (stats = broker.call(request(RequestCode::kGetTopicStatsInfo, {{"topic", "StatsTopic"}})),
-             test::bodyOf(stats).find("\"maxOffset\":3") != std::string::npos),
-            5000);
+             test::bodyOf(stats).find("\"maxOffset\":3") != std::string::npos), test::kPatienceMs);
         QCOMPARE(stats.code, ResponseCode::kSuccess);
         const std::string body = test::bodyOf(stats);
         QVERIFY2(body.starts_with("{\"offsetTable\":{{\"brokerName\":\"broker-a\",\"queueId\":0,\"topic\":\"StatsTopic\"}:"
@@ -189,8 +188,7 @@ private slots:
         };
         RemotingCommand stats;
         QTRY_VERIFY_WITH_TIMEOUT((stats = consumeStats("CsTopic"),
-                                  test::bodyOf(stats).find("\"brokerOffset\":5") != std::string::npos),
-                                 5000);
+                                  test::bodyOf(stats).find("\"brokerOffset\":5") != std::string::npos), test::kPatienceMs);
         QCOMPARE(stats.code, ResponseCode::kSuccess);
         QVERIFY2(test::bodyOf(stats).starts_with("{\"consumeTps\":0.0,\"offsetTable\":{{\"brokerName\":\"broker-a\","
                                                  "\"queueId\":0,\"topic\":\"CsTopic\"}:{\"brokerOffset\":5,"
@@ -261,7 +259,7 @@ private slots:
         for (int i = 0; i < 5; ++i)
             QCOMPARE(broker.call(sendV2("BcTopic", 0, "m")).code, ResponseCode::kSuccess);
         // Dispatched to the queue (a loaded machine runs the reput thread late) before the pull.
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("BcTopic", 0), int64_t{5}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("BcTopic", 0), int64_t{5}, test::kPatienceMs);
         for (const char *group : {"BcGroup", "BcIdle"}) {
             RemotingCommand create = request(RequestCode::kUpdateAndCreateSubscriptiongroup);
             setBodyText(create, std::string("{\"groupName\":\"") + group + "\"}");
@@ -273,8 +271,7 @@ private slots:
 
         RemotingCommand answer;
         QTRY_VERIFY_WITH_TIMEOUT((answer = broker.call(request(RequestCode::kGetBrokerConsumeStats, {{"isOrder", "false"}})),
-                                  test::bodyOf(answer).find("\"totalDiff\":3,") != std::string::npos),
-                                 5000);
+                                  test::bodyOf(answer).find("\"totalDiff\":3,") != std::string::npos), test::kPatienceMs);
         QCOMPARE(answer.code, ResponseCode::kSuccess);
         const std::string body = test::bodyOf(answer);
         QVERIFY2(body.starts_with("{\"brokerAddr\":\"" + broker.controller().brokerAddress() + "\",\"consumeStatsList\":["),
@@ -417,8 +414,7 @@ private slots:
         // is taken (the windows begin at the boot-time counters).
         QTRY_VERIFY_WITH_TIMEOUT(std::stod(runtimeInfoOf(broker)["putTps"].substr(
                                      runtimeInfoOf(broker)["putTps"].find(' ') + 1))
-                                     > 0.0,
-                                 5000);
+                                     > 0.0, test::kPatienceMs);
 
         // GET_BROKER_CONFIG: the settings and the topic table's data version.
         RemotingCommand config = broker.call(request(RequestCode::kGetBrokerConfig));
@@ -459,7 +455,7 @@ private slots:
             return broker.call(request(RequestCode::kQueryMessage, std::move(fields)));
         };
         RemotingCommand found;
-        QTRY_VERIFY_WITH_TIMEOUT((found = query("shared", 0, now + 3600000), decodeRecords(found.body).size() == 2), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT((found = query("shared", 0, now + 3600000), decodeRecords(found.body).size() == 2), test::kPatienceMs);
         QCOMPARE(found.code, ResponseCode::kSuccess);
         QVERIFY(found.extFields.contains("indexLastUpdateTimestamp"));
         QVERIFY(found.extFields.contains("indexLastUpdatePhyoffset"));
@@ -507,7 +503,7 @@ private slots:
                 QCOMPARE(broker.call(sendV2("ResetTopic", queue, "r")).code, ResponseCode::kSuccess);
             QCOMPARE(broker.call(commitOffset("ResetGroup", "ResetTopic", queue, 1)).code, ResponseCode::kSuccess);
         }
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("ResetTopic", 1), int64_t{3}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("ResetTopic", 1), int64_t{3}, test::kPatienceMs);
         const auto reset = [&](const std::string &group, const std::string &timestamp, bool force) {
             return broker.call(request(RequestCode::kInvokeBrokerToResetOffset,
                                        {{"topic", "ResetTopic"}, {"group", group}, {"timestamp", timestamp},
@@ -570,7 +566,7 @@ private slots:
         QCOMPARE(broker.call(commitOffset("PushGroup", "PushTopic", 0, 0)).code, ResponseCode::kSuccess);
         QVERIFY(consumer.invokeSync(broker.brokerAddress(), heartbeat("c-1", "PushGroup", "PushTopic"),
                                     std::chrono::milliseconds(5000)).ok());
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("PushTopic", 0), int64_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("PushTopic", 0), int64_t{1}, test::kPatienceMs);
 
         RemotingCommand reset = broker.call(request(RequestCode::kInvokeBrokerToResetOffset,
                                                     {{"topic", "PushTopic"}, {"group", "PushGroup"},
@@ -580,7 +576,7 @@ private slots:
             std::lock_guard lock(mutex);
             return pushed.size();
         };
-        QTRY_VERIFY_WITH_TIMEOUT(pushedCount() > 0, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(pushedCount() > 0, test::kPatienceMs);
         std::lock_guard lock(mutex);
         QCOMPARE(pushed[0].extFields.value("group"), std::string("PushGroup"));
         QCOMPARE(pushed[0].extFields.value("isForce"), std::string("true"));
@@ -599,7 +595,7 @@ private slots:
             return response.code == ResponseCode::kSuccess ? parsed(test::bodyOf(response)) : JsonValue();
         };
         JsonValue first;
-        QTRY_VERIFY_WITH_TIMEOUT((first = samples("0"), at(first, {"samples"}).asArray().size() >= 2), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT((first = samples("0"), at(first, {"samples"}).asArray().size() >= 2), test::kPatienceMs);
         QCOMPARE(at(first, {"flushDiskType"}).asString(), std::string("ASYNC_FLUSH"));
         QCOMPARE(at(first, {"transientStorePoolEnable"}).asBool(true), false);
         QCOMPARE(at(first, {"capacity"}).asInteger(), int64_t{1024});
@@ -631,8 +627,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT((later = samples(std::to_string(next)),
                                   !at(later, {"samples"}).asArray().empty()
                                       && at(at(later, {"samples"}).asArray().back(), {"flushDiskType"}).asString()
-                                             == "SYNC_FLUSH"),
-                                 5000);
+                                             == "SYNC_FLUSH"), test::kPatienceMs);
         QCOMPARE(at(later, {"flushDiskType"}).asString(), std::string("SYNC_FLUSH"));
         for (const JsonValue &sample : at(later, {"samples"}).asArray())
             QVERIFY(at(sample, {"sequence"}).asInteger() > next);
@@ -684,14 +679,14 @@ private slots:
         const auto totals = [&] { return parsed(test::bodyOf(broker.call(request(RequestCode::kGetActivityTotals)))); };
         JsonValue body;
         // Sends are dispatched to the consume queues asynchronously.
-        QTRY_VERIFY_WITH_TIMEOUT((body = totals(), at(body, {"topics", "ActTopic"}).asInteger() == 5), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT((body = totals(), at(body, {"topics", "ActTopic"}).asInteger() == 5), test::kPatienceMs);
         QCOMPARE(at(body, {"groups", "ActGroup"}).asInteger(), int64_t{2});
         QVERIFY(at(body, {"topics", "TBW102"}).isInteger()); // system topics are counted too
         QVERIFY(at(body, {"bootTimestamp"}).asInteger() > 0);
         QVERIFY(at(body, {"timestamp"}).asInteger() >= at(body, {"bootTimestamp"}).asInteger());
 
         QCOMPARE(broker.call(sendV2("ActTopic", 1, "m")).code, ResponseCode::kSuccess);
-        QTRY_VERIFY_WITH_TIMEOUT((body = totals(), at(body, {"groups", "ActGroup"}).asInteger() == 3), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT((body = totals(), at(body, {"groups", "ActGroup"}).asInteger() == 3), test::kPatienceMs);
         QCOMPARE(at(body, {"topics", "ActTopic"}).asInteger(), int64_t{6});
         QCOMPARE(std::string(remoting::requestCodeName(RequestCode::kGetActivityTotals)), std::string("GET_ACTIVITY_TOTALS"));
     }

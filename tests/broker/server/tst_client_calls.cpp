@@ -96,7 +96,7 @@ private slots:
         // Sends and admin requests, as a Java client with its VIP channel on sends them.
         QCOMPARE(broker.callAt(fast, test::createTopic("FastTopic", 2)).code, ResponseCode::kSuccess);
         QCOMPARE(broker.callAt(fast, test::sendV2("FastTopic", 0, "over the fast channel")).code, ResponseCode::kSuccess);
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("FastTopic", 0), int64_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("FastTopic", 0), int64_t{1}, test::kPatienceMs);
         QCOMPARE(broker.controller().brokerConfig().fastListenPort, portOf(broker.brokerAddress()) - 2);
 
         TestBroker without([](server::BrokerSettings &settings) { settings.broker.fastListenPort = -1; });
@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(broker.call(test::createTopic("StatsTopic", 2)).code, ResponseCode::kSuccess);
         for (int i = 0; i < 5; ++i)
             QCOMPARE(broker.call(test::sendV2("StatsTopic", i % 2, "m" + std::to_string(i))).code, ResponseCode::kSuccess);
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("StatsTopic", 0), int64_t{3}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("StatsTopic", 0), int64_t{3}, test::kPatienceMs);
         const RemotingCommand pulled = broker.call(test::pullRequest("StatsGroup", "StatsTopic", 0, 0));
         QCOMPARE(pulled.code, ResponseCode::kSuccess);
         QCOMPARE(test::decodeRecords(pulled.body).size(), size_t{3});
@@ -192,7 +192,7 @@ private slots:
                 QCOMPARE(broker.call(test::sendV2("ResetTopic", queue, "r")).code, ResponseCode::kSuccess);
             QCOMPARE(broker.call(test::commitOffset("ResetGroup", "ResetTopic", queue, 3)).code, ResponseCode::kSuccess);
         }
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("ResetTopic", 1), int64_t{3}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue("ResetTopic", 1), int64_t{3}, test::kPatienceMs);
         const auto reset = [&](remoting::ExtFields fields) {
             fields.set("topic", fields.value("topic").empty() ? "ResetTopic" : fields.value("topic"));
             fields.set("isForce", "true");

@@ -92,7 +92,7 @@ private slots:
             QVERIFY(!push.extFields.value("storeHost").empty());
         }
         // storeReplyMessageEnable (default true): the reply is in the reply topic too.
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{1}, test::kPatienceMs);
         QVERIFY(response.extFields.value("msgId") != "0");
     }
 
@@ -136,7 +136,7 @@ private slots:
                                       + broker.controller().store().maxOffsetInQueue("RRHostileTopic", 1)
                                       + broker.controller().store().maxOffsetInQueue("RRHostileTopic", 2)
                                       + broker.controller().store().maxOffsetInQueue("RRHostileTopic", 3),
-                                  int64_t{1}, 5000);
+                                  int64_t{1}, test::kPatienceMs);
 
         const RemotingCommand path = broker.call(sendReply("nobody@1", "c1", "x", "x/../../../ESC"));
         QCOMPARE(path.code, ResponseCode::kSystemError);
@@ -149,7 +149,7 @@ private slots:
         const RemotingCommand nul = broker.call(
             sendReply("nobody@1", "c4", "nul", kReplyTopic, std::string("X\001a\0b\002", 6)));
         QCOMPARE(nul.code, ResponseCode::kSystemError); // pushed nowhere, stored
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().store().maxOffsetInQueue(kReplyTopic, 0), int64_t{1}, test::kPatienceMs);
         for (int queue = 0; queue < 18; ++queue)
             QCOMPARE(broker.controller().store().maxOffsetInQueue("SCHEDULE_TOPIC_XXXX", queue), int64_t{0});
         QVERIFY(!std::filesystem::exists(std::filesystem::path(broker.storeDir()).parent_path() / "ESC"));

@@ -233,7 +233,7 @@ private slots:
         broker.client().invokeAsync(broker.brokerAddress(), pull("CG", "Held", 0, 1), std::chrono::milliseconds(10000),
                                     [&](remoting::InvokeResult result) { answered.set_value(std::move(result)); });
         auto future = answered.get_future();
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().pullHold().heldCount(), size_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().pullHold().heldCount(), size_t{1}, test::kPatienceMs);
         // Other requests on the same connection are not blocked behind the held pull.
         QCOMPARE(broker.call(sendV2("Held", 0, "second")).code, ResponseCode::kSuccess);
         QVERIFY(future.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
@@ -257,7 +257,7 @@ private slots:
         broker.client().invokeAsync(broker.brokerAddress(), pull("CG", "Quiet", 0, 1, 6, "TagA", 1000),
                                     std::chrono::milliseconds(10000),
                                     [&](remoting::InvokeResult result) { answered.set_value(std::move(result)); });
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().pullHold().heldCount(), size_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().pullHold().heldCount(), size_t{1}, test::kPatienceMs);
         QCOMPARE(broker.call(sendV2("Quiet", 0, "b", "TAGS\001TagB\002")).code, ResponseCode::kSuccess);
         auto future = answered.get_future();
         QVERIFY(future.wait_for(std::chrono::seconds(10)) == std::future_status::ready);

@@ -265,7 +265,7 @@ private slots:
         broker.client().invokeAsync(broker.brokerAddress(), pullSql("CG_SQL", "SqlHeld", 1, 6, "a = 2"),
                                     std::chrono::milliseconds(10000),
                                     [&](remoting::InvokeResult result) { answered.set_value(std::move(result)); });
-        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().pullHold().heldCount(), size_t{1}, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(broker.controller().pullHold().heldCount(), size_t{1}, test::kPatienceMs);
         QCOMPARE(broker.call(send("SqlHeld", "skip", "a\0013\002")).code, ResponseCode::kSuccess);
         QCOMPARE(broker.call(send("SqlHeld", "wanted", "a\0012\002")).code, ResponseCode::kSuccess);
         auto future = answered.get_future();

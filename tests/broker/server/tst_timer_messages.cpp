@@ -5,6 +5,7 @@
 // SYSTEM_ERROR and its remark. RECALL_MESSAGE with the handle a timer send was answered with keeps
 // that message from being delivered, and refuses what Java refuses with Java's remarks.
 
+#include "admin_test_util.h"
 #include "broker_test_util.h"
 
 #include "broker/common/base64.h"
@@ -86,8 +87,11 @@ private slots:
         QCOMPARE(timerTopic->readQueueNums, 1);
         QCOMPARE(timerTopic->writeQueueNums, 1);
 
+        // The topic first (its creation syncs files), and times 2 s apart: each is still in the
+        // future when stored, and their order is the wheel's, not the sends', on a slow machine.
+        QCOMPARE(broker.call(test::createTopic("TopicTimer", 4)).code, ResponseCode::kSuccess);
         const int64_t now = common::wallMillis();
-        const std::vector<int64_t> at = {now + 1200, now + 600, now + 2500};
+        const std::vector<int64_t> at = {now + 4000, now + 2000, now + 6000};
         for (size_t i = 0; i < at.size(); ++i) {
             const RemotingCommand response = broker.call(
                 sendV2("TopicTimer", "t" + std::to_string(i), "UNIQ_KEY\001U" + std::to_string(i) + "\002TIMER_DELIVER_MS\001"
@@ -172,7 +176,9 @@ private slots:
         TestBroker broker(fastTimers);
         std::string error;
         QVERIFY2(broker.start(error), error.c_str());
-        const int64_t at = common::wallMillis() + 1500;
+        // Due well after the dozen calls below (two of which create topics, syncing files): the
+        // recall must reach the wheel before the slot is read, however slow the machine.
+        const int64_t at = common::wallMillis() + 8000;
         std::map<std::string, std::string> handles;
         for (const std::string key : {"KEEP", "RECALL", "LATER"}) {
             const RemotingCommand sent = broker.call(sendV2("TopicRecall", key, timerProperties(key, key == "LATER" ? at + 400 : at)));
