@@ -46,6 +46,16 @@ if(MQDESK_FUZZ)
   target_link_options(mqdesk_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
 
+# The fuzz targets beside the sanitizer suites (asan preset): the libraries get libFuzzer's
+# coverage instrumentation too (the suites, linked without libFuzzer, run with the sanitizer
+# runtime's no-op coverage callbacks).
+if(MQDESK_FUZZ_TARGETS)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR NOT MQDESK_SANITIZE)
+    message(FATAL_ERROR "MQDESK_FUZZ_TARGETS needs clang and MQDESK_SANITIZE (the asan preset)")
+  endif()
+  target_compile_options(mqdesk_build_flags INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+
 # mqdesk_add_library(name SOURCES...) — a static library of ours with the shared flags.
 function(mqdesk_add_library name)
   add_library(${name} STATIC ${ARGN})

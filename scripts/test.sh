@@ -2,10 +2,11 @@
 # Builds and runs every MQDesk test through CTest, in four phases, each timed:
 #   1. the Release build's whole suite;
 #   2. the engine suites and broker/grpc's (label asan) under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. the engine suites under ThreadSanitizer (MQDESK_TEST_TSAN=0 skips it);
-#   4. every libFuzzer target for a few seconds over its seed corpus (label "fuzz";
-#      MQDESK_TEST_FUZZ=0 skips it). scripts/fuzz.sh runs the targets longer.
-# The sanitizer and fuzz presets build only the engine and what they run (no Qt UI).
+#   3. every libFuzzer target for a few seconds over its seed corpus (label "fuzz";
+#      MQDESK_TEST_FUZZ=0 skips it), from the same ASan build. scripts/fuzz.sh runs them longer,
+#      optimised (the fuzz preset);
+#   4. the engine suites under ThreadSanitizer (MQDESK_TEST_TSAN=0 skips it).
+# The sanitizer presets build only the engine and what they run (no Qt UI).
 # Installs missing Debian packages first. Extra arguments go to every ctest run.
 # Tests run side by side: most of their time is spent waiting (on fsync, on sockets, on a JVM's
 # start), so the Release suite runs nproc+1 at once and the sanitizer and fuzz phases nproc
@@ -69,6 +70,12 @@ cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$engine_test_jobs" "$@"
 end_phase
 
+if [[ ${MQDESK_TEST_FUZZ:-1} == 1 ]]; then
+begin_phase "Fuzz targets (ASan build), a few seconds each over their seed corpora"
+ctest --preset asan-fuzz -j "$engine_test_jobs" "$@"
+end_phase
+fi
+
 if [[ ${MQDESK_TEST_TSAN:-1} == 1 ]]; then
 begin_phase "Engine tests under ThreadSanitizer"
 cmake --preset tsan >/dev/null
@@ -77,10 +84,3 @@ ctest --preset tsan -j "$engine_test_jobs" "$@"
 end_phase
 fi
 
-if [[ ${MQDESK_TEST_FUZZ:-1} == 1 ]]; then
-begin_phase "Fuzz targets, a few seconds each over their seed corpora"
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$jobs"
-ctest --preset fuzz -j "$engine_test_jobs" "$@"
-end_phase
-fi
