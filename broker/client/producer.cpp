@@ -1,6 +1,7 @@
 #include "broker/client/producer.h"
 
 #include "broker/client/route_util.h"
+#include "broker/common/clock.h"
 #include "broker/common/java_hash.h"
 #include "broker/common/message.h"
 #include "broker/remoting/remoting_codes.h"
@@ -14,12 +15,6 @@ namespace mqdesk::client {
 using remoting::ResponseCode;
 
 namespace {
-
-int64_t nowMillis()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // The codes Java's producer retries on another queue (spec §9), plus transport failures.
 bool retryable(const Status &status)
@@ -141,7 +136,7 @@ Result<std::shared_ptr<Producer::PublishInfo>> Producer::publishInfo(const std::
         if (auto it = routes_.find(topic); it != routes_.end())
             cached = it->second;
     }
-    if (cached && !cached->fromTemplate && nowMillis() - cached->fetchedAt < config_.pollNameServerIntervalMillis)
+    if (cached && !cached->fromTemplate && common::wallMillis() - cached->fetchedAt < config_.pollNameServerIntervalMillis)
         return cached;
 
     auto fresh = std::make_shared<PublishInfo>();
@@ -172,7 +167,7 @@ Result<std::shared_ptr<Producer::PublishInfo>> Producer::publishInfo(const std::
                                        + (route.ok ? std::string("route has no writable master queue") : route.error));
         }
     }
-    fresh->fetchedAt = nowMillis();
+    fresh->fetchedAt = common::wallMillis();
     if (cached)
         fresh->sendWhichQueue = cached->sendWhichQueue.load();
     std::lock_guard lock(mutex_);
@@ -240,7 +235,7 @@ Result<Producer::Prepared> Producer::prepare(const Message &message)
     header.topic = message.topic;
     header.defaultTopic = options_.createTopicKey;
     header.defaultTopicQueueNums = options_.defaultTopicQueueNums;
-    header.bornTimestamp = nowMillis();
+    header.bornTimestamp = common::wallMillis();
     header.flag = message.flag;
     // A half message of a transaction carries the PREPARED bits (Java's sendKernelImpl).
     if (properties.get(common::property::kTransactionPrepared) == "true")
@@ -361,7 +356,7 @@ Result<SendResult> Producer::sendBatch(const std::vector<Message> &messages)
     header.topic = messages.front().topic;
     header.defaultTopic = options_.createTopicKey;
     header.defaultTopicQueueNums = options_.defaultTopicQueueNums;
-    header.bornTimestamp = nowMillis();
+    header.bornTimestamp = common::wallMillis();
     header.properties = common::MessageProperties{{std::string(common::property::kWaitStoreMsgOk), "true"}}.encode();
     Status last;
     std::string lastBroker;

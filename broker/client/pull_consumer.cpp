@@ -1,6 +1,7 @@
 #include "broker/client/pull_consumer.h"
 
 #include "broker/client/route_util.h"
+#include "broker/common/clock.h"
 
 #include <chrono>
 #include <set>
@@ -8,12 +9,6 @@
 namespace mqdesk::client {
 
 namespace {
-
-int64_t nowMillis()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // Java PullAPIWrapper.processPullResult: the broker filters by tag hash code; drop collisions.
 void filterByTags(PullResult &result, const remoting::SubscriptionData &subscription)
@@ -62,7 +57,7 @@ Status PullConsumer::subscribe(const std::string &topic, const std::string &subE
     {
         std::lock_guard lock(mutex_);
         remoting::SubscriptionData data = remoting::SubscriptionData::build(topic, subExpression);
-        data.subVersion = nowMillis();
+        data.subVersion = common::wallMillis();
         subscriptions_[topic] = std::move(data);
     }
     return loadRoute(topic).status();

@@ -1,51 +1,8 @@
 #include "broker/common/java_hash.h"
 
+#include "broker/common/text.h"
+
 namespace mqdesk::common {
-
-namespace {
-
-constexpr uint32_t kReplacementChar = 0xFFFD;
-
-// Decodes one code point starting at text[i], advancing i. Invalid sequences yield U+FFFD and
-// consume one byte.
-uint32_t nextCodePoint(std::string_view text, size_t &i)
-{
-    const auto lead = static_cast<uint8_t>(text[i]);
-    int extra = 0;
-    uint32_t cp = 0;
-    if (lead < 0x80) {
-        ++i;
-        return lead;
-    } else if ((lead & 0xE0) == 0xC0) {
-        extra = 1;
-        cp = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-        extra = 2;
-        cp = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0) {
-        extra = 3;
-        cp = lead & 0x07;
-    } else {
-        ++i;
-        return kReplacementChar;
-    }
-    if (i + extra >= text.size()) { // truncated sequence
-        ++i;
-        return kReplacementChar;
-    }
-    for (int k = 1; k <= extra; ++k) {
-        const auto cont = static_cast<uint8_t>(text[i + k]);
-        if ((cont & 0xC0) != 0x80) {
-            ++i;
-            return kReplacementChar;
-        }
-        cp = (cp << 6) | (cont & 0x3F);
-    }
-    i += extra + 1;
-    return cp;
-}
-
-} // namespace
 
 int32_t javaStringHashCode(std::string_view utf8)
 {
@@ -57,7 +14,7 @@ int32_t javaStringHashCode(std::string_view utf8)
             ++i;
             continue;
         }
-        const uint32_t cp = nextCodePoint(utf8, i);
+        const uint32_t cp = decodeUtf8CodePoint(utf8, i);
         if (cp >= 0x10000) {
             const uint32_t v = cp - 0x10000;
             h = 31 * h + (0xD800 + (v >> 10));

@@ -1,5 +1,7 @@
 #include "broker/common/json.h"
 
+#include "broker/common/text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -143,50 +145,6 @@ const char *JsonValue::typeName(Type type)
 
 namespace {
 
-// Decodes one UTF-8 sequence at `i` (advancing it); malformed bytes give U+FFFD, one byte each.
-char32_t nextCodePoint(std::string_view s, size_t &i)
-{
-    const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char lead = byte(i);
-    int length = 0;
-    char32_t cp = 0;
-    if (lead < 0x80) {
-        ++i;
-        return lead;
-    } else if ((lead & 0xE0) == 0xC0 && lead >= 0xC2) {
-        length = 2;
-        cp = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-        length = 3;
-        cp = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0 && lead <= 0xF4) {
-        length = 4;
-        cp = lead & 0x07;
-    } else {
-        ++i;
-        return 0xFFFD;
-    }
-    if (i + static_cast<size_t>(length) > s.size()) {
-        ++i;
-        return 0xFFFD;
-    }
-    for (int k = 1; k < length; ++k) {
-        const unsigned char c = byte(i + static_cast<size_t>(k));
-        if ((c & 0xC0) != 0x80) {
-            ++i;
-            return 0xFFFD;
-        }
-        cp = (cp << 6) | (c & 0x3F);
-    }
-    const bool overlong = (length == 3 && cp < 0x800) || (length == 4 && cp < 0x10000);
-    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        ++i;
-        return 0xFFFD;
-    }
-    i += static_cast<size_t>(length);
-    return cp;
-}
-
 void appendUnicodeEscape(std::string &out, unsigned value)
 {
     static const char digits[] = "0123456789ABCDEF"; // fastjson's IOUtils.DIGITS: upper case
@@ -229,7 +187,7 @@ void appendQuoted(std::string &out, std::string_view s)
         } else {
             // Escape U+0080..U+009F and U+2028/U+2029; copy other (even malformed) bytes as is.
             size_t next = i;
-            const char32_t cp = nextCodePoint(s, next);
+            const char32_t cp = decodeUtf8CodePoint(s, next);
             if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029)
                 appendUnicodeEscape(out, static_cast<unsigned>(cp));
             else
@@ -387,8 +345,8 @@ int compareJavaStrings(std::string_view a, std::string_view b)
     size_t i = 0;
     size_t j = 0;
     while (i < a.size() && j < b.size()) {
-        const char32_t ca = nextCodePoint(a, i);
-        const char32_t cb = nextCodePoint(b, j);
+        const char32_t ca = decodeUtf8CodePoint(a, i);
+        const char32_t cb = decodeUtf8CodePoint(b, j);
         if (ca == cb)
             continue;
         const uint32_t ua = unit(ca);

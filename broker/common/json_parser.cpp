@@ -1,6 +1,7 @@
 // The parser of json.h: strict JSON plus fastjson's dialect (see json.h for the list).
 
 #include "broker/common/json.h"
+#include "broker/common/text.h"
 
 #include <charconv>
 #include <cmath>
@@ -59,17 +60,6 @@ char simpleEscape(char escape)
     case 'v': return '\v';
     default: return 0;
     }
-}
-
-int hexValue(char c)
-{
-    if (isDigit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 class Parser
@@ -287,7 +277,7 @@ private:
     {
         value = 0;
         for (int k = 0; k < 4; ++k) {
-            const int digit = atEnd() ? -1 : hexValue(peek());
+            const int digit = atEnd() ? -1 : hexDigitValue(peek());
             if (digit < 0)
                 return fail("expected 4 hexadecimal digits after \\u");
             value = (value << 4) | static_cast<char32_t>(digit);
@@ -325,8 +315,8 @@ private:
             }
             switch (escape) {
             case 'x': {
-                const int high = pos_ + 1 < text_.size() ? hexValue(text_[pos_]) : -1;
-                const int low = high >= 0 ? hexValue(text_[pos_ + 1]) : -1;
+                const int high = pos_ + 1 < text_.size() ? hexDigitValue(text_[pos_]) : -1;
+                const int low = high >= 0 ? hexDigitValue(text_[pos_ + 1]) : -1;
                 if (low < 0)
                     return fail("expected 2 hexadecimal digits after \\x");
                 appendUtf8(out, static_cast<char32_t>(high * 16 + low));

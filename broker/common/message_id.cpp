@@ -1,6 +1,7 @@
 #include "broker/common/message_id.h"
 
 #include "broker/common/bytes.h"
+#include "broker/common/text.h"
 
 #include <arpa/inet.h>
 
@@ -8,22 +9,6 @@
 #include <ctime>
 
 namespace mqdesk::common {
-
-namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
-
-} // namespace
 
 int64_t monthStartMillis(int64_t millis, int monthDelta)
 {
@@ -56,8 +41,8 @@ std::optional<std::vector<uint8_t>> fromHex(std::string_view text)
         return std::nullopt;
     std::vector<uint8_t> out(text.size() / 2);
     for (size_t i = 0; i < out.size(); ++i) {
-        const int high = hexValue(text[2 * i]);
-        const int low = hexValue(text[2 * i + 1]);
+        const int high = hexDigitValue(text[2 * i]);
+        const int low = hexDigitValue(text[2 * i + 1]);
         if (high < 0 || low < 0)
             return std::nullopt;
         out[i] = static_cast<uint8_t>(high << 4 | low);

@@ -175,6 +175,8 @@ private:
 
 // How long a LocalChannel call may wait for the broker's answer.
 inline constexpr std::chrono::milliseconds kBrokerCallTimeout{3000};
+// The longest invisible duration the proxy takes, in ReceiveMessage and ChangeInvisibleDuration.
+inline constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000;
 
 // A unary RPC answered at once with `status`.
 template <class Response>

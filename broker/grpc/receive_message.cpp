@@ -34,7 +34,6 @@ using server::pop::ExtraInfo;
 namespace {
 
 constexpr int64_t kMinInvisibleMillis = 10'000;
-constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000;
 constexpr int32_t kMaxBatch = 32;
 // What the stream keeps between the end of the poll and the client's deadline.
 constexpr int64_t kDeadlineMarginMillis = 500;

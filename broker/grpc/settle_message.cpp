@@ -26,8 +26,6 @@ using server::pop::ExtraInfo;
 
 namespace {
 
-constexpr int64_t kMaxInvisibleMillis = 12LL * 3600 * 1000; // the proxy's [0, 12 h] of ChangeInvisibleDuration
-
 // A receipt handle the client sends back: parsed, current, and of this broker's topic.
 std::optional<ExtraInfo> readHandle(const std::string &handle, int64_t now, v2::Status &status)
 {

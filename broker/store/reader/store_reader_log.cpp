@@ -14,8 +14,6 @@ using common::DecodeStatus;
 
 namespace {
 
-constexpr int64_t kProgressEvery = 64LL * 1024 * 1024;
-
 struct Step
 {
     enum Kind { Record, Blank, End, Invalid } kind = End;

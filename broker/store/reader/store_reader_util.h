@@ -63,6 +63,9 @@ inline int64_t inferFileSize(const std::vector<MappedFileInfo> &files)
     return best;
 }
 
+// A long read (a log scan, a verify) reports its progress every this many bytes.
+inline constexpr int64_t kProgressEvery = 64LL * 1024 * 1024;
+
 // Whether [p, p + n) holds only zero bytes.
 inline bool allZero(const uint8_t *p, size_t n)
 {

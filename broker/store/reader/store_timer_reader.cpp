@@ -2,6 +2,7 @@
 
 #include "broker/common/bytes.h"
 #include "broker/store/config/timer_metrics.h"
+#include "broker/store/reader/store_reader_util.h"
 
 #include <algorithm>
 #include <cstring>
@@ -18,14 +19,6 @@ namespace {
 
 constexpr int kSlotSize = 32;
 constexpr int kUnitSize = TimerLogUnit::kSize;
-
-bool allZero(const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; ++i)
-        if (p[i] != 0)
-            return false;
-    return true;
-}
 
 bool isTwentyDigits(const std::string &name)
 {

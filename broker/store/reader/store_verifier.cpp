@@ -25,8 +25,6 @@ using common::DecodeStatus;
 
 namespace {
 
-constexpr int64_t kProgressEvery = 64LL * 1024 * 1024;
-
 std::string number(int64_t value) { return std::to_string(value); }
 
 bool isDigits(const std::string &s)
