@@ -82,7 +82,7 @@ void ChoosePortsDialog::check()
         problem = tr("The NameServer and the broker need two different ports.");
     else if (namesrvPort() != 0 && !portIsFree(host_, namesrvPort()))
         problem = tr("Port %1 (NameServer) is in use on %2 — choose another port.").arg(namesrvPort()).arg(host_);
-    else if (brokerPort() != 0 && !portIsFree(host_, brokerPort()))
+    else if (brokerPort() != 0 && !brokerPortIsFree(host_, brokerPort()))
         problem = tr("Port %1 (broker) is in use on %2 — choose another port.").arg(brokerPort()).arg(host_);
     problem_->setText(problem);
     problem_->setVisible(!problem.isEmpty());

@@ -33,6 +33,14 @@ bool portIsFree(const QString &host, quint16 port);
 // port the system picks when none of the next ones is free; 0 when nothing can be bound.
 quint16 findFreePort(const QString &host, quint16 after, std::initializer_list<quint16> avoid);
 
+// The broker listens on its port and, for RocketMQ's VIP channel, on fastListenPort (0, the
+// default: port - 2; -1: none): its port is usable only when both can be bound.
+bool brokerPortIsFree(const QString &host, quint16 port, int fastListenPort = 0);
+
+// As findFreePort, for the broker: a port whose VIP companion is free too and not in `avoid`.
+quint16 findFreeBrokerPort(const QString &host, quint16 after, std::initializer_list<quint16> avoid,
+                           int fastListenPort = 0);
+
 // Which of `options`' fixed ports (0 = any, never taken) cannot be bound, with free ones to
 // offer. Binds sockets: call it off the GUI thread (the broker's thread does, after a failed start).
 PortConflict findPortConflict(const server::EmbeddedBrokerOptions &options);

@@ -616,21 +616,33 @@ private slots:
     {
         QTest::addColumn<bool>("namesrvPortTaken");
         QTest::addColumn<bool>("throughDialog"); // Choose ports… instead of Use port N
-        QTest::newRow("NameServer port") << true << false;
-        QTest::newRow("broker port") << false << false;
-        QTest::newRow("NameServer port, chosen") << true << true;
+        QTest::addColumn<int>("brokerPortAboveTaken"); // 2: the port taken is the broker's VIP channel (port - 2)
+        QTest::newRow("NameServer port") << true << false << 0;
+        QTest::newRow("broker port") << false << false << 0;
+        QTest::newRow("broker's VIP channel port") << false << false << 2;
+        QTest::newRow("NameServer port, chosen") << true << true << 0;
     }
 
     void portInUseIsFixedInOneClick()
     {
         QFETCH(bool, namesrvPortTaken);
         QFETCH(bool, throughDialog);
+        QFETCH(int, brokerPortAboveTaken);
         QTcpServer holder;
-        QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
-        const quint16 taken = holder.serverPort();
+        quint16 taken = 0; // a held port, with the broker's port (when above it) free
+        for (int attempt = 0; attempt < 20 && taken == 0; ++attempt) {
+            QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
+            if (brokerPortAboveTaken == 0
+                || ui::portIsFree(QStringLiteral("127.0.0.1"), static_cast<quint16>(holder.serverPort() + brokerPortAboveTaken)))
+                taken = holder.serverPort();
+            else
+                holder.close();
+        }
+        QVERIFY(taken != 0);
+        const quint16 brokerPort = static_cast<quint16>(taken + brokerPortAboveTaken);
         QTemporaryDir dir;
         MainWindow window(namesrvPortTaken ? optionsFor(dir.filePath(QStringLiteral("s")), taken)
-                                           : optionsFor(dir.filePath(QStringLiteral("s")), 0, taken));
+                                           : optionsFor(dir.filePath(QStringLiteral("s")), 0, brokerPort));
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(window.brokerHost().state(), BrokerHost::State::Failed, 60000);
         const ui::PortConflict conflict = window.brokerHost().portConflict();
@@ -638,18 +650,21 @@ private slots:
         QCOMPARE(conflict.brokerTaken, !namesrvPortTaken);
         quint16 offered = namesrvPortTaken ? conflict.freeNamesrvPort : conflict.freeBrokerPort;
         QVERIFY(offered != 0 && offered != taken);
+        if (!namesrvPortTaken) // the offered port's VIP channel (port - 2) is free too
+            QVERIFY(ui::portIsFree(QStringLiteral("127.0.0.1"), static_cast<quint16>(offered - 2)));
 
         const QString role = namesrvPortTaken ? QStringLiteral("NameServer") : QStringLiteral("broker");
         const auto labels = window.pages()->widget(0)->findChildren<QLabel *>();
         QVERIFY(std::any_of(labels.begin(), labels.end(), [&](QLabel *label) {
-            return label->text().contains(QStringLiteral("Port %1 (%2) is in use").arg(taken).arg(role));
+            return label->text().contains(QStringLiteral("Port %1 (%2) is in use").arg(namesrvPortTaken ? taken : brokerPort).arg(role));
         }));
         auto *button = window.findChild<QPushButton *>(QStringLiteral("usePortsButton"));
         QVERIFY(button && button->isVisible());
         QCOMPARE(button->text(), QStringLiteral("Use port %1").arg(offered));
         auto *statusButton = window.findChild<QToolButton *>(QStringLiteral("statusUsePortsButton"));
         QVERIFY(statusButton && statusButton->isVisible());
-        QVERIFY2(window.statusText().contains(QStringLiteral("port %1 is in use").arg(taken)), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QStringLiteral("port %1 is in use").arg(namesrvPortTaken ? taken : brokerPort)),
+                 qPrintable(window.statusText()));
         if (namesrvPortTaken && !throughDialog)
             saveScreenshot(window, QStringLiteral("overview-port-in-use"));
 
