@@ -58,8 +58,10 @@ endif()
 
 # Libraries compile as unity builds (a few sources per translation unit, the headers parsed once
 # for them): on 2 cores that halves their build. Every .cpp must therefore keep its file-local
-# names distinct from its neighbours' (a shared helper belongs in a header). Test executables
-# are not unity builds: their helpers repeat names from file to file.
+# names distinct from its neighbours' (a shared helper belongs in a header): the same name twice
+# fails to compile, but two overloads of one name (or a file-scope `using namespace`) would
+# silently meet in one unit, so file-local helpers get names that say what they do. Test
+# executables are not unity builds: their helpers repeat names from file to file.
 option(MQDESK_UNITY_BUILD "Compile the libraries as unity builds" ON)
 
 # mqdesk_add_library(name SOURCES...) — a static library of ours with the shared flags.

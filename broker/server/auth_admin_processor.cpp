@@ -22,7 +22,7 @@ RemotingCommand answer(const RemotingCommand &request, int32_t code, std::string
     return RemotingCommand::createResponse(request, code, std::move(remark));
 }
 
-RemotingCommand withBody(const RemotingCommand &request, const common::JsonValue &body)
+RemotingCommand withJsonBody(const RemotingCommand &request, const common::JsonValue &body)
 {
     RemotingCommand response = answer(request, ResponseCode::kSuccess);
     const std::string json = common::toJsonCompact(body);
@@ -164,7 +164,7 @@ RemotingCommand AuthAdminProcessor::getUser(const Command &request)
         return answer(request, ResponseCode::kInvalidParameter, "The username is blank");
     const std::optional<acl::User> user = store_.user(username);
     // Java answers an unknown user with success and no body; its UserInfo carries the password.
-    return user ? withBody(request, acl::userToJson(*user)) : answer(request, ResponseCode::kSuccess);
+    return user ? withJsonBody(request, acl::userToJson(*user)) : answer(request, ResponseCode::kSuccess);
 }
 
 RemotingCommand AuthAdminProcessor::listUsers(const Command &request)
@@ -174,7 +174,7 @@ RemotingCommand AuthAdminProcessor::listUsers(const Command &request)
         users.push_back(acl::userToJson(user));
     // Java sends no body for an empty list; the Dashboard 2.1.0 then fails on a null list. `[]`
     // reads as the same empty list everywhere.
-    return withBody(request, common::JsonValue(std::move(users)));
+    return withJsonBody(request, common::JsonValue(std::move(users)));
 }
 
 RemotingCommand AuthAdminProcessor::createAcl(const Command &request)
@@ -212,7 +212,7 @@ RemotingCommand AuthAdminProcessor::getAcl(const Command &request)
     if (!store_.user(subject.substr(5)))
         return answer(request, ResponseCode::kNoPermission, "The subject is not exist.");
     const std::optional<acl::Acl> acl = store_.acl(subject);
-    return acl ? withBody(request, acl::aclToJson(*acl)) : answer(request, ResponseCode::kSuccess);
+    return acl ? withJsonBody(request, acl::aclToJson(*acl)) : answer(request, ResponseCode::kSuccess);
 }
 
 RemotingCommand AuthAdminProcessor::listAcls(const Command &request)
@@ -220,7 +220,7 @@ RemotingCommand AuthAdminProcessor::listAcls(const Command &request)
     common::JsonArray acls;
     for (const acl::Acl &acl : store_.acls(field(request, "subjectFilter"), field(request, "resourceFilter")))
         acls.push_back(acl::aclToJson(acl));
-    return withBody(request, common::JsonValue(std::move(acls))); // `[]` when empty, as for users
+    return withJsonBody(request, common::JsonValue(std::move(acls))); // `[]` when empty, as for users
 }
 
 } // namespace mqdesk::server

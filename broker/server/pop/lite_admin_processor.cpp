@@ -45,7 +45,7 @@ struct LmqFigures
     int64_t lastStoreTimestamp = 0;
 };
 
-RemotingCommand withBody(const RemotingCommand &request, JsonObject body)
+RemotingCommand withFastjsonBody(const RemotingCommand &request, JsonObject body)
 {
     RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSuccess);
     const std::string text = common::toFastjsonCompact(JsonValue(std::move(body)));
@@ -151,7 +151,7 @@ RemotingCommand PopService::answerLiteAdmin(const RemotingCommand &request)
         body.set("orderInfoCount", JsonValue(liteOrderInfo_->heldQueueCount()));
         body.set("storeType", JsonValue(std::string("default")));
         body.set("topicMeta", JsonValue(std::move(topicMeta)));
-        return withBody(request, std::move(body));
+        return withFastjsonBody(request, std::move(body));
     }
     case remoting::RequestCode::kGetParentTopicInfo: {
         const std::string topic = reader.requireString("topic");
@@ -166,7 +166,7 @@ RemotingCommand PopService::answerLiteAdmin(const RemotingCommand &request)
         body.set("lmqNum", JsonValue(static_cast<int64_t>(liteQueuesOf({}).size())));
         body.set("topic", JsonValue(topic));
         body.set("ttl", JsonValue(expiration(topic)));
-        return withBody(request, std::move(body));
+        return withFastjsonBody(request, std::move(body));
     }
     case remoting::RequestCode::kGetLiteTopicInfo: {
         const std::string parent = reader.requireString("parentTopic");
@@ -194,7 +194,7 @@ RemotingCommand PopService::answerLiteAdmin(const RemotingCommand &request)
         body.set("shardingToBroker", JsonValue(true)); // one broker holds every lite topic
         body.set("subscriber", JsonValue(std::move(subscribers)));
         body.set("topicOffset", JsonValue(std::move(offsets)));
-        return withBody(request, std::move(body));
+        return withFastjsonBody(request, std::move(body));
     }
     case remoting::RequestCode::kGetLiteClientInfo: {
         const std::string parent = reader.requireString("parentTopic");
@@ -224,7 +224,7 @@ RemotingCommand PopService::answerLiteAdmin(const RemotingCommand &request)
             body.set("liteTopicSet", JsonValue());
         }
         body.set("parentTopic", JsonValue(parent));
-        return withBody(request, std::move(body));
+        return withFastjsonBody(request, std::move(body));
     }
     case remoting::RequestCode::kGetLiteGroupInfo:
         return answerLiteGroupInfo(request);
@@ -334,7 +334,7 @@ RemotingCommand PopService::answerLiteGroupInfo(const RemotingCommand &request)
     body.set("liteTopicOffsetWrapper", wrapper.empty() ? JsonValue() : JsonValue(std::move(wrapper)));
     body.set("parentTopic", JsonValue(parent));
     body.set("totalLagCount", JsonValue(totalLag));
-    return withBody(request, std::move(body));
+    return withFastjsonBody(request, std::move(body));
 }
 
 } // namespace mqdesk::server::pop
