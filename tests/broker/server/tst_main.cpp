@@ -9,9 +9,10 @@ QObject *createSqlFilterBrokerTest();
 QObject *createTopicTypesTest();
 QObject *createTimerMessagesTest();
 QObject *createPopTest();
+QObject *createPopLongPollingTest();
 QObject *createClientCallsTest();
 QObject *createLiteTopicsTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
                   createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest(),
-                  createPopTest(), createClientCallsTest(), createLiteTopicsTest())
+                  createPopTest(), createPopLongPollingTest(), createClientCallsTest(), createLiteTopicsTest())
