@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
@@ -159,13 +160,13 @@ private:
         return bound;
     }
 
-    // A port P the kernel offers with P-below .. P+above free as well and none in `taken`.
+    // A free port P with P-below .. P+above free as well and none in `taken`, drawn at random from
+    // 20000-32000: below Linux's ephemeral range (32768-60999), so neither an outgoing connection nor a
+    // parallel test's bind(0) can take it between this check and the JVM's bind.
     static quint16 freePort(std::set<quint16> &taken, int below, int above)
     {
         for (int attempt = 0; attempt < 200; ++attempt) {
-            const int port = bindTcp(0);
-            if (port - below < 1024 || port + above > 65535)
-                continue;
+            const int port = QRandomGenerator::global()->bounded(20000, 32000);
             bool free = true;
             for (int p = port - below; p <= port + above && free; ++p)
                 free = !taken.count(static_cast<quint16>(p)) && bindTcp(p) == p;

@@ -59,26 +59,27 @@ cleanup() {
 trap cleanup EXIT
 
 # Free ports; the broker's also with its port − 2 (the fast channel) and + 1 (Java's HA port) free.
+# Drawn from 20000-32000, below Linux's ephemeral range (32768-60999): an outgoing connection or a
+# parallel test's bind(0) cannot take one between this check and the servers' binds.
 read -r ns_port broker_port grpc_port web_port < <(python3 -c '
-import socket
-def free(port=0):
-    s = socket.socket()
-    try:
-        s.bind(("0.0.0.0", port))
-        return s
-    except OSError:
-        return None
-held = [free() for _ in range(3)]
-for _ in range(200):
-    s = free()
-    p = s.getsockname()[1]
-    near = [free(p - 2), free(p + 1)] if p > 1100 and p < 65000 else [None]
-    if all(near):
-        held += near
-        broker = p
-        break
-ports = [h.getsockname()[1] for h in held[:3]]
-print(ports[0], broker, ports[1], ports[2])')
+import random, socket
+def free(port):
+    with socket.socket() as s:
+        try:
+            s.bind(("0.0.0.0", port))
+            return True
+        except OSError:
+            return False
+picked = set()
+def pick(below=0, above=0):
+    while True:
+        p = random.randrange(20000, 32000)
+        span = range(p - below, p + above + 1)
+        if not picked.intersection(span) and all(free(q) for q in span):
+            picked.update(span)
+            return p
+ns, broker, grpc, web = pick(), pick(2, 1), pick(), pick()
+print(ns, broker, grpc, web)')
 namesrv=127.0.0.1:$ns_port
 
 if [[ -z $java_cp ]]; then

@@ -31,6 +31,7 @@
 #include <QSqlQuery>
 #include <QStackedWidget>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -63,20 +64,22 @@ namespace {
 constexpr int kTimeout = 30000;
 constexpr int64_t kMinute = 60 * 1000;
 
-// A TCP port nobody listens on now (the broker binds it a moment later).
+// A TCP port nobody listens on now (the broker binds it a moment later), drawn from 20000-32000:
+// below Linux's ephemeral range, so no outgoing connection takes it meanwhile.
 uint16_t freePort()
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    uint16_t port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
+    for (;;) {
+        const auto port = static_cast<uint16_t>(QRandomGenerator::global()->bounded(20000, 32000));
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        address.sin_port = htons(port);
+        const bool free = ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+        ::close(fd);
+        if (free)
+            return port;
+    }
 }
 
 // Runs `work` on the store's thread and waits for its result (tests only).

@@ -28,6 +28,11 @@ import java.util.concurrent.TimeUnit;
  * A proxy runs the class path it is given (javaBrokerClassPath(): tests/interop/java/javabroker's,
  * which holds rocketmq-proxy), so any module can start one.
  *
+ * The ports are checked free when picked, but any process may take one before the child binds it (an
+ * outgoing connection's ephemeral port, a parallel test's listener). A first start that fails on
+ * "Address already in use" picks fresh ports, rewrites the config and tries again (BIND_ATTEMPTS in all);
+ * a restart keeps its ports, since clients already hold the address.
+ *
  * start() waits for the "boot success" line ("rocketmq-proxy startup successfully" for a proxy); stop() is SIGTERM and, for a broker, requires that the
  * store has no `abort` file afterwards (a clean shutdown); kill() is SIGKILL.
  */
@@ -35,6 +40,7 @@ public final class JavaPeer implements AutoCloseable {
     public enum Kind { NAMESRV, BROKER, PROXY }
 
     private static final long READY_TIMEOUT_S = 60;
+    private static final int BIND_ATTEMPTS = 4;
     private static final long STOP_TIMEOUT_S = 60;
     private static final String CLUSTER = "DefaultCluster";
     private static final java.util.regex.Pattern SUCCESS_CODE = java.util.regex.Pattern.compile("\"code\"\\s*:\\s*0\\b");
@@ -43,7 +49,7 @@ public final class JavaPeer implements AutoCloseable {
     private final Path root;
     private final Path confFile;
     private final Path storeDir;
-    private final int port;
+    private int port; // re-picked when the first start finds a port taken (startOnFreePorts)
     private final String heap;
     private String classPath; // null: this JVM's java.class.path, read at start()
     private String namesrvAddr; // a proxy's: start() waits until it routes the cluster
@@ -152,6 +158,44 @@ public final class JavaPeer implements AutoCloseable {
             throw new IllegalStateException(this + " is already running");
         if (kind == Kind.PROXY)
             awaitClusterRoute(namesrvAddr, CLUSTER, READY_TIMEOUT_S);
+        if (starts > 0)
+            return launch();
+        for (int attempt = 1;; ++attempt) {
+            try {
+                return launch();
+            } catch (PortTakenException e) {
+                if (attempt == BIND_ATTEMPTS)
+                    throw e;
+                int was = port;
+                repickPorts();
+                Log.info("%s: a port of %d was taken before the child bound it (%s); trying again on %d", this, was,
+                         e.getMessage().lines().findFirst().orElse(""), port);
+            }
+        }
+    }
+
+    /** A child that exited before booting because a port it binds was taken meanwhile. */
+    private static final class PortTakenException extends IllegalStateException {
+        PortTakenException(String message) { super(message); }
+    }
+
+    /** New free ports for a peer that never booted, written into its config file. */
+    private void repickPorts() throws IOException {
+        String conf = Files.readString(confFile, StandardCharsets.UTF_8);
+        switch (kind) {
+            case NAMESRV -> port = freePort(0, 0);
+            case BROKER -> port = freePort(2, 1);
+            case PROXY -> {
+                port = freePort(0, 0);
+                conf = conf.replaceFirst("\"remotingListenPort\": \\d+", "\"remotingListenPort\": " + freePort(0, 0));
+            }
+        }
+        conf = kind == Kind.PROXY ? conf.replaceFirst("\"grpcServerPort\": \\d+", "\"grpcServerPort\": " + port)
+                                  : conf.replaceFirst("(?m)^listenPort=\\d+$", "listenPort=" + port);
+        Files.writeString(confFile, conf, StandardCharsets.UTF_8);
+    }
+
+    private JavaPeer launch() throws IOException, InterruptedException {
         ++starts;
         Path home = root.resolve("home");
         Files.createDirectories(home);
@@ -199,9 +243,13 @@ public final class JavaPeer implements AutoCloseable {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_TIMEOUT_S);
         synchronized (ready) {
             while (!ready[0]) {
-                if (!process.isAlive())
-                    throw new IllegalStateException(this + " exited with status " + process.exitValue()
-                                                    + " before booting; output:\n" + tail());
+                if (!process.isAlive()) {
+                    reader.join(2000); // the whole output, to tell a port clash from other failures
+                    String message = this + " exited with status " + process.exitValue()
+                                     + " before booting; output:\n" + tail();
+                    throw message.contains("java.net.BindException") ? new PortTakenException(message)
+                                                                     : new IllegalStateException(message);
+                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0)
                     throw new IllegalStateException(this + " did not boot within " + READY_TIMEOUT_S
@@ -317,16 +365,13 @@ public final class JavaPeer implements AutoCloseable {
 
     /**
      * A port p that is free on all addresses, with p - below .. p + above free too (the broker's
-     * fastListenPort and haListenPort).
+     * fastListenPort and haListenPort), drawn at random from 20000-32000: below Linux's ephemeral range
+     * (32768-60999), so neither an outgoing connection nor a parallel test's bind(0) takes it before the
+     * child binds it.
      */
     static int freePort(int below, int above) throws IOException {
-        for (int attempt = 0; attempt < 50; ++attempt) {
-            int p;
-            try (ServerSocket s = new ServerSocket(0)) {
-                p = s.getLocalPort();
-            }
-            if (p - below < 1024 || p + above > 65535)
-                continue;
+        for (int attempt = 0; attempt < 200; ++attempt) {
+            int p = java.util.concurrent.ThreadLocalRandom.current().nextInt(20000, 32000);
             boolean ok = true;
             for (int q = p - below; q <= p + above && ok; ++q)
                 ok = isFree(q);
