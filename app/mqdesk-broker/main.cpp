@@ -74,6 +74,14 @@ int main(int argc, char **argv)
     app.add_flag("--allow-unauthenticated", allowUnauthenticated,
                  "Listen on a non-loopback address without ACL: every host that reaches it may read, write and "
                  "delete every topic (a warning is printed)");
+    std::vector<std::string> topicSeeds;
+    std::vector<std::string> groupSeeds;
+    app.add_option("--topic", topicSeeds,
+                   "Create this topic before the ready line: NAME[:QUEUES[:TYPE]], e.g. orders:4:FIFO (8 queues and "
+                   "no message.type by default; repeat for more)");
+    app.add_option("--group", groupSeeds,
+                   "Create this subscription group before the ready line: NAME, or NAME:orderly for a FIFO group "
+                   "(repeat for more)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -112,6 +120,20 @@ int main(int argc, char **argv)
     // for 0.0.0.0 / :: one that other machines reach (bind_policy.h), unless broker.conf sets it.
     mqdesk::server::resolveAdvertisedAddress(options.settings);
     options.allowUnauthenticated = allowUnauthenticated;
+    for (const std::string &text : topicSeeds) {
+        std::string error;
+        if (!mqdesk::server::parseTopicSeed(text, options.topics.emplace_back(), error)) {
+            std::cerr << "mqdesk-broker: --topic " << text << ": " << error << "\n";
+            return kExitUsage;
+        }
+    }
+    for (const std::string &text : groupSeeds) {
+        std::string error;
+        if (!mqdesk::server::parseGroupSeed(text, options.groups.emplace_back(), error)) {
+            std::cerr << "mqdesk-broker: --group " << text << ": " << error << "\n";
+            return kExitUsage;
+        }
+    }
     options.namesrvPort = static_cast<uint16_t>(namesrvPort);
 
     if (printConfig) {

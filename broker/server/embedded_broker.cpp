@@ -100,6 +100,10 @@ bool EmbeddedBroker::start(std::string &error)
             namesrv_->stop();
         return false;
     }
+    if (!applySeeds(*broker_, options_.topics, options_.groups, error)) {
+        shutdown();
+        return false;
+    }
     return true;
 }
 

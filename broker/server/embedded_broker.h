@@ -8,10 +8,12 @@
 
 #include "broker/acl/acl_signer.h"
 #include "broker/server/broker_config.h"
+#include "broker/server/startup_seeds.h"
 #include "broker/store/recovery_progress.h"
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mqdesk::namesrv {
 class NamesrvController;
@@ -36,6 +38,9 @@ struct EmbeddedBrokerOptions
     // Told how the store's recovery progresses while start() runs, on start()'s thread
     // (store/recovery_progress.h).
     store::RecoveryProgressCallback recoveryProgress;
+    // Created once the broker serves, before start() returns (startup_seeds.h).
+    std::vector<TopicSeed> topics;
+    std::vector<GroupSeed> groups;
 };
 
 // A Super user's credentials the options name — innerClientAuthenticationCredentials, else

@@ -29,7 +29,7 @@ std::string printable(std::string_view name)
 
 std::string nameError(std::string_view kind, std::string_view name, std::string_view field, size_t maxLength)
 {
-    const std::string where = " (request field " + std::string(field) + ")";
+    const std::string where = field.empty() ? std::string() : " (request field " + std::string(field) + ")";
     if (name.empty())
         return "The specified " + std::string(kind) + " is blank." + where;
     if (name.size() > maxLength)

@@ -20,8 +20,9 @@ inline constexpr size_t kMaxGroupNameLength = 255;
 bool hasOnlyNameCharacters(std::string_view name);
 
 // The remark a broker answers for a bad topic or group name, naming the request field it came
-// in (`field`, e.g. "topic" or "consumerDataSet[0].groupName"); empty when the name is legal.
-// Texts follow Java's TopicValidator, with the field added.
+// in (`field`, e.g. "topic" or "consumerDataSet[0].groupName"; empty: not named, for names that
+// came from elsewhere); empty when the name is legal. Texts follow Java's TopicValidator, with the
+// field added.
 std::string topicNameError(std::string_view topic, std::string_view field = "topic");
 std::string groupNameError(std::string_view group, std::string_view field = "group");
 // A topic a consumer names (heartbeat subscriptions, queue locks): its own %RETRY%<group> may be

@@ -1,5 +1,5 @@
 // mqdesk-broker run for real, as scripts run it: the ready line, clean stops on SIGTERM and
-// SIGINT, -p, bad flags and config values, ports in use, registration with an external
+// SIGINT, -p, bad flags and config values, --topic/--group, ports in use, registration with an external
 // NameServer (-n), and the bind policy (--bind beyond loopback needs ACL or
 // --allow-unauthenticated; a wildcard bind registers a reachable address).
 
@@ -207,6 +207,18 @@ private slots:
                                       << QStringLiteral("frobnicate");
         QTest::newRow("missing conf") << QByteArray() << QStringList{QStringLiteral("-c"), QStringLiteral("/nonexistent.conf")}
                                       << 2 << QStringLiteral("/nonexistent.conf");
+        QTest::newRow("topic name") << QByteArray() << QStringList{QStringLiteral("--topic"), QStringLiteral("a/../b")}
+                                    << 2 << QStringLiteral("--topic a/../b: The specified topic[a/../b] contains illegal");
+        QTest::newRow("topic queues") << QByteArray() << QStringList{QStringLiteral("--topic"), QStringLiteral("t:0")}
+                                      << 2 << QStringLiteral("--topic t:0: the queue count '0' is not a number");
+        QTest::newRow("topic type") << QByteArray() << QStringList{QStringLiteral("--topic"), QStringLiteral("t:4:SPICY")}
+                                    << 2 << QStringLiteral("--topic t:4:SPICY: the message type 'SPICY' is not one of");
+        QTest::newRow("topic parts") << QByteArray() << QStringList{QStringLiteral("--topic"), QStringLiteral("t:4:FIFO:x")}
+                                     << 2 << QStringLiteral("NAME[:QUEUES[:TYPE]]");
+        QTest::newRow("group") << QByteArray() << QStringList{QStringLiteral("--group"), QStringLiteral("g:fast")}
+                               << 2 << QStringLiteral("--group g:fast: expected NAME or NAME:orderly");
+        QTest::newRow("system topic") << QByteArray() << QStringList{QStringLiteral("--topic"), QStringLiteral("TBW102")}
+                                      << 1 << QStringLiteral("reserved for the broker");
     }
 
     void badInputIsNamed()
@@ -224,6 +236,51 @@ private slots:
         QCOMPARE(broker.waitExit(), exitCode);
         const QString err = broker.stderrText() + broker.stdoutText();
         QVERIFY2(err.contains(message), qPrintable(err));
+    }
+
+    // --topic and --group: in place, and routed by the NameServer, when the ready line appears, so a
+    // test fixture needs no admin call; with auto-creation off, only those topics exist.
+    void topicsAndGroupsExistAtTheReadyLine()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("store"));
+        const QString conf = writeConf(dir, QStringLiteral("broker.conf"), "autoCreateTopicEnable=false\n");
+        BrokerProcess broker;
+        broker.start(freePorts(store) << QStringLiteral("-c") << conf << QStringLiteral("--topic")
+                                      << QStringLiteral("orders:4:FIFO") << QStringLiteral("--topic")
+                                      << QStringLiteral("plain") << QStringLiteral("--group")
+                                      << QStringLiteral("shipping:orderly") << QStringLiteral("--group")
+                                      << QStringLiteral("audit"));
+        const Ready ready = broker.waitReady();
+        QVERIFY2(!ready.broker.isEmpty(), qPrintable(broker.stderrText()));
+        const auto route = [&](const char *topic) {
+            remoting::RemotingClient client;
+            RemotingCommand request = RemotingCommand::createRequest(remoting::RequestCode::kGetRouteinfoByTopic);
+            request.extFields.set("topic", topic);
+            return client.invokeSync(ready.namesrv.toStdString(), request, std::chrono::milliseconds(5000));
+        };
+        for (const auto &[topic, queues] : {std::pair{"orders", 4}, std::pair{"plain", 8}}) {
+            const auto answer = route(topic);
+            QVERIFY2(answer.ok() && answer.response.code == remoting::ResponseCode::kSuccess, topic);
+            remoting::TopicRouteData data;
+            std::string error;
+            const std::string body(answer.response.body.begin(), answer.response.body.end());
+            QVERIFY2(remoting::TopicRouteData::fromJson(body, data, error), error.c_str());
+            QCOMPARE(data.queueDatas.size(), size_t(1));
+            QCOMPARE(data.queueDatas[0].writeQueueNums, queues);
+        }
+        QVERIFY(route("unknown").response.code == remoting::ResponseCode::kTopicNotExist);
+        QCOMPARE(broker.stop(), 0);
+
+        QFile topics(store + QStringLiteral("/config/topics.json"));
+        QVERIFY(topics.open(QIODevice::ReadOnly));
+        const QByteArray topicsJson = topics.readAll();
+        QVERIFY2(topicsJson.contains("\"message.type\":\"FIFO\""), topicsJson.constData());
+        QFile groups(store + QStringLiteral("/config/subscriptionGroup.json"));
+        QVERIFY(groups.open(QIODevice::ReadOnly));
+        const QByteArray groupsJson = groups.readAll();
+        QVERIFY(groupsJson.contains("\"shipping\"") && groupsJson.contains("\"audit\""));
+        QVERIFY(groupsJson.contains("\"consumeMessageOrderly\":true"));
     }
 
     void unknownKeysAreReportedNotFatal()
