@@ -226,6 +226,47 @@ def measure(target, opts, flush_mode, root):
     return result
 
 
+def measure_startup(target, opts, root):
+    """One idle start as a test fixture would do it: seconds from the first spawn to ready (Java: the
+    NameServer, then the broker, as a test must start both), resident memory once ready (VmRSS, summed),
+    and seconds from SIGTERM to exit."""
+    work = tempfile.mkdtemp(prefix=f"{target}-startup-", dir=root)
+    started = time.monotonic()
+    if target == "java":
+        processes, _, _ = start_java_cluster(work, opts.classpath, "ASYNC_FLUSH", opts.set)
+    else:
+        processes, _, _ = start_mqdesk(work, opts.broker, "ASYNC_FLUSH", opts.set)
+    ready = time.monotonic() - started
+    time.sleep(1)  # the first registration, as a test would find the broker
+    rss = sum(p.status_kib("VmRSS") for p in processes) / 1024
+    threads = sum(p.status_kib("Threads") for p in processes)
+    stopping = time.monotonic()
+    for p in processes:
+        p.stop()
+    stopped = time.monotonic() - stopping
+    if not opts.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"ready_s": ready, "rss_mib": rss, "threads": threads, "stop_s": stopped}
+
+
+def print_startup(runs):
+    """Medians over the runs, Java and MQDesk measured alternately."""
+    rows = [("ready_s", "Spawn to ready (Java: NameServer + broker), s", "{:.2f}"),
+            ("rss_mib", "Resident memory once ready (VmRSS, all processes), MiB", "{:.0f}"),
+            ("threads", "Threads", "{:.0f}"),
+            ("stop_s", "SIGTERM to exit, s", "{:.2f}")]
+    count = len(runs["java"])
+    print(f"\n### An idle broker for a test: start, ready, stop (median of {count} runs each, alternating)\n")
+    print("| metric | Java 5.5.0 | MQDesk | MQDesk ÷ Java |")
+    print("|---|---:|---:|---:|")
+    for key, label, fmt in rows:
+        j = sorted(r[key] for r in runs["java"])[count // 2]
+        m = sorted(r[key] for r in runs["mqdesk"])[count // 2]
+        ratio = f"{m / j:.3f}" if j else "–"
+        print(f"| {label} | {fmt.format(j)} | {fmt.format(m)} | {ratio} |")
+    sys.stdout.flush()
+
+
 ROWS = [
     ("send_tps", "Send TPS (RocketMQ benchmark Producer, Consumer beside it)", "{:.0f}", True),
     ("rt_avg_ms", "Send RT avg, ms (benchmark Producer)", "{:.3f}", False),
@@ -268,12 +309,22 @@ def main():
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a broker.conf line for both brokers (repeatable), e.g. writeWithoutMmap=true")
     parser.add_argument("--keep", action="store_true", help="keep the stores and logs")
+    parser.add_argument("--startup", type=int, default=0, metavar="RUNS",
+                        help="only start, measure and stop each broker idle RUNS times (a test fixture's view: "
+                             "spawn to ready, memory, stop), no load")
     opts = parser.parse_args()
     with open(opts.classpath_file) as f:
         opts.classpath = f.read().strip()
     root = tempfile.mkdtemp(prefix="mqdesk-compare-java-")
     print(f"compare-java: stores and logs in {root}", file=sys.stderr)
-    for flush_mode in opts.modes.split(","):
+    if opts.startup:
+        runs = {"java": [], "mqdesk": []}
+        for _ in range(opts.startup):
+            for target in ("java", "mqdesk"):
+                runs[target].append(measure_startup(target, opts, root))
+        print_startup(runs)
+        opts.modes = ""
+    for flush_mode in filter(None, opts.modes.split(",")):
         results = {}
         for target in ("java", "mqdesk"):
             print(f"compare-java: {flush_mode} against {target} …", file=sys.stderr)

@@ -59,6 +59,23 @@ if [[ ! -e $venv/.installed || tests/conformance/python/requirements.txt -nt $ve
   fi
   touch "$venv/.installed"
 fi
+# The pytest plugin's tests (integrations/python) run in their own venv: pytest and the SDK as pinned
+# by integrations/python/tests/requirements.txt, and the plugin itself installed editable (so its
+# source is what runs); remade when either file changes.
+venv=integrations/python/.venv
+if [[ ! -e $venv/.installed || integrations/python/tests/requirements.txt -nt $venv/.installed ||
+      integrations/python/pyproject.toml -nt $venv/.installed ]]; then
+  echo "== pip install into $venv"
+  rm -rf "$venv"
+  if ! { python3 -m venv "$venv" &&
+         "$venv/bin/pip" install --disable-pip-version-check --no-input -q \
+           -r integrations/python/tests/requirements.txt &&
+         "$venv/bin/pip" install --disable-pip-version-check --no-input -q -e integrations/python; }; then
+    echo "test.sh: making $venv failed (it needs python3-venv and the PyPI registry; see the errors above)" >&2
+    exit 1
+  fi
+  touch "$venv/.installed"
+fi
 ctest --preset release -j "$release_test_jobs" "$@"
 end_phase
 
