@@ -214,7 +214,7 @@ void GroupsView::refresh()
 
 void GroupsView::refreshIfShown()
 {
-    if (!isVisible() || window()->isMinimized() || listInFlight_ || presenceInFlight_ || !connection_.isConnected())
+    if (!isVisible() || window()->isMinimized() || listFetch_.busy() || presenceInFlight_ || !connection_.isConnected())
         return;
     fetchList(true);
 }
@@ -222,10 +222,8 @@ void GroupsView::refreshIfShown()
 void GroupsView::fetchList(bool live)
 {
     if (!connection_.isConnected()) {
-        ++refreshGeneration_; // answers still under way are of no use
+        listFetch_.cancel(); // answers still under way are of no use
         loading_ = false;
-        listInFlight_ = false;
-        fetchQueued_ = false;
         presenceInFlight_ = false;
         applySnapshot({});
         status_->setText(tr("Not connected: start the broker (Broker ▸ Start) to see its consumer groups."));
@@ -236,29 +234,26 @@ void GroupsView::fetchList(bool live)
         status_->setText(tr("Loading consumer groups…"));
         updateEmptyState();
     }
-    // One list fetch at a time: F5 (or an action, or another cluster) while one is under way
-    // fetches again once it is answered, and that answer, maybe older than the change, is dropped.
-    if (listInFlight_) {
-        fetchQueued_ = true;
-        return;
-    }
-    startFetch(live);
+    // F5 (or an action, or another cluster) while a list fetch is under way fetches again once it
+    // is answered, and that answer, maybe older than the change, is dropped.
+    if (listFetch_.request())
+        startFetch(live);
 }
 
 void GroupsView::startFetch(bool live)
 {
-    const int generation = ++refreshGeneration_;
-    listInFlight_ = true;
+    const SerialFetch::Ticket ticket = listFetch_.begin();
     connection_.run(
         this, [](client::AdminClient &admin) { return fetchGroups(admin); },
-        [this, generation, live](GroupsSnapshot snapshot) {
-            if (generation != refreshGeneration_)
+        [this, ticket, live](GroupsSnapshot snapshot) {
+            switch (listFetch_.finish(ticket)) {
+            case SerialFetch::Outcome::Stale:
                 return;
-            listInFlight_ = false;
-            if (fetchQueued_) {
-                fetchQueued_ = false;
+            case SerialFetch::Outcome::FetchAgain:
                 fetchList(false); // starts it (or shows the disconnected state)
                 return;
+            case SerialFetch::Outcome::Use:
+                break;
             }
             applySnapshot(std::move(snapshot), live);
         });
@@ -281,7 +276,7 @@ void GroupsView::applySnapshot(GroupsSnapshot snapshot, bool live)
     std::vector<std::string> names;
     for (int row = 0; row < groups_->rowCount(); ++row)
         names.push_back(groups_->group(row).name);
-    const int generation = refreshGeneration_;
+    const SerialFetch::Ticket ticket = listFetch_.latest();
     presenceInFlight_ = false; // an older pass, if any, is answered for nothing
     if (!names.empty() && connection_.isConnected()) {
         presenceInFlight_ = true;
@@ -290,8 +285,8 @@ void GroupsView::applySnapshot(GroupsSnapshot snapshot, bool live)
             [brokers = snapshot_.brokers, names](client::AdminClient &admin) {
                 return fetchPresence(admin, brokers, names);
             },
-            [this, generation](std::map<std::string, GroupPresence> presence) {
-                if (generation != refreshGeneration_)
+            [this, ticket](std::map<std::string, GroupPresence> presence) {
+                if (!listFetch_.isLatest(ticket))
                     return;
                 presenceInFlight_ = false;
                 groups_->setPresence(std::move(presence));

@@ -12,6 +12,7 @@
 #include "ui/connection/cluster_connection.h"
 #include "ui/groups/group_data.h"
 
+#include "ui/widgets/serial_fetch.h"
 #include "ui/widgets/table_page.h"
 
 #include <functional>
@@ -142,10 +143,8 @@ private:
     std::function<void()> pendingAction_;
     QString selectAfterLoad_;
     bool loading_ = false;
-    bool listInFlight_ = false;     // any list fetch, live ones too: never two at once
-    bool fetchQueued_ = false;      // F5 or an action while one was under way: fetch again after it
-    bool presenceInFlight_ = false; // the clients column's pass after it
-    int refreshGeneration_ = 0;
+    SerialFetch listFetch_;         // every list fetch, live ones too: one at a time, the latest wins
+    bool presenceInFlight_ = false; // the clients column's pass after it (for listFetch_.latest())
     int detailGeneration_ = 0;
 };
 

@@ -1,10 +1,7 @@
 #pragma once
 
-// The Overview's brokers table: one row per broker of the cluster the views show, from one
-// GET_BROKER_CLUSTER_INFO and one GET_BROKER_RUNTIME_INFO per broker (as mqadmin clusterList),
-// plus GET_BROKER_CONFIG for a broker whose runtime info does not carry its flush mode (Java).
-// fetchBrokerRows() blocks on the network (run it through ClusterConnection::run); the model
-// only shows what it returned.
+// The Overview's brokers table: one row per broker of the cluster the views show, as
+// fetchBrokerRows() (broker_data.h) returned them; the model only shows them.
 
 #include "broker/client/broker_runtime.h"
 #include "broker/client/client_types.h"
@@ -13,10 +10,6 @@
 #include <QString>
 
 #include <vector>
-
-namespace mqdesk::client {
-class AdminClient;
-}
 
 namespace mqdesk::ui {
 
@@ -31,14 +24,6 @@ struct BrokerRow
     QString flushMode; // "ASYNC_FLUSH", "SYNC_FLUSH + pool"; empty when unknown
     qint64 fetchedAt = 0; // ms since epoch, for the uptime
 };
-
-struct BrokerListing
-{
-    client::Status status; // the cluster info's failure; a broker's failure is in its row
-    std::vector<BrokerRow> rows; // by cluster, broker name, id
-};
-
-BrokerListing fetchBrokerRows(client::AdminClient &admin);
 
 // "3 d 4 h", "5 h 12 min", "42 s".
 QString uptimeText(qint64 millis);

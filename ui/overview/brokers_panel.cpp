@@ -1,7 +1,7 @@
 #include "ui/overview/brokers_panel.h"
 
-#include "ui/overview/broker_table_model.h"
 #include "ui/connection/cluster_connection.h"
+#include "ui/overview/broker_data.h"
 #include "ui/widgets/banner.h"
 
 #include <QHeaderView>

@@ -2,6 +2,7 @@
 
 #include "ui/connection/cluster_connection.h"
 #include "ui/topics/timer_timeline_view.h"
+#include "ui/topics/topic_data.h"
 #include "ui/widgets/traffic_chart.h"
 
 #include <QDateTime>
@@ -14,63 +15,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include <map>
-#include <set>
-
 namespace mqdesk::ui {
 
 namespace {
-
-struct TopicDetails
-{
-    client::Result<client::TopicStatsTable> stats;
-    client::Result<remoting::TopicRouteData> route;
-    std::vector<std::string> consumerGroups;
-    std::string consumersError;
-    client::Result<client::TimerTimeline> timeline;
-    client::Result<client::LiteTopicOverview> lite;
-    // VIEW_BROKER_STATS_DATA on the topic's masters: its puts, and each consumer group's gets.
-    client::Result<client::AdminClient::BrokerStats> puts;
-    std::map<std::string, client::AdminClient::BrokerStats> gets;
-    std::map<std::string, client::AdminClient::BrokerStats> getBytes;
-};
-
-TopicDetails fetchDetails(client::AdminClient &admin, const std::string &topic)
-{
-    TopicDetails details;
-    details.route = admin.topicRoute(topic);
-    details.stats = admin.topicStats(topic);
-    std::set<std::string> groups;
-    std::vector<std::string> masters;
-    if (details.route.ok) {
-        for (const remoting::BrokerData &broker : details.route.value.brokerDatas) {
-            const std::string master = broker.masterAddress();
-            if (master.empty())
-                continue;
-            masters.push_back(master);
-            auto answer = admin.api().queryTopicConsumeByWho(master, topic);
-            if (answer.ok)
-                groups.insert(answer.value.begin(), answer.value.end());
-            else
-                details.consumersError = answer.error;
-        }
-    }
-    details.consumerGroups.assign(groups.begin(), groups.end());
-    details.puts = admin.brokerStats(masters, "TOPIC_PUT_NUMS", topic);
-    if (details.puts.ok) { // a broker without the statistics is not asked once per group
-        for (const std::string &group : details.consumerGroups) {
-            auto gets = admin.brokerStats(masters, "GROUP_GET_NUMS", topic + "@" + group);
-            if (gets.ok && gets.value.counted) {
-                details.gets[group] = gets.value;
-                if (auto bytes = admin.brokerStats(masters, "GROUP_GET_SIZE", topic + "@" + group); bytes.ok)
-                    details.getBytes[group] = bytes.value;
-            }
-        }
-    }
-    details.timeline = admin.timerTimeline(topic, 60, 20);
-    details.lite = admin.liteTopicOverview(topic);
-    return details;
-}
 
 // Each consumer group's gets of the topic, zeros where the brokers never counted one (bytes
 // unknown only where the messages were counted and their size could not be read).

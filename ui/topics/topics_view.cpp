@@ -3,6 +3,7 @@
 #include "ui/widgets/banner.h"
 
 #include "ui/connection/cluster_connection.h"
+#include "ui/topics/topic_data.h"
 #include "ui/topics/topic_detail_pane.h"
 #include "ui/topics/topic_dialog.h"
 
@@ -17,65 +18,9 @@
 #include <QTableView>
 #include <QTimer>
 
-#include <set>
-
 namespace mqdesk::ui {
 
 namespace {
-
-struct TopicListing
-{
-    client::Status status; // the first failure; topics of the brokers that answered still count
-    std::vector<TopicRow> topics;
-};
-
-// One GET_ALL_TOPIC_CONFIG per master, whatever the number of topics.
-TopicListing fetchTopics(client::AdminClient &admin)
-{
-    TopicListing listing;
-    std::set<std::string> clusterAndBrokerNames;
-    if (auto cluster = admin.clusterInfo(); cluster.ok) {
-        for (const auto &[clusterName, brokers] : cluster.value.clusterAddrTable) {
-            clusterAndBrokerNames.insert(clusterName);
-            clusterAndBrokerNames.insert(brokers.begin(), brokers.end());
-        }
-    }
-    auto masters = admin.masterAddresses();
-    if (!masters.ok) {
-        listing.status = masters.status();
-        return listing;
-    }
-    std::vector<std::pair<std::string, remoting::TopicConfigSerializeWrapper>> tables;
-    for (const std::string &address : masters.value) {
-        auto table = admin.api().getAllTopicConfig(address);
-        if (table.ok)
-            tables.emplace_back(address, std::move(table.value));
-        else if (listing.status.ok)
-            listing.status = table.status();
-    }
-    listing.topics = mergeTopicTables(tables, clusterAndBrokerNames);
-    return listing;
-}
-
-// Stored messages of each topic: GET_TOPIC_STATS_INFO on the masters that hold it.
-std::vector<std::pair<QString, qint64>> fetchMessageCounts(client::AdminClient &admin,
-                                                           const std::vector<TopicRow> &topics)
-{
-    std::vector<std::pair<QString, qint64>> counts;
-    for (const TopicRow &topic : topics) {
-        qint64 messages = 0;
-        for (const std::string &address : topic.brokerAddresses) {
-            auto stats = admin.api().getTopicStatsInfo(address, topic.name.toStdString());
-            if (!stats.ok) {
-                messages = TopicRow::kUnavailable;
-                break;
-            }
-            messages += stats.value.totalMessages();
-        }
-        counts.emplace_back(topic.name, messages);
-    }
-    return counts;
-}
 
 constexpr int kMaxCountsPerRequest = 64;
 
@@ -188,7 +133,7 @@ void TopicsView::refreshOnScreen()
 
 void TopicsView::refreshIfShown()
 {
-    if (!isVisible() || window()->isMinimized() || listInFlight_ || !connection_.isConnected())
+    if (!isVisible() || window()->isMinimized() || listFetch_.busy() || !connection_.isConnected())
         return;
     fetchList(true);
 }
@@ -198,9 +143,7 @@ void TopicsView::fetchList(bool live)
     if (!live)
         countsRequested_.clear(); // F5 fetches the counts on screen again
     if (!connection_.isConnected()) {
-        ++listGeneration_; // an answer still under way is of no use
-        listInFlight_ = false;
-        fetchQueued_ = false;
+        listFetch_.cancel(); // an answer still under way is of no use
         loading_ = false;
         loadError_.clear();
         model_->clear();
@@ -214,27 +157,24 @@ void TopicsView::fetchList(bool live)
         updateEmptyState();
         updateActions();
     }
-    // One fetch at a time: F5 (or a change, or another cluster) while one is under way fetches
-    // again once it is answered, and that answer, maybe older than the change, is dropped.
-    if (listInFlight_) {
-        fetchQueued_ = true;
-        return;
-    }
-    startFetch(live);
+    // F5 (or a change, or another cluster) while a fetch is under way fetches again once it is
+    // answered, and that answer, maybe older than the change, is dropped.
+    if (listFetch_.request())
+        startFetch(live);
 }
 
 void TopicsView::startFetch(bool live)
 {
-    const uint64_t generation = ++listGeneration_;
-    listInFlight_ = true;
-    connection_.run(this, fetchTopics, [this, generation, live](TopicListing listing) {
-        if (generation != listGeneration_)
+    const SerialFetch::Ticket ticket = listFetch_.begin();
+    connection_.run(this, fetchTopics, [this, ticket, live](TopicListing listing) {
+        switch (listFetch_.finish(ticket)) {
+        case SerialFetch::Outcome::Stale:
             return;
-        listInFlight_ = false;
-        if (fetchQueued_) {
-            fetchQueued_ = false;
+        case SerialFetch::Outcome::FetchAgain:
             fetchList(false); // starts it (or shows the disconnected state)
             return;
+        case SerialFetch::Outcome::Use:
+            break;
         }
         loading_ = false;
         loadError_ = listing.status.ok ? QString() : QString::fromStdString(listing.status.error);

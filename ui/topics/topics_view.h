@@ -9,6 +9,7 @@
 // message counts are fetched only for the rows on screen.
 
 #include "ui/topics/topic_table_model.h"
+#include "ui/widgets/serial_fetch.h"
 #include "ui/widgets/table_page.h"
 
 #include <QSet>
@@ -87,11 +88,9 @@ private:
     TopicDetailPane *detail_ = nullptr;
     QTimer *countTimer_ = nullptr;
 
-    bool loading_ = false;     // a fetch asked for (F5, a change, a new connection)
-    bool listInFlight_ = false; // any list fetch, live ones too: never two at once
-    bool fetchQueued_ = false;  // F5 or a change while one was under way: fetch again after it
+    bool loading_ = false; // a fetch asked for (F5, a change, a new connection)
+    SerialFetch listFetch_; // every list fetch, live ones too: one at a time, the latest wins
     QString loadError_;
-    uint64_t listGeneration_ = 0;
     QSet<QString> countsRequested_;
     QString topicToSelect_;
 };
