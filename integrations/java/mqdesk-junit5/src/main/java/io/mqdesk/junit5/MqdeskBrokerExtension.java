@@ -157,8 +157,12 @@ public final class MqdeskBrokerExtension implements BeforeAllCallback, AfterAllC
         return field.getDeclaringClass().getName() + "." + field.getName();
     }
 
-    /** A broker in a JUnit store: closed (stopped, checked) when its class or method is done. */
-    private static final class Running implements ExtensionContext.Store.CloseableResource {
+    /**
+     * A broker in a JUnit store: closed (stopped, checked) when its class or method is done. JUnit 5.13 and
+     * later close AutoCloseable values and deprecate CloseableResource, which earlier versions need: it is
+     * both, and closing it twice stops the broker once.
+     */
+    private static final class Running implements ExtensionContext.Store.CloseableResource, AutoCloseable {
         final MqdeskServer broker;
         final Class<?> registeredFor;
 

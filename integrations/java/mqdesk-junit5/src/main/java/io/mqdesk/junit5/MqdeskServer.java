@@ -37,7 +37,8 @@ import java.util.stream.Stream;
  *
  * {@link #stop()} (and close()) send SIGTERM and require a clean stop: exit status 0 and no {@code abort}
  * file left in the store, the broker's own sign of a shutdown that did not finish. The temporary folder is
- * deleted after a clean stop and kept, with the broker's log in it, after anything else. Brokers still
+ * deleted after a clean stop and after a failed start (the exception holds the end of the log), and kept,
+ * with the broker's log in it, after a stop that was not clean. Brokers still
  * running when the JVM exits are killed by a shutdown hook. Thread-safe.
  */
 public final class MqdeskServer implements AutoCloseable {
@@ -153,8 +154,15 @@ public final class MqdeskServer implements AutoCloseable {
         private String aclUser;
         private String aclPassword;
         private Duration readyTimeout = Duration.ofSeconds(30);
+        private Path tempRoot;
 
         private Builder() {}
+
+        /** Where the broker's temporary folder is made; default: java.io.tmpdir. */
+        public Builder tempRoot(Path directory) {
+            this.tempRoot = directory;
+            return this;
+        }
 
         /** The mqdesk-broker to run; default: mqdesk.broker, MQDESK_BROKER, PATH, /usr/bin. */
         public Builder binary(Path path) {
@@ -228,7 +236,8 @@ public final class MqdeskServer implements AutoCloseable {
          */
         public MqdeskServer start() throws IOException {
             Path executable = BrokerBinary.locate(binary);
-            Path folder = Files.createTempDirectory("mqdesk-broker-");
+            Path folder = tempRoot != null ? Files.createTempDirectory(tempRoot, "mqdesk-broker-")
+                                           : Files.createTempDirectory("mqdesk-broker-");
             Path conf = folder.resolve("broker.conf");
             List<String> confLines = new ArrayList<>();
             config.forEach((key, value) -> confLines.add(key + "=" + value));
@@ -252,10 +261,10 @@ public final class MqdeskServer implements AutoCloseable {
                 process.waitFor(5, TimeUnit.SECONDS);
                 throw new IOException("mqdesk-broker (" + executable + ") exited"
                                       + (process.isAlive() ? "" : " with status " + process.exitValue())
-                                      + " before it was ready; its log (" + log + "):\n" + tail(log));
+                                      + " before it was ready; its log:\n" + tail(log));
             } catch (TimeoutException e) {
                 throw new IOException("mqdesk-broker (" + executable + ") was not ready within "
-                                      + readyTimeout.toSeconds() + " s; its log (" + log + "):\n" + tail(log));
+                                      + readyTimeout.toSeconds() + " s; its log:\n" + tail(log));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while mqdesk-broker started", e);
@@ -263,8 +272,17 @@ public final class MqdeskServer implements AutoCloseable {
                 throw new IOException("reading mqdesk-broker's output failed", e.getCause());
             } finally {
                 if (!ready.isDone() || ready.getNow(null) == null) {
+                    // Not started: nothing of it stays behind (its log's end is in the exception).
                     process.destroyForcibly();
                     RUNNING.remove(process);
+                    try {
+                        process.waitFor(5, TimeUnit.SECONDS);
+                        deleteTree(folder);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (IOException ignored) {
+                        // A folder left in the temporary directory is no reason to hide the first error.
+                    }
                 }
             }
         }

@@ -46,10 +46,13 @@ class BrokerBinaryTest {
     }
 
     @Test
-    void aBrokerThatCannotStartSaysWhy() {
+    void aBrokerThatCannotStartSaysWhyAndLeavesNothing() throws IOException {
         IOException e = assertThrows(IOException.class,
-                                     () -> MqdeskServer.builder().topic("bad/name").start().close());
-        assertTrue(e.getMessage().contains("bad/name"), e.getMessage());
+                                     () -> MqdeskServer.builder().tempRoot(dir).topic("bad/name").start().close());
+        assertTrue(e.getMessage().contains("--topic bad/name: The specified topic[bad/name]"), e.getMessage());
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count(), "its temporary folder is removed");
+        }
     }
 
     private Path executable(String name) throws IOException {
