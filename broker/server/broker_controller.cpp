@@ -14,23 +14,15 @@
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/remoting/net/remoting_server.h"
-#include "broker/server/admin_processor.h"
-#include "broker/server/auth_admin_processor.h"
 #include "broker/server/broker_stats.h"
 #include "broker/server/topic_route_cache.h"
-#include "broker/server/client_call_processor.h"
-#include "broker/server/client_manage_processor.h"
 #include "broker/server/client_limits.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_message_processor.h"
 #include "broker/server/pull_request_hold_service.h"
-#include "broker/server/rebalance_lock_manager.h"
 #include "broker/server/pop/pop_service.h"
+#include "broker/server/processor_table.h"
 #include "broker/server/schedule_message_service.h"
-#include "broker/server/reply_message_processor.h"
-#include "broker/server/recall_message_processor.h"
-#include "broker/server/send_message_processor.h"
-#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
 #include "broker/server/transaction_service.h"
@@ -211,16 +203,11 @@ bool BrokerController::startServer(std::string &error)
         return false;
     spdlog::info("broker: {}", options.tls->describe());
     server_ = std::make_unique<remoting::RemotingServer>(std::move(options));
-    registerProcessors();
+    pullProcessor_ = std::make_unique<PullMessageProcessor>(*this);
+    registerBrokerProcessors(*this, *server_, {*sendExecutor_, *pullExecutor_, *clientExecutor_, *adminExecutor_});
     if (!prepareAccessControl(error))
         return false;
-    auto auth = std::make_shared<AuthAdminProcessor>(*authStore_, *gate_);
-    for (int32_t code = RequestCode::kAuthCreateUser; code <= RequestCode::kAuthListAcl; ++code) {
-        server_->registerProcessor(
-            code,
-            [auth](const auto &c, RemotingCommand r, remoting::Responder d) { auth->process(c, std::move(r), std::move(d)); },
-            *adminExecutor_);
-    }
+    registerAuthProcessors(*server_, *authStore_, *gate_, *adminExecutor_);
     // Before every processor, on its executor (Java's RPC hook and auth pipeline).
     server_->setRequestFilter([gate = gate_](const remoting::RequestContext &context,
                                              const RemotingCommand &request) -> std::optional<RemotingCommand> {
@@ -239,133 +226,6 @@ bool BrokerController::startServer(std::string &error)
         settings_.broker.fastListenPort = server_->fastPort();
     publishSettings(settings_);
     return true;
-}
-
-void BrokerController::registerProcessors()
-{
-    // Until the store is open every request is refused, so a client that connects early (the
-    // port is bound before recovery runs) gets a clear answer instead of touching a null store.
-    const auto guarded = [this](auto handler) {
-        return [this, handler](const remoting::RequestContext &context, RemotingCommand request,
-                               remoting::Responder respond) {
-            if (!isServing()) {
-                respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
-                                                        "broker is starting or stopping, try again"));
-                return;
-            }
-            handler(context, std::move(request), std::move(respond));
-        };
-    };
-    auto send = std::make_shared<SendMessageProcessor>(*this);
-    const auto sendHandler = guarded([send](const auto &c, RemotingCommand r, remoting::Responder d) {
-        send->process(c, std::move(r), std::move(d));
-    });
-    for (int32_t code : {RequestCode::kSendMessage, RequestCode::kSendMessageV2, RequestCode::kSendBatchMessage})
-        server_->registerProcessor(code, sendHandler, *sendExecutor_);
-    auto reply = std::make_shared<ReplyMessageProcessor>(*this);
-    for (int32_t code : {RequestCode::kSendReplyMessage, RequestCode::kSendReplyMessageV2})
-        server_->registerProcessor(code,
-                                   guarded([reply](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                       reply->process(c, std::move(r), std::move(d));
-                                   }),
-                                   *sendExecutor_);
-    auto sendBack = std::make_shared<SendMsgBackProcessor>(*this);
-    server_->registerProcessor(RequestCode::kConsumerSendMsgBack,
-                               guarded([sendBack](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                   sendBack->process(c, std::move(r), std::move(d));
-                               }),
-                               *sendExecutor_);
-
-    pullProcessor_ = std::make_unique<PullMessageProcessor>(*this);
-    // The 5.x DefaultLitePullConsumer pulls with LITE_PULL_MESSAGE: the same header and answer.
-    for (int32_t code : {RequestCode::kPullMessage, RequestCode::kLitePullMessage})
-        server_->registerProcessor(code,
-                                   guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                       pullProcessor_->process(c, std::move(r), std::move(d));
-                                   }),
-                                   *pullExecutor_);
-
-    auto client = std::make_shared<ClientManageProcessor>(*this);
-    const auto bind = [&](int32_t code, auto method, remoting::Executor &executor) {
-        server_->registerProcessor(code, guarded([client, method](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                       ((*client).*method)(c, std::move(r), std::move(d));
-                                   }),
-                                   executor);
-    };
-    bind(RequestCode::kHeartBeat, &ClientManageProcessor::heartbeat, *clientExecutor_);
-    bind(RequestCode::kUnregisterClient, &ClientManageProcessor::unregisterClient, *clientExecutor_);
-    bind(RequestCode::kCheckClientConfig, &ClientManageProcessor::checkClientConfig, *clientExecutor_);
-    bind(RequestCode::kGetConsumerListByGroup, &ClientManageProcessor::consumerListByGroup, *clientExecutor_);
-    bind(RequestCode::kQueryConsumerOffset, &ClientManageProcessor::queryConsumerOffset, *clientExecutor_);
-    bind(RequestCode::kUpdateConsumerOffset, &ClientManageProcessor::updateConsumerOffset, *clientExecutor_);
-    for (int32_t code : {RequestCode::kGetMaxOffset, RequestCode::kGetMinOffset, RequestCode::kSearchOffsetByTimestamp,
-                         RequestCode::kGetEarliestMsgStoretime})
-        bind(code, &ClientManageProcessor::queueOffsetQuery, *clientExecutor_);
-
-    auto locks = std::make_shared<LockBatchProcessor>(settings_.broker.rebalanceLockMaxLiveTime);
-    server_->registerProcessor(RequestCode::kLockBatchMq,
-                               guarded([locks](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                   locks->lockBatch(c, std::move(r), std::move(d));
-                               }),
-                               *clientExecutor_);
-    server_->registerProcessor(RequestCode::kUnlockBatchMq,
-                               guarded([locks](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                   locks->unlockBatch(c, std::move(r), std::move(d));
-                               }),
-                               *clientExecutor_);
-
-    auto recall = std::make_shared<RecallMessageProcessor>(*this);
-    server_->registerProcessor(RequestCode::kRecallMessage,
-                               guarded([recall](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                   recall->process(c, std::move(r), std::move(d));
-                               }),
-                               *sendExecutor_);
-
-    server_->registerProcessor(RequestCode::kEndTransaction,
-                               guarded([this](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                   transactions_->endTransaction(c, std::move(r), std::move(d));
-                               }),
-                               *sendExecutor_);
-
-    // POP (RocketMQ 5): pops and notifications on the pull executor, acks on the send executor.
-    using PopMethod = void (pop::PopService::*)(const remoting::RequestContext &, RemotingCommand, remoting::Responder);
-    const auto bindPop = [&](int32_t code, PopMethod method, remoting::Executor &executor) {
-        server_->registerProcessor(code, guarded([this, method](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                       ((*pop_).*method)(c, std::move(r), std::move(d));
-                                   }),
-                                   executor);
-    };
-    bindPop(RequestCode::kPopMessage, &pop::PopService::pop, *pullExecutor_);
-    bindPop(RequestCode::kPeekMessage, &pop::PopService::peek, *pullExecutor_);
-    bindPop(RequestCode::kNotification, &pop::PopService::notification, *pullExecutor_);
-    bindPop(RequestCode::kPollingInfo, &pop::PopService::pollingInfo, *pullExecutor_);
-    bindPop(RequestCode::kAckMessage, &pop::PopService::ack, *sendExecutor_);
-    bindPop(RequestCode::kBatchAckMessage, &pop::PopService::batchAck, *sendExecutor_);
-    bindPop(RequestCode::kChangeMessageInvisibleTime, &pop::PopService::changeInvisibleTime, *sendExecutor_);
-    bindPop(RequestCode::kQueryAssignment, &pop::PopService::queryAssignment, *clientExecutor_);
-    bindPop(RequestCode::kSetMessageRequestMode, &pop::PopService::setMessageRequestMode, *adminExecutor_);
-    bindPop(RequestCode::kGetAllMessageRequestMode, &pop::PopService::getAllMessageRequestMode, *adminExecutor_);
-    bindPop(RequestCode::kPopLiteMessage, &pop::PopService::popLite, *pullExecutor_);
-    bindPop(RequestCode::kLiteSubscriptionCtl, &pop::PopService::liteSubscriptionCtl, *clientExecutor_);
-    for (int32_t code : {RequestCode::kGetBrokerLiteInfo, RequestCode::kGetParentTopicInfo, RequestCode::kGetLiteTopicInfo,
-                         RequestCode::kGetLiteClientInfo, RequestCode::kGetLiteGroupInfo, RequestCode::kTriggerLiteDispatch})
-        bindPop(code, &pop::PopService::liteAdmin, *adminExecutor_);
-
-    auto clientCalls = std::make_shared<ClientCallProcessor>(*this);
-    for (int32_t code : ClientCallProcessor::codes()) {
-        server_->registerProcessor(code, guarded([clientCalls](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                       clientCalls->process(c, std::move(r), std::move(d));
-                                   }),
-                                   *adminExecutor_);
-    }
-
-    auto admin = std::make_shared<AdminProcessor>(*this);
-    for (int32_t code : AdminProcessor::codes()) {
-        server_->registerProcessor(code, guarded([admin](const auto &c, RemotingCommand r, remoting::Responder d) {
-                                       admin->process(c, std::move(r), std::move(d));
-                                   }),
-                                   *adminExecutor_);
-    }
 }
 
 bool BrokerController::start(std::string &error)

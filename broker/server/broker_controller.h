@@ -177,7 +177,6 @@ private:
     // Keeps (and logs) why a config file was not read as it was.
     void noteConfigLoad(const std::string &warning);
     bool startServer(std::string &error);
-    void registerProcessors();
     void onConnectionClosed(uint64_t connectionId);
     std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
     void signAsBroker(remoting::RemotingCommand &request) const; // innerClientAuthenticationCredentials
