@@ -15,6 +15,23 @@
 
 namespace mqdesk::test {
 
+// A "…: N kB" figure of /proc/<pid>/status (VmRSS, RssAnon, Threads …; `pid` "self" for this
+// process), in the file's own unit; -1 when the file or the field is missing.
+inline int64_t procStatusValue(const std::string &pid, const std::string &field)
+{
+    std::ifstream status("/proc/" + pid + "/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.compare(0, field.size() + 1, field + ":") == 0)
+            return std::strtoll(line.c_str() + field.size() + 1, nullptr, 10);
+    return -1;
+}
+
+// This process's resident anonymous memory (heap and anonymous mappings) in bytes.
+inline int64_t residentAnonymousBytes()
+{
+    return procStatusValue("self", "RssAnon") * 1024;
+}
+
 // The Java-written stores (shared/fixtures/java-written). Missing ones end the suite at once with
 // a message saying how to point at them: left to std::filesystem, the first directory walk would
 // throw out of a test function, which QTest turns into an abort.

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace mqdesk::store {
 
@@ -41,20 +42,77 @@ std::unique_ptr<TimerWheel> TimerWheel::open(const std::string &path, int32_t sl
     // A sparse file, as Java's setLength makes: only written slots take blocks.
     if (st.st_size == 0 && ::ftruncate(fd, length) != 0)
         return fail("cannot size " + path + ": " + std::strerror(errno));
-    std::vector<uint8_t> heap(static_cast<size_t>(length));
-    for (size_t done = 0; done < heap.size();) {
-        const ssize_t n = ::pread(fd, heap.data() + done, heap.size() - done, static_cast<off_t>(done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return fail("cannot read " + path + ": " + (n < 0 ? std::strerror(errno) : "short file"));
-        done += static_cast<size_t>(n);
+    std::vector<Page> pages(static_cast<size_t>((length + kPageSize - 1) / kPageSize));
+    if (!loadPages(fd, path, length, pages, error)) {
+        ::close(fd);
+        return nullptr;
     }
-    return std::unique_ptr<TimerWheel>(new TimerWheel(path, fd, std::move(heap), slotsTotal, precisionMs));
+    return std::unique_ptr<TimerWheel>(new TimerWheel(path, fd, std::move(pages), slotsTotal, precisionMs));
 }
 
-TimerWheel::TimerWheel(std::string path, int fd, std::vector<uint8_t> heap, int32_t slotsTotal, int32_t precisionMs)
-    : path_(std::move(path)), fd_(fd), slotsTotal_(slotsTotal), precisionMs_(precisionMs), heap_(std::move(heap))
+namespace {
+
+bool readFully(int fd, uint8_t *into, size_t size, off_t offset)
+{
+    for (size_t done = 0; done < size;) {
+        const ssize_t n = ::pread(fd, into + done, size - done, offset + static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0)
+            errno = 0; // the file ended early
+        if (n <= 0)
+            return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool isAllZero(const uint8_t *bytes, size_t size)
+{
+    return std::all_of(bytes, bytes + size, [](uint8_t b) { return b == 0; });
+}
+
+} // namespace
+
+bool TimerWheel::loadPages(int fd, const std::string &path, int64_t length, std::vector<Page> &pages,
+                           std::string &error)
+{
+    // The data extents of the file; a file system without SEEK_DATA reports the whole file as
+    // one, and its all-zero pages are dropped after reading.
+    std::vector<std::pair<off_t, off_t>> extents;
+    for (off_t from = 0; from < length;) {
+        const off_t data = ::lseek(fd, from, SEEK_DATA);
+        if (data < 0) {
+            if (errno == ENXIO)
+                break; // only a hole from here on
+            extents.assign(1, {0, static_cast<off_t>(length)});
+            break;
+        }
+        off_t hole = ::lseek(fd, data, SEEK_HOLE);
+        if (hole < 0 || hole > length)
+            hole = static_cast<off_t>(length);
+        extents.emplace_back(data, hole);
+        from = hole;
+    }
+    auto page = std::make_unique<uint8_t[]>(kPageSize);
+    for (const auto &[begin, end] : extents) {
+        for (off_t at = begin / kPageSize * kPageSize; at < end; at += kPageSize) {
+            const size_t size = std::min<size_t>(kPageSize, static_cast<size_t>(length - at));
+            std::fill_n(page.get(), kPageSize, uint8_t{0});
+            if (!readFully(fd, page.get(), size, at)) {
+                error = "cannot read " + path + " at " + std::to_string(at) + ": "
+                        + (errno != 0 ? std::strerror(errno) : "short file");
+                return false;
+            }
+            if (!isAllZero(page.get(), size))
+                pages[static_cast<size_t>(at) / kPageSize] = std::exchange(page, std::make_unique<uint8_t[]>(kPageSize));
+        }
+    }
+    return true;
+}
+
+TimerWheel::TimerWheel(std::string path, int fd, std::vector<Page> pages, int32_t slotsTotal, int32_t precisionMs)
+    : path_(std::move(path)), fd_(fd), slotsTotal_(slotsTotal), precisionMs_(precisionMs), pages_(std::move(pages))
 {}
 
 TimerWheel::~TimerWheel()
@@ -62,11 +120,23 @@ TimerWheel::~TimerWheel()
     ::close(fd_);
 }
 
+const uint8_t *TimerWheel::slotBytes(int64_t index) const
+{
+    static constexpr uint8_t kZeroSlot[kSlotSize] = {};
+    const size_t byte = static_cast<size_t>(index) * kSlotSize;
+    const Page &page = pages_[byte / kPageSize];
+    return page ? page.get() + byte % kPageSize : kZeroSlot;
+}
+
 uint8_t *TimerWheel::at(int64_t timeMs)
 {
     const int32_t index = slotIndex(timeMs);
     dirty_.insert(index);
-    return heap_.data() + static_cast<size_t>(index) * kSlotSize;
+    const size_t byte = static_cast<size_t>(index) * kSlotSize;
+    Page &page = pages_[byte / kPageSize];
+    if (!page)
+        page = std::make_unique<uint8_t[]>(kPageSize); // value-initialised: zeros, as the hole read
+    return page.get() + byte % kPageSize;
 }
 
 int32_t TimerWheel::slotIndex(int64_t timeMs) const
@@ -77,7 +147,7 @@ int32_t TimerWheel::slotIndex(int64_t timeMs) const
 TimerSlot TimerWheel::slot(int64_t timeMs) const
 {
     std::lock_guard lock(mutex_);
-    const uint8_t *p = heap_.data() + static_cast<size_t>(slotIndex(timeMs)) * kSlotSize;
+    const uint8_t *p = slotBytes(slotIndex(timeMs));
     if (readInt64(p) != timeMs / precisionMs_)
         return TimerSlot{};
     return TimerSlot{readInt64(p) * precisionMs_, readInt64(p + 8), readInt64(p + 16), readInt32(p + 24),
@@ -121,7 +191,7 @@ int64_t TimerWheel::checkPhyPos(int64_t timeStartMs, int64_t maxOffset) const
     const int64_t slots = static_cast<int64_t>(slotsTotal_) * 2;
     const int64_t first = slotIndex(timeStartMs);
     for (int64_t i = 0; i < slots; ++i) {
-        const uint8_t *p = heap_.data() + static_cast<size_t>((first + i) % slots) * kSlotSize;
+        const uint8_t *p = slotBytes((first + i) % slots);
         if ((timeStartMs + i * precisionMs_) / precisionMs_ != readInt64(p))
             continue;
         if (readInt64(p + 16) > maxOffset)
@@ -137,7 +207,7 @@ int64_t TimerWheel::allNum(int64_t timeStartMs) const
     const int64_t slots = static_cast<int64_t>(slotsTotal_) * 2;
     const int64_t first = slotIndex(timeStartMs);
     for (int64_t i = 0; i < slots; ++i) {
-        const uint8_t *p = heap_.data() + static_cast<size_t>((first + i) % slots) * kSlotSize;
+        const uint8_t *p = slotBytes((first + i) % slots);
         if ((timeStartMs + i * precisionMs_) / precisionMs_ == readInt64(p))
             total += readInt32(p + 24);
     }
@@ -155,7 +225,7 @@ bool TimerWheel::flush(std::string &error)
         slots.swap(dirty_);
         bytes.reserve(slots.size() * kSlotSize);
         for (const int32_t index : slots) {
-            const uint8_t *slot = heap_.data() + static_cast<size_t>(index) * kSlotSize;
+            const uint8_t *slot = slotBytes(index);
             bytes.insert(bytes.end(), slot, slot + kSlotSize);
         }
     }

@@ -21,6 +21,12 @@
 // sparse (only used slots take blocks), and touching a hole through a mapping on a full disk
 // raises SIGBUS where a write returns ENOSPC.
 //
+// Memory: the heap copy is kept in 4 KiB pages, and only pages that hold data take memory — the
+// pages the file has blocks for (found with SEEK_DATA, so holes are never read) and pages written
+// since. An absent page reads as zeros, as the file's hole does. An idle broker's wheel costs a
+// page table (75 KB for the default 7-day wheel) instead of 38.7 MB, and opening it reads only
+// what was written.
+//
 // Threads: every member takes the internal mutex; any thread may call any of them.
 
 #include <cstdint>
@@ -76,16 +82,25 @@ public:
     bool flush(std::string &error);
 
 private:
-    TimerWheel(std::string path, int fd, std::vector<uint8_t> heap, int32_t slotsTotal, int32_t precisionMs);
-    // Requires: mutex_ held. The slot of `timeMs`, marked to be written by the next flush.
+    static constexpr size_t kPageSize = 4096;
+    using Page = std::unique_ptr<uint8_t[]>;
+
+    TimerWheel(std::string path, int fd, std::vector<Page> pages, int32_t slotsTotal, int32_t precisionMs);
+    // Reads the pages of `fd` that hold data (the rest stay absent); false with `error` set.
+    static bool loadPages(int fd, const std::string &path, int64_t length, std::vector<Page> &pages,
+                          std::string &error);
+    // Requires: mutex_ held. The slot of `timeMs` to change, its page made when absent, marked
+    // to be written by the next flush.
     uint8_t *at(int64_t timeMs);
+    // Requires: mutex_ held. Slot `index` to read: a zero slot when its page is absent.
+    const uint8_t *slotBytes(int64_t index) const;
 
     const std::string path_;
     const int fd_;
     const int32_t slotsTotal_;
     const int32_t precisionMs_;
     mutable std::mutex mutex_;
-    std::vector<uint8_t> heap_; // the wheel as it is now; guarded by mutex_
+    std::vector<Page> pages_;   // the wheel as it is now, nullptr for an all-zero page; guarded by mutex_
     std::set<int32_t> dirty_;   // slots changed since the last flush; guarded by mutex_
 };
 

@@ -4,11 +4,10 @@
 // memory, and a figure of its runtime info (the limits' counters).
 
 #include "raw_client.h"
+#include "test_support.h"
 
 #include "broker/common/json.h"
 #include "broker/remoting/remoting_codes.h"
-
-#include <QFile>
 
 #include <string>
 #include <vector>
@@ -18,13 +17,8 @@ namespace mqdesk::hostile {
 // The broker's resident memory in MiB (VmRSS of /proc/<pid>/status); -1 when unknown.
 inline int64_t rssMiB(qint64 pid)
 {
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
-    return -1;
+    const int64_t kib = test::procStatusValue(std::to_string(pid), "VmRSS");
+    return kib < 0 ? -1 : kib / 1024;
 }
 
 // A value of the broker's runtime info (GET_BROKER_RUNTIME_INFO), -1 when absent.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <system_error>
 #include <utility>
 
 namespace mqdesk::remoting {
@@ -15,18 +16,11 @@ namespace mqdesk::remoting {
 ProcessorExecutor::ProcessorExecutor(std::string name, size_t threadCount, size_t queueCapacity,
                                      size_t queuedBytesCapacity)
     : name_(std::move(name))
+    , threadCount_(std::max<size_t>(threadCount, 1))
     , queueCapacity_(queueCapacity)
     , queuedBytesCapacity_(queuedBytesCapacity)
 {
-    if (threadCount == 0)
-        threadCount = 1;
-    threads_.reserve(threadCount);
-    for (size_t i = 0; i < threadCount; ++i) {
-        threads_.emplace_back([this] { run(); });
-        // Names show up in top -H, gdb and perf; Linux refuses names over 15 characters.
-        const std::string threadName = (name_ + "-" + std::to_string(i)).substr(0, 15);
-        pthread_setname_np(threads_.back().native_handle(), threadName.c_str());
-    }
+    threads_.reserve(threadCount_);
 }
 
 ProcessorExecutor::~ProcessorExecutor()
@@ -47,22 +41,59 @@ bool ProcessorExecutor::tryExecute(Task task, size_t bytes)
         }
         queuedBytes_ += bytes;
         queue_.push_back(Queued{std::move(task), bytes, common::steadyMicros()});
+        if (queue_.size() > idleThreads_ && threads_.size() < threadCount_ && !startThread()
+            && threads_.empty()) {
+            // Nobody could ever run it: refused, as a full queue is.
+            queuedBytes_ -= bytes;
+            queue_.pop_back();
+            ++refused_;
+            return false;
+        }
     }
     wakeUp_.notify_one();
     return true;
 }
 
+bool ProcessorExecutor::startThread()
+{
+    try {
+        threads_.emplace_back([this] { run(); });
+    } catch (const std::system_error &e) {
+        spdlog::warn("executor {}: cannot start thread {} of {}: {}", name_, threads_.size() + 1, threadCount_,
+                     e.what());
+        return false;
+    }
+    // Names show up in top -H, gdb and perf; Linux refuses names over 15 characters.
+    const std::string threadName = (name_ + "-" + std::to_string(threads_.size() - 1)).substr(0, 15);
+    pthread_setname_np(threads_.back().native_handle(), threadName.c_str());
+    return true;
+}
+
 void ProcessorExecutor::shutdown()
 {
+    std::vector<std::thread> threads;
     {
         std::lock_guard lock(mutex_);
-        stopping_ = true;
+        stopping_ = true; // no thread is started from here on
+        threads.swap(threads_);
     }
     wakeUp_.notify_all();
-    for (std::thread &thread : threads_) {
+    for (std::thread &thread : threads) {
         if (thread.joinable())
             thread.join();
     }
+}
+
+size_t ProcessorExecutor::startedThreads() const
+{
+    std::lock_guard lock(mutex_);
+    return threads_.size();
+}
+
+size_t ProcessorExecutor::idleThreads() const
+{
+    std::lock_guard lock(mutex_);
+    return idleThreads_;
 }
 
 size_t ProcessorExecutor::queuedTasks() const
@@ -95,7 +126,9 @@ void ProcessorExecutor::run()
         Task task;
         {
             std::unique_lock lock(mutex_);
+            ++idleThreads_;
             wakeUp_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+            --idleThreads_;
             if (queue_.empty())
                 return; // stopping and drained
             task = std::move(queue_.front().task);

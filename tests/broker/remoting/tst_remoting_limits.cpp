@@ -223,6 +223,36 @@ private slots:
         QCOMPARE(executor.queuedBytes(), size_t{0});
     }
 
+    // Threads start when tasks need them, never past the pool's size, and an idle one takes the
+    // next task rather than a new thread starting: an idle broker runs no processor thread.
+    void executorThreadsStartAsTasksNeedThem()
+    {
+        ProcessorExecutor executor("lazy", 3);
+        QCOMPARE(executor.startedThreads(), size_t{0});
+        EventCounter ran;
+        QVERIFY(executor.tryExecute([&] { ran.add(); }, 0));
+        QVERIFY(ran.waitFor(1));
+        QTRY_COMPARE_WITH_TIMEOUT(executor.startedThreads(), size_t{1}, int(kWait.count()));
+        for (int i = 0; i < 20; ++i) { // one at a time: the idle thread takes each
+            QTRY_COMPARE_WITH_TIMEOUT(executor.idleThreads(), size_t{1}, int(kWait.count()));
+            QVERIFY(executor.tryExecute([&] { ran.add(); }, 0));
+            QVERIFY(ran.waitFor(2 + i));
+        }
+        QCOMPARE(executor.startedThreads(), size_t{1});
+
+        std::promise<void> gate;
+        std::shared_future<void> opened = gate.get_future().share();
+        EventCounter held;
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(executor.tryExecute([&] { held.add(); opened.wait(); ran.add(); }, 0));
+        QVERIFY(held.waitFor(3)); // three run at once: the pool's size
+        QCOMPARE(executor.startedThreads(), size_t{3});
+        QCOMPARE(executor.queuedTasks(), size_t{2});
+        gate.set_value();
+        QVERIFY(ran.waitFor(21 + 5));
+        QCOMPARE(executor.startedThreads(), size_t{3});
+    }
+
     // headWaitMillis: how long the oldest queued task has waited (the broker's runtime info
     // reports it as Java's …ThreadPoolQueueHeadWaitTimeMills); 0 with nothing queued.
     void headWaitIsTheOldestQueuedTasksWait()

@@ -64,6 +64,74 @@ private slots:
         QVERIFY2(error.find("timer wheel length 1000") != std::string::npos, error.c_str());
     }
 
+    // The wheel keeps only the pages that hold data: slots another writer left anywhere in the
+    // file (here raw bytes, as Java's mapping writes them), at the first and last slot of a page
+    // and of the file, are read back, and the untouched rest reads as empty.
+    void wheelReadsSlotsFromEveryPartOfTheFile()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/timerwheel";
+        constexpr int64_t kSlots = 1'209'600;
+        const int64_t base = 1'700'000'000; // seconds; slot index = second % kSlots
+        const std::array<int64_t, 5> indexes = {0, 127, 128, 604'800, kSlots - 1}; // 128 slots per 4 KiB page
+        std::vector<int64_t> seconds;
+        {
+            std::filesystem::resize_file((std::ofstream(path), path), uintmax_t{kSlots} * 32);
+            std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+            for (const int64_t index : indexes) {
+                const int64_t second = base - base % kSlots + kSlots + index;
+                seconds.push_back(second);
+                std::array<uint8_t, 32> slot{};
+                common::writeInt64(slot.data(), second);
+                common::writeInt64(slot.data() + 8, index * 100);
+                common::writeInt64(slot.data() + 16, index * 100 + 52);
+                common::writeInt32(slot.data() + 24, 3);
+                file.seekp(static_cast<std::streamoff>(index * 32));
+                file.write(reinterpret_cast<const char *>(slot.data()), slot.size());
+            }
+        }
+        std::string error;
+        auto wheel = TimerWheel::open(path, 604800, 1000, error);
+        QVERIFY2(wheel, error.c_str());
+        for (size_t i = 0; i < indexes.size(); ++i) {
+            const TimerSlot slot = wheel->slot(seconds[i] * 1000);
+            QCOMPARE(slot.timeMs, seconds[i] * 1000);
+            QCOMPARE(slot.firstPos, indexes[i] * 100);
+            QCOMPARE(slot.lastPos, indexes[i] * 100 + 52);
+            QCOMPARE(slot.num, 3);
+        }
+        QCOMPARE(wheel->slot((seconds[0] + 1) * 1000).timeMs, int64_t{-1});
+        QCOMPARE(wheel->allNum(seconds[0] * 1000), int64_t{3 * indexes.size()});
+        QCOMPARE(wheel->checkPhyPos(seconds[0] * 1000, 127 * 100 + 52), int64_t{128 * 100});
+
+        // A slot written in a page that held nothing, flushed and read back after a reopen.
+        const int64_t fresh = seconds[0] + 300'000;
+        wheel->putSlot(fresh * 1000, 7, 9, 1, 0);
+        QVERIFY2(wheel->flush(error), error.c_str());
+        wheel = TimerWheel::open(path, 604800, 1000, error);
+        QVERIFY2(wheel, error.c_str());
+        QCOMPARE(wheel->slot(fresh * 1000).lastPos, int64_t{9});
+        QCOMPARE(wheel->slot(seconds[3] * 1000).lastPos, indexes[3] * 100 + 52);
+        QCOMPARE(wheel->allNum(seconds[0] * 1000), int64_t{3 * indexes.size() + 1});
+    }
+
+    // An idle broker's wheel takes memory for what it holds, not for its 38.7 MB file.
+    void aWheelHoldingLittleTakesLittleMemory()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/timerwheel";
+        std::string error;
+        const int64_t before = test::residentAnonymousBytes();
+        auto wheel = TimerWheel::open(path, 604800, 1000, error);
+        QVERIFY2(wheel, error.c_str());
+        wheel->putSlot(1'700'000'123'000, 52, 104, 2, 0);
+        QVERIFY2(wheel->flush(error), error.c_str());
+        wheel = TimerWheel::open(path, 604800, 1000, error);
+        QVERIFY2(wheel, error.c_str());
+        const int64_t grown = test::residentAnonymousBytes() - before;
+        QVERIFY2(grown < 8 * 1024 * 1024, qPrintable(QStringLiteral("grew by %1 bytes").arg(grown)));
+    }
+
     void timerLogUnitsAndBlankAreJavasLayout()
     {
         QTemporaryDir dir;
