@@ -10,6 +10,8 @@
 #include <grpcpp/server_posix.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <condition_variable>
 #include <thread>
 
@@ -66,11 +68,21 @@ struct GrpcEndpoint::Impl
         }
     }
 
+    // The grpc++ server, built and started with the first connection the guard hands over
+    // (on the guard's io thread): grpc++ brings about ten threads of its own, which a broker no
+    // 5.x client talks to does without. Nullptr with `serverError` set when it cannot be built,
+    // and once `closed`.
+    ::grpc::Server *serverForConnections();
+    std::unique_ptr<::grpc::Server> buildServer();
+
     server::BrokerController &broker;
     GrpcEndpointOptions options;
     std::string advertisedHost;
     std::unique_ptr<MessagingService> service;
-    std::unique_ptr<::grpc::Server> server;
+    bool started = false; // between start() and shutdown(); owner thread only
+    std::mutex serverMutex;
+    std::unique_ptr<::grpc::Server> server; // guarded by serverMutex
+    bool closed = false;                    // guarded by serverMutex: shutdown() began
     std::unique_ptr<Http2Guard> guard; // owns the port; hands each connection to `server`
     int boundPort = 0;
     std::thread ticker;
@@ -96,10 +108,44 @@ GrpcEndpoint::~GrpcEndpoint()
     shutdown();
 }
 
+std::unique_ptr<::grpc::Server> GrpcEndpoint::Impl::buildServer()
+{
+    // grpc++ listens on no port of its own: the guard accepts and hands it each connection.
+    ::grpc::ServerBuilder builder;
+    builder.RegisterService(service.get());
+    builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+    builder.SetMaxSendMessageSize(kMaxMessageBytes);
+    // A connection idle for 120 s goes, as the Java proxy's do; clients keep theirs alive.
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 120'000);
+    // Streams one connection may have open at once (a client queues calls past it); unbounded in
+    // grpc++ by default. The guard holds a client that has not acknowledged it to it as well.
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, broker.settings()->broker.grpcMaxConcurrentStreams);
+    return builder.BuildAndStart();
+}
+
+::grpc::Server *GrpcEndpoint::Impl::serverForConnections()
+{
+    std::lock_guard lock(serverMutex);
+    if (server || closed)
+        return server.get();
+    server = buildServer();
+    if (!server) {
+        spdlog::error("grpc: cannot start the gRPC server: the connection is closed");
+        return nullptr;
+    }
+    {
+        std::lock_guard tickLock(tickMutex);
+        stopping = false;
+    }
+    ticker = std::thread([this] { tick(); });
+    spdlog::info("grpc: server started for the first connection");
+    return server.get();
+}
+
 bool GrpcEndpoint::start(std::string &error)
 {
     Impl &d = *impl_;
-    if (d.server) {
+    if (d.started) {
         error = "grpc: already started";
         return false;
     }
@@ -111,41 +157,29 @@ bool GrpcEndpoint::start(std::string &error)
     config.consumerLongPollingMillis =
         std::max(config.minLongPollingMillis, brokerConfig.grpcClientConsumerMaxLongPollingTimeoutMillis);
     d.service = std::make_unique<MessagingService>(d.broker, config);
-
-    // grpc++ listens on no port of its own: the guard accepts and hands it each connection.
-    ::grpc::ServerBuilder builder;
-    builder.RegisterService(d.service.get());
-    builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
-    builder.SetMaxSendMessageSize(kMaxMessageBytes);
-    // A connection idle for 120 s goes, as the Java proxy's do; clients keep theirs alive.
-    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 120'000);
-    // Streams one connection may have open at once (a client queues calls past it); unbounded in
-    // grpc++ by default. The guard holds a client that has not acknowledged it to it as well.
-    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, d.broker.settings()->broker.grpcMaxConcurrentStreams);
-    d.server = builder.BuildAndStart();
-    if (!d.server) {
-        error = "grpc: cannot start the gRPC server";
-        d.service.reset();
-        return false;
+    {
+        std::lock_guard lock(d.serverMutex);
+        d.closed = false;
     }
-    ::grpc::Server *server = d.server.get();
+
     Http2GuardOptions guard = guardOptions(d.broker, d.options);
     guard.tls = server::serverTls(*d.broker.settings(), {"h2"}, error);
     if (!guard.tls) {
-        d.server->Shutdown(std::chrono::system_clock::now());
-        d.server.reset();
         d.service.reset();
         return false;
     }
-    d.guard = std::make_unique<Http2Guard>(std::move(guard),
-                                           [server](int descriptor) { ::grpc::AddInsecureChannelFromFd(server, descriptor); });
+    d.guard = std::make_unique<Http2Guard>(std::move(guard), [&d](int descriptor) {
+        if (::grpc::Server *server = d.serverForConnections())
+            ::grpc::AddInsecureChannelFromFd(server, descriptor);
+        else
+            ::close(descriptor);
+    });
     if (!d.guard->start(error)) {
         d.guard.reset();
-        d.server->Shutdown(std::chrono::system_clock::now());
-        d.server.reset();
         d.service.reset();
         return false;
     }
+    d.started = true;
     d.boundPort = d.guard->port();
     d.broker.setRuntimeInfoSource("grpc", [guard = d.guard.get()] {
         const Http2GuardStats stats = guard->stats();
@@ -163,11 +197,6 @@ bool GrpcEndpoint::start(std::string &error)
         };
     });
     d.service->setPort(static_cast<uint16_t>(d.boundPort));
-    {
-        std::lock_guard lock(d.tickMutex);
-        d.stopping = false;
-    }
-    d.ticker = std::thread([&d] { d.tick(); });
     spdlog::info("grpc: MessagingService on {} (advertised {})", hostPort(d.options.bindAddress, d.boundPort),
                  address());
     return true;
@@ -176,8 +205,13 @@ bool GrpcEndpoint::start(std::string &error)
 void GrpcEndpoint::shutdown()
 {
     Impl &d = *impl_;
-    if (!d.server)
+    if (!d.started)
         return;
+    d.started = false;
+    {
+        std::lock_guard lock(d.serverMutex);
+        d.closed = true; // no server (nor sweeper) starts from here on; a new connection is closed
+    }
     d.step("the sweeper");
     {
         std::lock_guard lock(d.tickMutex);
@@ -194,12 +228,19 @@ void GrpcEndpoint::shutdown()
     // guard closes what is left.
     d.step("no new connections");
     d.guard->stopAccepting();
-    d.step("ending the calls (1 s)");
-    d.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    std::unique_ptr<::grpc::Server> server;
+    {
+        std::lock_guard lock(d.serverMutex);
+        server = std::move(d.server);
+    }
+    if (server) {
+        d.step("ending the calls (1 s)");
+        server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    }
     d.step("closing the connections");
     d.guard->stop();
     d.step("releasing the server");
-    d.server.reset();
+    server.reset();
     d.guard.reset();
     d.service.reset();
     d.boundPort = 0;

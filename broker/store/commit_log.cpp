@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 namespace mqdesk::store {
 
@@ -124,14 +125,29 @@ void CommitLog::start()
     // warm-up short rather than wait for it).
     if (preparing && config_.warmMapedFileEnable)
         allocator_->waitForPrepared(std::chrono::seconds(60));
+    {
+        std::lock_guard lock(servicesMutex_);
+        servicesRunning_ = true;
+        startServicesFor(flushDiskType(), config_.transientStorePoolEnable);
+    }
     if (config_.transientStorePoolEnable)
         setTransientStorePoolEnable(true);
-    groupCommitAnswers_->start();
-    groupCommit_->start();
-    flushRealTime_->start();
-    commitRealTime_->start();
-    flushDiskWatcher_->start();
     running_.store(true, std::memory_order_release);
+}
+
+void CommitLog::startServicesFor(FlushDiskType type, bool transientStorePool)
+{
+    if (!servicesRunning_)
+        return;
+    if (type == FlushDiskType::SyncFlush && !std::exchange(groupCommitStarted_, true)) {
+        groupCommitAnswers_->start();
+        groupCommit_->start();
+        flushDiskWatcher_->start();
+    }
+    if (type == FlushDiskType::AsyncFlush && !std::exchange(flushRealTimeStarted_, true))
+        flushRealTime_->start();
+    if (transientStorePool && !std::exchange(commitRealTimeStarted_, true))
+        commitRealTime_->start();
 }
 
 void CommitLog::shutdown()
@@ -140,6 +156,10 @@ void CommitLog::shutdown()
         std::lock_guard lock(putMutex_);
         if (!running_.exchange(false))
             return;
+    }
+    {
+        std::lock_guard lock(servicesMutex_);
+        servicesRunning_ = false; // no service starts from here on
     }
     // Puts that appended before running_ fell still have to hand their request to the
     // group-commit service, which must be running then.

@@ -207,6 +207,18 @@ private:
     int64_t lastCreateFailureLogMillis_ = 0; // putMutex_: failures are logged at most every 5 s
     int64_t suppressedCreateFailures_ = 0;   // putMutex_
 
+    // Requires: servicesMutex_ held. The flush services `type` needs (the group commit with its
+    // answer thread and watcher for SYNC_FLUSH, the timed flush for ASYNC_FLUSH), and the commit
+    // service when `transientStorePool` is set, each started the first time it is needed: an
+    // ASYNC broker without a pool runs one flush thread, not five. Nothing starts once
+    // shutdown() began.
+    void startServicesFor(FlushDiskType type, bool transientStorePool);
+
+    // The services are made by start() and stopped by shutdown(); their threads are started by
+    // startServicesFor(). A service never started is stopped all the same (a no-op).
+    std::mutex servicesMutex_;
+    bool servicesRunning_ = false; // guarded by servicesMutex_: start() done, shutdown() not begun
+    bool groupCommitStarted_ = false, flushRealTimeStarted_ = false, commitRealTimeStarted_ = false; // servicesMutex_
     std::unique_ptr<GroupCommitAnswerService> groupCommitAnswers_;
     std::unique_ptr<GroupCommitService> groupCommit_;
     std::unique_ptr<FlushRealTimeService> flushRealTime_;

@@ -99,6 +99,11 @@ int64_t CommitLog::unflushedBytes() const
 
 void CommitLog::setFlushDiskType(FlushDiskType type)
 {
+    {
+        // The new mode's services run before a put can hand them a request.
+        std::lock_guard lock(servicesMutex_);
+        startServicesFor(type, false);
+    }
     if (flushDiskType_.exchange(type) == type)
         return;
     spdlog::info("commit log: flush mode is now {}", flushDiskTypeName(type));
@@ -114,6 +119,10 @@ bool CommitLog::setTransientStorePoolEnable(bool enable)
     // making them under it would stall every put for as long as locking gigabytes takes.
     std::unique_ptr<TransientStorePool> fresh;
     if (enable) {
+        {
+            std::lock_guard lock(servicesMutex_);
+            startServicesFor(flushDiskType(), true); // commits what the pool's buffers hold
+        }
         bool havePool = false;
         {
             std::lock_guard putLock(putMutex_);

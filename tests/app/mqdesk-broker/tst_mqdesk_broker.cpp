@@ -14,6 +14,9 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
@@ -29,6 +32,7 @@ struct Ready
     QString namesrv;
     QString broker;
     QString store;
+    QString grpc;
 };
 
 // One running mqdesk-broker; killed if the test ends without stopping it.
@@ -58,7 +62,7 @@ public:
                 stdout_ += text + QLatin1Char('\n');
                 const auto match = line.match(text);
                 if (match.hasMatch())
-                    return {match.captured(1), match.captured(2), match.captured(3)};
+                    return {match.captured(1), match.captured(2), match.captured(3), match.captured(4)};
                 continue;
             }
             if (process_.state() == QProcess::NotRunning)
@@ -106,6 +110,34 @@ QString writeConf(const QTemporaryDir &dir, const QString &name, const QByteArra
     file.open(QIODevice::WriteOnly);
     file.write(text);
     return path;
+}
+
+// The names of a process's threads (Linux keeps 15 characters), one entry per thread.
+QStringList threadNames(qint64 pid)
+{
+    QStringList names;
+    for (const auto &task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+        QFile comm(QString::fromStdString((task.path() / "comm").string()));
+        if (comm.open(QIODevice::ReadOnly))
+            names << QString::fromUtf8(comm.readAll()).trimmed();
+    }
+    return names;
+}
+
+// Opens a TCP connection to `hostPort` ("127.0.0.1:N"); -1 when it cannot.
+int connectTo(const QString &hostPort)
+{
+    const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(hostPort.mid(colon + 1).toUShort());
+    inet_pton(AF_INET, hostPort.left(colon).toUtf8().constData(), &address.sin_addr);
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 std::string clusterInfo(const QString &namesrv)
@@ -281,6 +313,60 @@ private slots:
         const QByteArray groupsJson = groups.readAll();
         QVERIFY(groupsJson.contains("\"shipping\"") && groupsJson.contains("\"audit\""));
         QVERIFY(groupsJson.contains("\"consumeMessageOrderly\":true"));
+    }
+
+    // An idle broker runs the threads of what it uses: the flush mode's own service, no
+    // processor thread before a request, no grpc++ thread before a gRPC connection.
+    void idleBrokerRunsOnlyTheThreadsItUses_data()
+    {
+        QTest::addColumn<QByteArray>("flushDiskType");
+        QTest::addColumn<QString>("flushThread");
+        QTest::addColumn<QString>("idleFlushThread");
+        QTest::newRow("ASYNC_FLUSH") << QByteArray("ASYNC_FLUSH") << QStringLiteral("FlushRealTime")
+                                     << QStringLiteral("GroupCommit");
+        QTest::newRow("SYNC_FLUSH") << QByteArray("SYNC_FLUSH") << QStringLiteral("GroupCommit")
+                                    << QStringLiteral("FlushRealTime");
+    }
+
+    void idleBrokerRunsOnlyTheThreadsItUses()
+    {
+        QFETCH(QByteArray, flushDiskType);
+        QFETCH(QString, flushThread);
+        QFETCH(QString, idleFlushThread);
+        QTemporaryDir dir;
+        const QString conf = writeConf(dir, QStringLiteral("broker.conf"), "flushDiskType=" + flushDiskType + "\n");
+        BrokerProcess broker;
+        broker.start(freePorts(dir.filePath(QStringLiteral("store"))) << QStringLiteral("-c") << conf
+                                                                      << QStringLiteral("--grpc-port")
+                                                                      << QStringLiteral("0"));
+        const Ready ready = broker.waitReady();
+        QVERIFY2(!ready.grpc.isEmpty(), qPrintable(broker.stderrText()));
+        const qint64 pid = broker.process().processId();
+        const QStringList idle = threadNames(pid);
+        QVERIFY2(idle.contains(flushThread), qPrintable(idle.join(QLatin1Char(' '))));
+        QVERIFY2(!idle.contains(idleFlushThread), qPrintable(idle.join(QLatin1Char(' '))));
+        QVERIFY2(!idle.contains(QStringLiteral("CommitRealTime")), qPrintable(idle.join(QLatin1Char(' '))));
+        QVERIFY2(!idle.contains(QStringLiteral("admin-0")), qPrintable(idle.join(QLatin1Char(' '))));
+
+        // The first admin request starts the admin executor's first thread, and only that one.
+        remoting::RemotingClient client;
+        const auto runtime = client.invokeSync(ready.broker.toStdString(),
+                                               RemotingCommand::createRequest(remoting::RequestCode::kGetBrokerRuntimeInfo),
+                                               std::chrono::milliseconds(5000));
+        QVERIFY2(runtime.ok() && runtime.response.code == remoting::ResponseCode::kSuccess, runtime.errorMessage.c_str());
+        QStringList busy = threadNames(pid);
+        QVERIFY2(busy.contains(QStringLiteral("admin-0")) && !busy.contains(QStringLiteral("admin-1")),
+                 qPrintable(busy.join(QLatin1Char(' '))));
+
+        // The first gRPC connection starts grpc++ and its threads.
+        const int before = int(threadNames(pid).size());
+        const int fd = connectTo(ready.grpc);
+        QVERIFY(fd >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(threadNames(pid).size() >= before + 3, 10000);
+        ::close(fd);
+        QCOMPARE(broker.stop(), 0);
+        const QString log = broker.stderrText();
+        QVERIFY2(log.contains(QStringLiteral("grpc: server started for the first connection")), qPrintable(log));
     }
 
     void unknownKeysAreReportedNotFatal()
