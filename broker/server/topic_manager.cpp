@@ -88,10 +88,11 @@ bool TopicManager::initialize(std::string &error)
     ensure(kSelfTestTopic, 1, perm::kRead | perm::kWrite);
     if (config_.autoCreateTopicEnable)
         ensure(kAutoCreateTopicKey, config_.defaultTopicQueueNums, perm::kRead | perm::kWrite | perm::kInherit);
-    if (config_.clusterTopicEnable)
-        ensure(config_.brokerClusterName, 16, perm::kRead | perm::kWrite | perm::kInherit);
-    if (config_.brokerTopicEnable)
-        ensure(config_.brokerName, 1, perm::kRead | perm::kWrite | perm::kInherit);
+    // The cluster's and the broker's own topics exist whatever the switches; the switches give
+    // them read and write (Java's TopicConfigManager).
+    const int32_t readWrite = perm::kRead | perm::kWrite;
+    ensure(config_.brokerClusterName, 16, perm::kInherit | (config_.clusterTopicEnable ? readWrite : 0));
+    ensure(config_.brokerName, 1, perm::kInherit | (config_.brokerTopicEnable ? readWrite : 0));
     ensure(kOffsetMovedEventTopic, 1, perm::kRead | perm::kWrite);
     ensure(kScheduleTopic, 18, perm::kRead | perm::kWrite);
     if (timerWheelEnable_)
