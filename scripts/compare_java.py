@@ -10,10 +10,16 @@ mqdesk-broker, each on a fresh store in a temporary folder, each driven by the s
     Producer prints them;
   * mqdesk-bench produce (MQDesk's C++ client, the same for both brokers) for RT p50/p99/max,
     which RocketMQ's tool does not report;
+  * the broker's CPU time (user + system of the broker processes; Java: broker + NameServer)
+    over the benchmark Producer and Consumer's run, per message stored and per message
+    consumed (the broker's own msgPutTotalTodayNow / msgGetTotalTodayNow over the same window,
+    read with mqdesk-admin brokerStatus): the figure the load of the clients on the same cores
+    cannot move;
   * the broker's peak RSS (VmHWM; Java: broker + NameServer, MQDesk: its one process) and the
     time from starting the broker to its ready line.
 
-It prints one table per flush mode with MQDesk ÷ Java ratios. It is a benchmark, not a test.
+Each flush mode runs --runs times, Java and MQDesk alternately; it prints every run's table and,
+with several runs, the medians with MQDesk ÷ Java ratios. It is a benchmark, not a test.
 """
 
 import argparse
@@ -112,6 +118,15 @@ class Process:
             pass
         return 0
 
+    def cpu_seconds(self):
+        """User + system CPU time of the process so far (all its threads), in seconds."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
     def stop(self, timeout=30):
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
@@ -170,6 +185,21 @@ def run_for(args, seconds, log_path):
     return client.output()
 
 
+def broker_totals(admin, namesrv):
+    """(messages stored, messages consumed) so far by the cluster's brokers, from their runtime info."""
+    run = subprocess.run([admin, "brokerStatus", "-n", namesrv, "-c", "DefaultCluster", "--json"],
+                         capture_output=True, text=True, timeout=60)
+    put = got = 0
+    if run.returncode != 0:
+        print(f"compare-java: brokerStatus failed: {run.stderr.strip()}", file=sys.stderr)
+    for line in run.stdout.splitlines():
+        if line.startswith("{"):
+            info = json.loads(line).get("runtimeInfo", {})
+            put += int(info.get("msgPutTotalTodayNow", 0))
+            got += int(info.get("msgGetTotalTodayNow", 0))
+    return put, got
+
+
 def mean(values):
     return sum(values) / len(values) if values else 0.0
 
@@ -187,6 +217,8 @@ def measure(target, opts, flush_mode, root):
         # group on the empty topic keeps up with the sends, so its reports are the broker's
         # sustained consume rate while it also takes the writes (a consumer started after the
         # producer would drain the backlog within its first 10 s window and report nothing after).
+        cpu_before = sum(p.cpu_seconds() for p in processes)
+        totals_before = broker_totals(opts.admin, namesrv)
         consumer = Process(java(opts.classpath, "512m", "org.apache.rocketmq.example.benchmark.Consumer",
                                 "-n", namesrv, "-ri", "5000"), f"{work}/consumer.log")
         try:
@@ -197,6 +229,14 @@ def measure(target, opts, flush_mode, root):
                             opts.seconds, f"{work}/producer.log")
         finally:
             consumer.stop(10)
+        cpu = sum(p.cpu_seconds() for p in processes) - cpu_before
+        totals_after = broker_totals(opts.admin, namesrv)
+        stored, consumed = (after - before for after, before in zip(totals_after, totals_before))
+        result["cpu_s"] = cpu
+        if stored > 0:
+            result["cpu_us_per_stored"] = cpu * 1e6 / stored
+        if consumed > 0:
+            result["cpu_us_per_consumed"] = cpu * 1e6 / consumed
         # Each report covers the 10 s before it; the first one includes the JVMs' warm-up.
         reports = [m for m in (REPORT.search(line) for line in lines) if m][1:]
         result["send_tps"] = mean([int(m.group(1)) for m in reports])
@@ -276,22 +316,38 @@ ROWS = [
     ("cpp_p50_ms", "Send RT p50, ms (mqdesk-bench produce)", "{:.3f}", False),
     ("cpp_p99_ms", "Send RT p99, ms (mqdesk-bench produce)", "{:.3f}", False),
     ("cpp_max_ms", "Send RT max, ms (mqdesk-bench produce)", "{:.1f}", False),
+    ("cpu_s", "Broker CPU time over the benchmark Producer + Consumer run (user + sys), s", "{:.1f}", False),
+    ("cpu_us_per_stored", "Broker CPU time per message stored, µs", "{:.1f}", False),
+    ("cpu_us_per_consumed", "Broker CPU time per message consumed, µs", "{:.1f}", False),
     ("rss_mib", "Broker peak RSS (VmHWM, mapped store pages included), MiB", "{:.0f}", False),
     ("anon_mib", "Broker anonymous memory at the end (RssAnon: heap, stacks), MiB", "{:.0f}", False),
     ("ready_s", "Start to ready, s", "{:.2f}", False),
 ]
 
 
-def print_table(flush_mode, java_result, mqdesk_result, opts):
-    print(f"\n### {flush_mode}, {opts.threads} threads, {opts.size} B messages\n")
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def medians(results):
+    """Per metric, the median over the runs that have it."""
+    keys = {key for result in results for key in result}
+    return {key: median([r[key] for r in results if key in r]) for key in keys}
+
+
+def print_table(flush_mode, java_result, mqdesk_result, opts, title=""):
+    print(f"\n### {flush_mode}, {opts.threads} threads, {opts.size} B messages{title}\n")
     print("| metric | Java 5.5.0 | MQDesk | MQDesk ÷ Java |")
     print("|---|---:|---:|---:|")
     for key, label, fmt, _ in ROWS:
         j, m = java_result.get(key), mqdesk_result.get(key)
-        if j is None or m is None:
+        if j is None and m is None:
             continue
-        ratio = f"{m / j:.2f}" if j else "–"
-        print(f"| {label} | {fmt.format(j)} | {fmt.format(m)} | {ratio} |")
+        ratio = f"{m / j:.2f}" if j and m is not None else "–"
+        shown = [fmt.format(v) if v is not None else "–" for v in (j, m)]
+        print(f"| {label} | {shown[0]} | {shown[1]} | {ratio} |")
     sys.stdout.flush()
 
 
@@ -299,6 +355,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--broker", required=True, help="mqdesk-broker binary")
     parser.add_argument("--bench", required=True, help="mqdesk-bench binary")
+    parser.add_argument("--admin", required=True, help="mqdesk-admin binary (the brokers' message counts)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per flush mode, Java and MQDesk alternately")
     parser.add_argument("--classpath-file", required=True, help="scripts/compare-java/target/classpath.txt")
     parser.add_argument("--modes", default="ASYNC_FLUSH,SYNC_FLUSH")
     parser.add_argument("--threads", type=int, default=64)
@@ -325,11 +383,15 @@ def main():
         print_startup(runs)
         opts.modes = ""
     for flush_mode in filter(None, opts.modes.split(",")):
-        results = {}
-        for target in ("java", "mqdesk"):
-            print(f"compare-java: {flush_mode} against {target} …", file=sys.stderr)
-            results[target] = measure(target, opts, flush_mode, root)
-        print_table(flush_mode, results["java"], results["mqdesk"], opts)
+        runs = {"java": [], "mqdesk": []}
+        for run in range(1, opts.runs + 1):
+            for target in ("java", "mqdesk"):
+                print(f"compare-java: {flush_mode} run {run} of {opts.runs} against {target} …", file=sys.stderr)
+                runs[target].append(measure(target, opts, flush_mode, root))
+            print_table(flush_mode, runs["java"][-1], runs["mqdesk"][-1], opts, f", run {run} of {opts.runs}")
+        if opts.runs > 1:
+            print_table(flush_mode, medians(runs["java"]), medians(runs["mqdesk"]), opts,
+                        f", median of {opts.runs} runs")
     if not opts.keep:
         shutil.rmtree(root, ignore_errors=True)
 
