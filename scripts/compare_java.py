@@ -12,9 +12,9 @@ mqdesk-broker, each on a fresh store in a temporary folder, each driven by the s
     which RocketMQ's tool does not report;
   * the broker's CPU time (user + system of the broker processes; Java: broker + NameServer)
     over the benchmark Producer and Consumer's run, per message stored and per message
-    consumed (the broker's own msgPutTotalTodayNow / msgGetTotalTodayNow over the same window,
-    read with mqdesk-admin brokerStatus): the figure the load of the clients on the same cores
-    cannot move;
+    consumed (the brokers' own figures over the same window: the benchmark topic's max offsets
+    and the benchmark Consumer's committed offsets, read with mqdesk-admin): the figure the load
+    of the clients on the same cores cannot move;
   * the broker's peak RSS (VmHWM; Java: broker + NameServer, MQDesk: its one process) and the
     time from starting the broker to its ready line.
 
@@ -185,19 +185,24 @@ def run_for(args, seconds, log_path):
     return client.output()
 
 
-def broker_totals(admin, namesrv):
-    """(messages stored, messages consumed) so far by the cluster's brokers, from their runtime info."""
-    run = subprocess.run([admin, "brokerStatus", "-n", namesrv, "-c", "DefaultCluster", "--json"],
-                         capture_output=True, text=True, timeout=60)
-    put = got = 0
-    if run.returncode != 0:
-        print(f"compare-java: brokerStatus failed: {run.stderr.strip()}", file=sys.stderr)
-    for line in run.stdout.splitlines():
-        if line.startswith("{"):
-            info = json.loads(line).get("runtimeInfo", {})
-            put += int(info.get("msgPutTotalTodayNow", 0))
-            got += int(info.get("msgGetTotalTodayNow", 0))
-    return put, got
+BENCHMARK_TOPIC = "BenchmarkTest"          # the benchmark Producer's and Consumer's default topic
+BENCHMARK_GROUP = "benchmark_consumer"     # the benchmark Consumer's default group
+
+
+def admin_json_lines(admin, *args):
+    run = subprocess.run([admin, *args, "--json"], capture_output=True, text=True, timeout=60)
+    return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+
+def benchmark_totals(admin, namesrv):
+    """(messages stored in the benchmark topic, messages its Consumer has committed): sums of the
+    queues' max offsets and of the group's committed offsets, the brokers' own figures. (Java's
+    msgPutTotalTodayNow leaves BenchmarkTest out: Java counts it as a system topic.)"""
+    stored = sum(int(q.get("maxOffset", 0)) for q in admin_json_lines(admin, "topicStatus", "-n", namesrv,
+                                                                      "-t", BENCHMARK_TOPIC))
+    consumed = sum(int(q.get("consumerOffset", 0)) for q in admin_json_lines(admin, "consumerProgress", "-n", namesrv,
+                                                                            "-g", BENCHMARK_GROUP))
+    return stored, consumed
 
 
 def mean(values):
@@ -218,7 +223,7 @@ def measure(target, opts, flush_mode, root):
         # sustained consume rate while it also takes the writes (a consumer started after the
         # producer would drain the backlog within its first 10 s window and report nothing after).
         cpu_before = sum(p.cpu_seconds() for p in processes)
-        totals_before = broker_totals(opts.admin, namesrv)
+        totals_before = benchmark_totals(opts.admin, namesrv)
         consumer = Process(java(opts.classpath, "512m", "org.apache.rocketmq.example.benchmark.Consumer",
                                 "-n", namesrv, "-ri", "5000"), f"{work}/consumer.log")
         try:
@@ -230,7 +235,7 @@ def measure(target, opts, flush_mode, root):
         finally:
             consumer.stop(10)
         cpu = sum(p.cpu_seconds() for p in processes) - cpu_before
-        totals_after = broker_totals(opts.admin, namesrv)
+        totals_after = benchmark_totals(opts.admin, namesrv)
         stored, consumed = (after - before for after, before in zip(totals_after, totals_before))
         result["cpu_s"] = cpu
         if stored > 0:
