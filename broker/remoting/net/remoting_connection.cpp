@@ -339,8 +339,11 @@ bool Connection::enqueue(RemotingCommand command, std::string *error, bool dropp
         return false;
     }
     if (closed_) {
-        if (error)
-            *error = "connection to " + peerAddress_ + " is closed";
+        if (error) {
+            std::lock_guard lock(pendingMutex_);
+            *error = "connection to " + peerAddress_ + " is closed"
+                     + (closeReason_.empty() ? std::string() : " (" + closeReason_ + ")");
+        }
         return false;
     }
     Outgoing outgoing{std::move(prefix.bytes), std::move(command.body)};
@@ -446,9 +449,11 @@ void Connection::invoke(RemotingCommand request, std::chrono::milliseconds timeo
     {
         std::unique_lock lock(pendingMutex_);
         if (pendingClosed_) {
+            // Why it closed (a failed TLS handshake names the certificate): a request made just
+            // after the close gets the same explanation as one that was waiting.
+            std::string error = "connection to " + peerAddress_ + " is closed (" + closeReason_ + ")";
             lock.unlock(); // callbacks never run under the lock: they may invoke again
-            callback(InvokeResult::failure(InvokeError::ConnectionClosed,
-                                           "connection to " + peerAddress_ + " is closed"));
+            callback(InvokeResult::failure(InvokeError::ConnectionClosed, std::move(error)));
             return;
         }
         // An id still in use (after 2^32 requests, with one held for ages) is skipped.
@@ -535,6 +540,12 @@ void Connection::close(std::string_view reason)
 
 void Connection::closeNow(const std::string &reason, bool fault)
 {
+    {
+        // The reason is in place before closed_ shows, so enqueue() can always give it.
+        std::lock_guard lock(pendingMutex_);
+        if (closeReason_.empty())
+            closeReason_ = reason;
+    }
     if (closed_.exchange(true))
         return;
     if (fault)

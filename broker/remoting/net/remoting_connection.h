@@ -191,6 +191,7 @@ private:
     mutable std::mutex pendingMutex_;
     std::unordered_map<int32_t, Pending> pending_; // guarded by pendingMutex_
     bool pendingClosed_ = false;                    // guarded by pendingMutex_
+    std::string closeReason_; // guarded by pendingMutex_: why closeNow() closed it, for later callers
     std::atomic<uint32_t> opaqueCounter_{0};
 };
 
