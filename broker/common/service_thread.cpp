@@ -22,7 +22,23 @@ ServiceThread::~ServiceThread()
 
 void ServiceThread::start()
 {
+    std::lock_guard lock(startMutex_);
     stopped_.store(false, std::memory_order_release);
+    startLocked();
+}
+
+void ServiceThread::startOnce()
+{
+    if (isStarted())
+        return;
+    std::lock_guard lock(startMutex_);
+    if (!isStarted() && !isStopped())
+        startLocked();
+}
+
+void ServiceThread::startLocked()
+{
+    started_.store(true, std::memory_order_release);
     thread_ = std::thread([this] {
         pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
         // An exception escaping a thread ends the process (std::terminate). A service that
@@ -39,7 +55,10 @@ void ServiceThread::start()
 
 void ServiceThread::stop()
 {
-    stopped_.store(true, std::memory_order_release);
+    {
+        std::lock_guard lock(startMutex_);
+        stopped_.store(true, std::memory_order_release);
+    }
     // Notify even when a wakeup is pending: sleepFor() ignores wakeups, so a pending one may
     // never have been consumed and wakeup() would not notify again.
     { std::lock_guard lock(mutex_); }

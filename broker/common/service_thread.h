@@ -3,7 +3,9 @@
 // A named background thread with RocketMQ's ServiceThread semantics: run() loops until stop();
 // waitForRunning(interval) sleeps for the interval or until wakeup(), whichever comes first.
 // A wakeup() that arrives while the thread is busy is remembered, so the next wait returns
-// immediately and no wakeup is lost. An exception escaping run() stops that service with a line
+// immediately and no wakeup is lost. A service with nothing to do until its first task (a parked
+// request, a message of its topic) calls startOnce() where that task arrives instead of start():
+// an idle process then runs no thread for it. An exception escaping run() stops that service with a line
 // on stderr naming it and the exception; it never terminates the process.
 
 #include <atomic>
@@ -24,6 +26,9 @@ public:
     ServiceThread &operator=(const ServiceThread &) = delete;
 
     void start();
+    // Starts the thread unless it was started or stop() was called; a wakeup() before it is kept,
+    // so run()'s first wait returns at once. Thread-safe; one atomic load once started.
+    void startOnce();
     // Asks run() to return, wakes it and joins. Derived destructors must call stop() so run()
     // never touches a half-destroyed object.
     void stop();
@@ -31,6 +36,7 @@ public:
 
     const std::string &name() const { return name_; }
     bool isStopped() const { return stopped_.load(std::memory_order_acquire); }
+    bool isStarted() const { return started_.load(std::memory_order_acquire); }
 
 protected:
     virtual void run() = 0;
@@ -41,8 +47,14 @@ protected:
     virtual void onWaitEnd() {}
 
 private:
+    void startLocked();
+
     std::string name_;
+    // Guards thread_'s creation against stop(): once stop() has set stopped_ under it, no thread
+    // starts, so the join sees the last one.
+    std::mutex startMutex_;
     std::thread thread_;
+    std::atomic<bool> started_{false};
     std::mutex mutex_;
     std::condition_variable wake_;
     // Set by wakeup() without the mutex when already set, so a burst of wakeups from many

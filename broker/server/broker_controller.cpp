@@ -16,6 +16,7 @@
 #include "broker/remoting/net/remoting_server.h"
 #include "broker/server/broker_stats.h"
 #include "broker/server/topic_route_cache.h"
+#include "broker/server/topic_started_services.h"
 #include "broker/server/client_limits.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_message_processor.h"
@@ -31,6 +32,7 @@
 #include "broker/store/config/delay_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/config/topic_config_manager.h"
+#include "broker/store/consume_queue_store.h"
 #include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
@@ -244,23 +246,32 @@ bool BrokerController::start(std::string &error)
     pullHold_ = std::make_unique<PullRequestHoldService>(
         [this](HeldPull pull) { pullProcessor_->rerun(std::move(pull)); },
         [this](const std::string &topic, int32_t queueId) { return store_->maxOffsetInQueue(topic, queueId); });
+    schedule_ = std::make_unique<ScheduleMessageService>(*this);
+    transactions_ = std::make_unique<TransactionService>(*this);
+    const auto storeHolds = [this](std::string topic) {
+        return [this, topic] { return store_->consumeQueues().hasTopic(topic); };
+    };
+    topicStartedServices_ = std::make_unique<TopicStartedServices>(std::vector<TopicStartedServices::Service>{
+        {std::string(kScheduleTopic), [this] { schedule_->startOnce(); }, storeHolds(std::string(kScheduleTopic))},
+        {kTransHalfTopic, [this] { transactions_->startOnce(); }, storeHolds(kTransHalfTopic)},
+        {pop_->reviveTopic(), [this] { pop_->startRevive(); }, storeHolds(pop_->reviveTopic())},
+    });
     store_->setMessageArrivingListener([this](const store::DispatchRequest &dispatched) {
         pullHold_->notifyMessageArriving(dispatched.topic, dispatched.queueId, dispatched.consumeQueueOffset,
                                          dispatched.tagsCode);
         pop_->notifyMessageArriving(dispatched.topic, dispatched.queueId);
+        topicStartedServices_->onMessageArriving(dispatched.topic);
     });
     if (!store_->open(error)) {
         store_.reset();
         shutdown();
         return false;
     }
-    pullHold_->start();
-    schedule_ = std::make_unique<ScheduleMessageService>(*this);
+    // Long polling starts its thread with the first held pull, these with their topic's first
+    // message (topic_started_services.h): an idle broker runs none of them.
     schedule_->load();
-    schedule_->start();
-    transactions_ = std::make_unique<TransactionService>(*this);
-    transactions_->start();
     pop_->start();
+    topicStartedServices_->arm();
     topicManager_->setChangeListener([this] { registerBrokerAll(); });
     remoting::RemotingClientOptions namesrvOptions{.name = "namesrv"};
     if (settings_.tls.clientEnable) { // Java's tls.enable: the broker's outer API speaks TLS too
@@ -287,6 +298,8 @@ bool BrokerController::start(std::string &error)
 void BrokerController::shutdown()
 {
     const bool wasServing = serving_.exchange(false);
+    if (topicStartedServices_)
+        topicStartedServices_->disarm(); // the services below are about to stop
     if (scheduler_)
         scheduler_->stop();
     if (wasServing)

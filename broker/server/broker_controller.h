@@ -67,6 +67,7 @@ class ScheduleMessageService;
 class TransactionService;
 class SqlFilterCache;
 class TopicRouteCache;
+class TopicStartedServices;
 namespace pop {
 class PopService;
 }
@@ -228,6 +229,7 @@ private:
     std::unique_ptr<TransactionService> transactions_; // half messages, END_TRANSACTION, checks
     std::unique_ptr<ScheduleMessageService> schedule_; // delay levels; runs while the store is open
     std::unique_ptr<pop::PopService> pop_;             // POP consumption (made with the broker)
+    std::unique_ptr<TopicStartedServices> topicStartedServices_; // starts the three above on demand
     std::atomic<bool> serving_{false};
     bool started_ = false;
     int64_t bootTimestamp_ = 0;

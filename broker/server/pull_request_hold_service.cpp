@@ -28,6 +28,7 @@ void PullRequestHoldService::suspend(HeldPull pull)
         std::lock_guard lock(mutex_);
         held_[key].push_back(std::move(pull));
     }
+    startOnce(); // the hold-time checks run once something is held
     // A message dispatched between the pull's read and now notified nobody: look once more.
     const int64_t maxOffset = maxOffset_(topic, queueId);
     if (maxOffset > from)

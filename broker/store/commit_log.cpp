@@ -102,9 +102,9 @@ void CommitLog::start()
 {
     groupCommitAnswers_ = std::make_unique<GroupCommitAnswerService>(*this);
     groupCommit_ = std::make_unique<GroupCommitService>(*this, *groupCommitAnswers_);
+    groupCommitAnswers_->watchDeadlinesOf(*groupCommit_);
     flushRealTime_ = std::make_unique<FlushRealTimeService>(*this);
     commitRealTime_ = std::make_unique<CommitRealTimeService>(*this);
-    flushDiskWatcher_ = std::make_unique<FlushDiskWatcher>(*groupCommit_);
     FileWarmUp warmUp;
     warmUp.enabled = config_.warmMapedFileEnable;
     warmUp.syncEveryPages = config_.flushLeastPagesWhenWarmMapedFile;
@@ -142,7 +142,6 @@ void CommitLog::startServicesFor(FlushDiskType type, bool transientStorePool)
     if (type == FlushDiskType::SyncFlush && !std::exchange(groupCommitStarted_, true)) {
         groupCommitAnswers_->start();
         groupCommit_->start();
-        flushDiskWatcher_->start();
     }
     if (type == FlushDiskType::AsyncFlush && !std::exchange(flushRealTimeStarted_, true))
         flushRealTime_->start();
@@ -182,7 +181,6 @@ void CommitLog::shutdown()
     }
     if (const int64_t timestamp = queue_.storeTimestamp(); timestamp > 0)
         checkpoint_.setPhysicMsgTimestamp(timestamp);
-    flushDiskWatcher_->stop();
     allocator_->shutdown();
 }
 

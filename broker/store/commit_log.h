@@ -223,7 +223,6 @@ private:
     std::unique_ptr<GroupCommitService> groupCommit_;
     std::unique_ptr<FlushRealTimeService> flushRealTime_;
     std::unique_ptr<CommitRealTimeService> commitRealTime_;
-    std::unique_ptr<FlushDiskWatcher> flushDiskWatcher_;
 };
 
 } // namespace mqdesk::store

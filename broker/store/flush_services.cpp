@@ -36,22 +36,6 @@ bool GroupCommitRequest::complete(PutMessageStatus status, FlushMetrics &metrics
 
 // ---------------------------------------------------------------------------------------------
 
-FlushDiskWatcher::FlushDiskWatcher(GroupCommitService &groupCommit)
-    : ServiceThread("FlushDiskWatcher"), groupCommit_(groupCommit)
-{}
-
-FlushDiskWatcher::~FlushDiskWatcher() { stop(); }
-
-void FlushDiskWatcher::run()
-{
-    while (!isStopped()) {
-        sleepFor(10ms);
-        groupCommit_.expireOverdue(Clock::now());
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-
 GroupCommitAnswerService::GroupCommitAnswerService(CommitLog &commitLog)
     : ServiceThread("GroupCommitAck"), commitLog_(commitLog)
 {}
@@ -103,6 +87,8 @@ void GroupCommitAnswerService::run()
     while (!isStopped()) {
         waitForRunning(std::chrono::milliseconds(10));
         answerPending();
+        if (watched_)
+            watched_->expireOverdue(GroupCommitRequest::Clock::now());
     }
     answerPending();
 }

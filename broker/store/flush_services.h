@@ -52,11 +52,17 @@ class GroupCommitService;
 // Answers the puts a group commit covered, on a thread of its own, so the group-commit thread
 // starts its next fdatasync the moment the last one returns instead of first running every
 // put's callback (64 put threads woken one by one take longer than the flush itself here).
+// It is also RocketMQ's FlushDiskWatcher: at least every 10 ms it answers FLUSH_DISK_TIMEOUT to
+// the waiting puts whose deadline has passed — also while the group-commit thread is stuck in a
+// flush, when this thread has nothing else to do. It looks into the group-commit service's
+// lists instead of keeping its own, so a put costs it nothing.
 class GroupCommitAnswerService : public common::ServiceThread
 {
 public:
     explicit GroupCommitAnswerService(CommitLog &commitLog);
     ~GroupCommitAnswerService() override;
+    // The service whose waiting puts' deadlines it watches; set before start().
+    void watchDeadlinesOf(GroupCommitService &groupCommit) { watched_ = &groupCommit; }
     // Answers `requests` PUT_OK where `flushedWhere` covers them, else FLUSH_DISK_TIMEOUT
     // naming `cause`. After stop() answers on the calling thread, so no put is left unanswered.
     void answer(std::vector<std::shared_ptr<GroupCommitRequest>> requests, int64_t flushedWhere,
@@ -76,24 +82,9 @@ private:
     void answerPending();
 
     CommitLog &commitLog_;
+    GroupCommitService *watched_ = nullptr;
     std::mutex mutex_;
     std::vector<Batch> pending_; // guarded by mutex_
-};
-
-// Every 10 ms, answers FLUSH_DISK_TIMEOUT to the waiting puts whose deadline has passed — also
-// while the group-commit thread is stuck in a flush. It looks into the group-commit service's
-// lists instead of keeping its own, so a put costs it nothing.
-class FlushDiskWatcher : public common::ServiceThread
-{
-public:
-    explicit FlushDiskWatcher(GroupCommitService &groupCommit);
-    ~FlushDiskWatcher() override;
-
-protected:
-    void run() override;
-
-private:
-    GroupCommitService &groupCommit_;
 };
 
 class GroupCommitService : public common::ServiceThread
@@ -102,7 +93,7 @@ public:
     GroupCommitService(CommitLog &commitLog, GroupCommitAnswerService &answers);
     ~GroupCommitService() override;
     void submit(std::shared_ptr<GroupCommitRequest> request);
-    // Answers FLUSH_DISK_TIMEOUT to every waiting put past its deadline (FlushDiskWatcher).
+    // Answers FLUSH_DISK_TIMEOUT to every waiting put past its deadline (the answer service's watch).
     void expireOverdue(GroupCommitRequest::Clock::time_point now);
 
 protected:

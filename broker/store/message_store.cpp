@@ -37,8 +37,9 @@ protected:
             const auto now = system_clock::now();
             const auto next = ceil<seconds>(now + milliseconds(1));
             sleepFor(duration_cast<milliseconds>(next - now));
-            if (!isStopped())
-                store_.tick();
+            if (isStopped())
+                break;
+            store_.tick();
         }
     }
 
@@ -208,7 +209,6 @@ void MessageStore::startServices()
     consumeQueueFlusher_ = std::make_unique<FlushConsumeQueueService>(*this);
     consumeQueueFlusher_->start();
     cleaner_ = std::make_unique<StoreCleaner>(*this);
-    cleaner_->start();
     ticker_ = std::make_unique<StoreTicker>(*this);
     ticker_->start();
     running_ = true;
@@ -369,6 +369,9 @@ void MessageStore::tick()
     state.transientStorePool = commitLog_->transientStorePoolEnabled();
     state.writeWithoutMmap = commitLog_->writeWithoutMmap();
     metrics_.takeSecondSample(std::chrono::duration_cast<std::chrono::seconds>(now).count(), state);
+    // Retention shares this thread: a slow deletion delays the next sample, never a put.
+    if (cleaner_)
+        cleaner_->cleanIfDue(std::chrono::steady_clock::now());
 }
 
 CleanResult MessageStore::cleanExpiredFiles(bool force)
@@ -480,9 +483,7 @@ void MessageStore::shutdown()
         // before the message store).
         timer_->shutdown();
     }
-    if (cleaner_)
-        cleaner_->stop();
-    ticker_.reset();
+    ticker_.reset(); // and with it the cleaner's rounds
     commitLog_->shutdown(); // no more puts; everything appended is flushed
     reput_->stop();
     reput_->dispatchAvailable(); // whatever the thread had not reached yet

@@ -193,8 +193,8 @@ public:
     // Told how open() progresses through recovery (recovery_progress.h). Set before open().
     void setRecoveryProgress(RecoveryProgressCallback progress) { recoveryProgress_ = std::move(progress); }
 
-    // One tick of the 1 s schedule: persist the checkpoint, take a metrics sample. Public so
-    // tests can drive it.
+    // One tick of the 1 s schedule: persist the checkpoint, take a metrics sample, and a
+    // retention round when one is due (StoreCleaner::cleanIfDue). Public so tests can drive it.
     void tick();
     // One retention round now (tests, and mqadmin's deleteExpiredCommitLog later).
     CleanResult cleanExpiredFiles(bool force);

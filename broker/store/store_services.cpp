@@ -85,9 +85,10 @@ void FlushConsumeQueueService::run()
 
 // ---------------------------------------------------------------------------------------------
 
-StoreCleaner::StoreCleaner(MessageStore &store) : ServiceThread("StoreCleaner"), store_(store) {}
-
-StoreCleaner::~StoreCleaner() { stop(); }
+StoreCleaner::StoreCleaner(MessageStore &store)
+    : store_(store), nextRound_(std::chrono::steady_clock::now() + 60s) // RocketMQ's first round: a minute after start
+{
+}
 
 bool StoreCleaner::isDeleteHour() const
 {
@@ -150,14 +151,12 @@ CleanResult StoreCleaner::cleanOnce(bool force)
     return result;
 }
 
-void StoreCleaner::run()
+void StoreCleaner::cleanIfDue(std::chrono::steady_clock::time_point now)
 {
-    // RocketMQ's first round comes a minute after start.
-    sleepFor(60s);
-    while (!isStopped()) {
-        cleanOnce(false);
-        sleepFor(std::chrono::milliseconds(store_.config().cleanResourceInterval));
-    }
+    if (now < nextRound_)
+        return;
+    cleanOnce(false);
+    nextRound_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(store_.config().cleanResourceInterval);
 }
 
 } // namespace mqdesk::store

@@ -4,11 +4,14 @@
 //   FlushConsumeQueueService  flushes consume queues (and the index) on RocketMQ's schedule and
 //                             keeps the checkpoint's logicsMsgTimestamp covered by flushed data
 //   StoreCleaner              retention: deletes expired commit-log files, then the consume-queue
-//                             and index files that only point into them
+//                             and index files that only point into them; no thread of its own:
+//                             the store's once-a-second ticker runs it every cleanResourceInterval
+//                             (as Java runs it on the store's scheduled executor)
 
 #include "broker/common/service_thread.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -42,25 +45,25 @@ struct CleanResult
     double diskUsedRatio = 0; // of the commit log's file system, 0..1
 };
 
-class StoreCleaner : public common::ServiceThread
+class StoreCleaner
 {
 public:
     explicit StoreCleaner(MessageStore &store);
-    ~StoreCleaner() override;
 
     // One cleaning round now. `force`: delete every file but the newest regardless of age and
     // hour (RocketMQ's manual delete / "clean immediately").
     CleanResult cleanOnce(bool force);
+    // The scheduled round: cleanOnce(false) when cleanResourceInterval has passed since the last
+    // one (the first a minute after start, as RocketMQ's). Called every second by the ticker.
+    void cleanIfDue(std::chrono::steady_clock::time_point now);
     bool diskFull() const { return diskFull_.load(std::memory_order_acquire); }
-
-protected:
-    void run() override;
 
 private:
     bool isDeleteHour() const;
 
     MessageStore &store_;
     std::atomic<bool> diskFull_{false};
+    std::chrono::steady_clock::time_point nextRound_; // the ticker's thread only
 };
 
 // The file system holding a path, as Java's File reports it.

@@ -29,6 +29,8 @@ bool PopLongPolling::park(ParkedRequest &request)
     }
     if (missedWake)
         wakeAll({std::move(missedWake)}, false);
+    else
+        startOnce(); // the deadline checks run once something is parked
     return true;
 }
 

@@ -78,12 +78,15 @@ void PopService::persist()
 
 void PopService::start()
 {
-    polling_->start();
-    notificationPolling_->start();
-    if (broker_.store().timerMessageStore()) {
+    // The long-polling threads start with their first parked request.
+    if (broker_.store().timerMessageStore())
         revive_ = std::make_unique<PopReviveService>(*this);
-        revive_->start();
-    }
+}
+
+void PopService::startRevive()
+{
+    if (revive_)
+        revive_->startOnce();
 }
 
 void PopService::shutdown()

@@ -82,8 +82,11 @@ public:
     bool load(const std::string &configDir, std::string &error);
     // Writes consumerOrderInfo.json when it changed (the broker's scheduler and shutdown call it).
     void persist();
-    // Starts long polling and the revive service (the store is open).
+    // Makes the revive service (the store is open; it needs the timer store). Its thread starts
+    // with startRevive(), the long-polling threads with their first parked request.
     void start();
+    // Starts the revive thread (the revive topic holds a message); idempotent. Not after shutdown().
+    void startRevive();
     // Answers parked requests and stops the threads.
     void shutdown();
 

@@ -316,7 +316,9 @@ private slots:
     }
 
     // An idle broker runs the threads of what it uses: the flush mode's own service, no
-    // processor thread before a request, no grpc++ thread before a gRPC connection.
+    // processor thread before a request, no grpc++ thread before a gRPC connection, no long
+    // polling before a held request, no delay, transaction or revive service before a message
+    // of its topic; at most 16 threads in all (issue 34).
     void idleBrokerRunsOnlyTheThreadsItUses_data()
     {
         QTest::addColumn<QByteArray>("flushDiskType");
@@ -347,6 +349,10 @@ private slots:
         QVERIFY2(!idle.contains(idleFlushThread), qPrintable(idle.join(QLatin1Char(' '))));
         QVERIFY2(!idle.contains(QStringLiteral("CommitRealTime")), qPrintable(idle.join(QLatin1Char(' '))));
         QVERIFY2(!idle.contains(QStringLiteral("admin-0")), qPrintable(idle.join(QLatin1Char(' '))));
+        for (const char *onDemand : {"PullRequestHold", "PopLongPolling", "PopNotification", "ScheduleMessage",
+                                     "TransactionCheck", "PopRevive"})
+            QVERIFY2(!idle.contains(QLatin1String(onDemand)), qPrintable(idle.join(QLatin1Char(' '))));
+        QVERIFY2(idle.size() <= 16, qPrintable(idle.join(QLatin1Char(' '))));
 
         // The first admin request starts the admin executor's first thread, and only that one.
         remoting::RemotingClient client;

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
 
 using namespace mqdesk;
 using namespace mqdesk::client;
@@ -151,6 +152,42 @@ private slots:
         QCOMPARE(asked.front().topic, std::string("TxChecked"));
         QCOMPARE(asked.front().bodyText(), std::string("decided-later"));
         QCOMPARE(std::string(asked.front().properties.get("UNIQ_KEY").value_or("")), sent.value.send.uniqKey);
+    }
+
+    // The check service starts with the first half message; after a restart, a half message the
+    // store already holds starts it (no new one has to arrive).
+    void aHalfMessageFromBeforeARestartIsChecked()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) {
+            fastChecks(settings);
+            settings.broker.transactionTimeOut = 1500; // not checked before the restart
+        });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        {
+            TransactionProducer gone(configFor(broker), group("PG_RESTART"),
+                                     [](const common::StoredMessage &) { return LocalTransactionState::Unknown; });
+            QVERIFY(gone.start().ok);
+            const auto sent = gone.sendMessageInTransaction(
+                message("TxRestart", "across"),
+                [](const Message &, const SendResult &) { return LocalTransactionState::Unknown; });
+            QVERIFY2(sent.ok, sent.error.c_str());
+            gone.shutdown();
+        }
+        QVERIFY2(broker.restart(error), error.c_str());
+        QVERIFY(storedIn(broker, "TxRestart").empty());
+        TransactionProducer producer(configFor(broker), group("PG_RESTART"),
+                                     [](const common::StoredMessage &) { return LocalTransactionState::CommitMessage; });
+        QVERIFY(producer.start().ok);
+        // Its group becomes known to the broker through a plain message (no new half message,
+        // which would start the check service by itself) and a heartbeat.
+        QVERIFY(producer.producer().send(message("TxRestart", "now")).ok);
+        producer.producer().sendHeartbeat();
+        QTRY_COMPARE_WITH_TIMEOUT(storedIn(broker, "TxRestart").size(), size_t{2}, 15000);
+        std::set<std::string> bodies;
+        for (const auto &stored : storedIn(broker, "TxRestart"))
+            bodies.insert(stored.bodyText());
+        QCOMPARE(bodies, (std::set<std::string>{"across", "now"}));
     }
 
     void undecidedTransactionRetiresAfterMaxChecks()
