@@ -447,6 +447,8 @@ bool Http2Guard::Impl::chooseTransport(Link &link, uint8_t firstByte)
         else if (std::shared_ptr<ssl_ctx_st> context = options.tls->current()) {
             link.tls = std::make_unique<remoting::TlsEngine>(std::move(context), remoting::TlsEngine::Role::Server);
             tlsAccepted.fetch_add(1, std::memory_order_relaxed);
+        } else {
+            refusal = "the client starts a TLS handshake, but this endpoint's certificate could not be loaded";
         }
     } else if (mode == TlsMode::Enforcing) {
         refusal = "a plaintext client, and this endpoint accepts TLS only (tls.server.mode=enforcing)";

@@ -123,7 +123,12 @@ bool Connection::chooseTransport(uint8_t firstByte)
                              side_, id_, peerAddress_, *suppressed);
             return false;
         }
-        tls_ = std::make_unique<TlsEngine>(server->current(), TlsEngine::Role::Server);
+        std::shared_ptr<ssl_ctx_st> context = server->current();
+        if (!context) { // its certificate did not load (logged by the context)
+            closeNow("the client starts a TLS handshake, but this server's certificate could not be loaded", false);
+            return false;
+        }
+        tls_ = std::make_unique<TlsEngine>(std::move(context), TlsEngine::Role::Server);
         tlsActive_ = true;
     } else if (server->mode() == TlsMode::Enforcing) {
         plaintextRefused_ = true;

@@ -1,5 +1,6 @@
 #include "broker/remoting/net/tls_context.h"
 
+#include "broker/common/log_rate_limiter.h"
 #include "broker/common/properties_file.h"
 
 #include <openssl/err.h>
@@ -180,6 +181,10 @@ int writeKey(BIO *bio, void *key)
 }
 
 // The self-signed pair in `dir`, made there when either file is missing.
+// Two contexts of one store (the remoting port's, the gRPC endpoint's) may make the pair at once.
+std::mutex selfSignedFilesMutex;
+
+// Requires selfSignedFilesMutex.
 bool selfSignedFiles(const std::string &dir, fs::path &certPath, fs::path &keyPath, std::string &error)
 {
     certPath = fs::path(dir) / kSelfSignedCert;
@@ -400,6 +405,20 @@ std::shared_ptr<TlsServerContext> TlsServerContext::create(const TlsSettings &se
                   "tls.test.mode.enable=true for a self-signed one, or tls.server.mode=disabled";
         return nullptr;
     }
+    if (settings.certPath.empty()) {
+        // The self-signed pair is made now, so clients can be told to trust it before they
+        // connect; OpenSSL's context (a few MB of libcrypto touched, a few ms) waits for the
+        // first TLS client: most brokers never see one.
+        if (!context->selfSignedDir_.empty()) {
+            fs::path cert, key;
+            std::lock_guard files(selfSignedFilesMutex);
+            if (!selfSignedFiles(context->selfSignedDir_, cert, key, error)) {
+                spdlog::warn("tls: {}; the self-signed certificate is kept in memory only", error);
+                error.clear();
+            }
+        }
+        return context;
+    }
     std::lock_guard lock(context->mutex_);
     context->context_ = context->build(error);
     if (!context->context_)
@@ -418,6 +437,7 @@ std::shared_ptr<ssl_ctx_st> TlsServerContext::build(std::string &error)
     Cert memoryCert;
     if (certPath.empty()) {
         fs::path cert, key;
+        std::unique_lock files(selfSignedFilesMutex);
         if (selfSignedDir_.empty() || !selfSignedFiles(selfSignedDir_, cert, key, error)) {
             if (!selfSignedDir_.empty())
                 spdlog::warn("tls: {}; the self-signed certificate is kept in memory only", error);
@@ -495,7 +515,15 @@ bool TlsServerContext::filesChanged()
 std::shared_ptr<ssl_ctx_st> TlsServerContext::current()
 {
     std::lock_guard lock(mutex_);
-    if (context_ && filesChanged()) {
+    if (!context_ && settings_.mode != TlsMode::Disabled) { // self-signed: built for the first TLS client
+        std::string error;
+        context_ = build(error);
+        if (!context_) {
+            static common::LogRateLimiter failures(std::chrono::seconds(10));
+            if (const auto suppressed = failures.admit())
+                spdlog::error("{}; TLS clients are refused ({} similar not logged)", error, *suppressed);
+        }
+    } else if (context_ && filesChanged()) {
         std::string error;
         if (std::shared_ptr<SSL_CTX> fresh = build(error)) {
             context_ = std::move(fresh);
@@ -512,6 +540,12 @@ std::string TlsServerContext::describe() const
     std::lock_guard lock(mutex_);
     if (settings_.mode == TlsMode::Disabled)
         return "TLS disabled";
+    if (!context_) {
+        const std::string where = selfSignedDir_.empty() ? std::string("in memory")
+                                                         : (fs::path(selfSignedDir_) / kSelfSignedCert).string();
+        return "TLS " + std::string(tlsModeName(settings_.mode)) + ", certificate self-signed " + where
+               + " (loaded for the first TLS client)";
+    }
     return "TLS " + std::string(tlsModeName(settings_.mode)) + ", certificate " + description_;
 }
 

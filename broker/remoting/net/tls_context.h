@@ -13,7 +13,8 @@
 // with `tls.server.keyPassword`) when given; else, in test mode (`tls.test.mode.enable`, default
 // true as in Java), a self-signed certificate for localhost made at the first start and kept in
 // the store's config folder, so that clients that pin it on first use see the same one after a
-// restart. Configured files are re-read when they change on disk (checked at most every
+// restart (the pair is made when the context is; OpenSSL's context for it is built for the first
+// TLS client, as most brokers never see one). Configured files are re-read when they change on disk (checked at most every
 // `tls.server.certWatchIntervalMs`), as Java's proxy does; a pair that does not load keeps the
 // previous one and is logged.
 //
@@ -70,7 +71,8 @@ public:
     ~TlsServerContext();
 
     TlsMode mode() const { return settings_.mode; }
-    // The context for a new connection: the newest certificate (files re-read when changed).
+    // The context for a new connection: the newest certificate (files re-read when changed);
+    // null when a self-signed one could not be built (logged).
     std::shared_ptr<ssl_ctx_st> current();
     // For the log: where the certificate comes from, its subject and expiry.
     std::string describe() const;

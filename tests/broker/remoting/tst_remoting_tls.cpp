@@ -180,13 +180,22 @@ private slots:
         QVERIFY(fs::exists(pem));
         QCOMPARE(fs::status(key).permissions() & (fs::perms::group_all | fs::perms::others_all), fs::perms::none);
         const auto written = fs::last_write_time(pem);
-        EchoServer again(serverTls(tlsDir, TlsMode::Permissive));
+        const std::shared_ptr<TlsServerContext> context = serverTls(tlsDir, TlsMode::Permissive);
+        EchoServer again(context);
         QVERIFY(again.started);
         QVERIFY2(fs::last_write_time(pem) == written, "a restart keeps the certificate clients may have pinned");
+        // OpenSSL's context waits for the first TLS client; plaintext clients never build it.
+        QVERIFY2(context->describe().find("loaded for the first TLS client") != std::string::npos,
+                 context->describe().c_str());
+        RemotingClient plain;
+        QVERIFY(plain.invokeSync(again.address(), request("plain"), kWait).ok());
+        QVERIFY2(context->describe().find("loaded for the first TLS client") != std::string::npos,
+                 context->describe().c_str());
 
         RemotingClient verifying({.tls = clientTls(pem.string())});
         const InvokeResult trusted = verifying.invokeSync(again.address(), request("pinned"), kWait);
         QVERIFY2(trusted.ok(), trusted.errorMessage.c_str());
+        QVERIFY2(context->describe().find("CN=localhost") != std::string::npos, context->describe().c_str());
 
         QTemporaryDir otherDir;
         QVERIFY(serverTls(otherDir.path().toStdString(), TlsMode::Permissive));
