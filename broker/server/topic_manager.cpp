@@ -86,6 +86,9 @@ bool TopicManager::initialize(std::string &error)
         added = true;
     };
     ensure(kSelfTestTopic, 1, perm::kRead | perm::kWrite);
+    // RocketMQ's benchmark Producer and Consumer use it (Java's TopicConfigManager makes it, with
+    // 1024 queues, at every start).
+    ensure("BenchmarkTest", 1024, perm::kRead | perm::kWrite);
     if (config_.autoCreateTopicEnable)
         ensure(kAutoCreateTopicKey, config_.defaultTopicQueueNums, perm::kRead | perm::kWrite | perm::kInherit);
     // The cluster's and the broker's own topics exist whatever the switches; the switches give

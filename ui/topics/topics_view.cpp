@@ -103,8 +103,6 @@ TopicsView::TopicsView(ClusterConnection &connection, QWidget *parent)
     // move (it did not, at the end of a long list), yet other rows are on screen now.
     connect(filter_, &QAbstractItemModel::rowsInserted, this, onRowsChanged);
     connect(filter_, &QAbstractItemModel::rowsRemoved, this, onRowsChanged);
-    connect(filter_, &QAbstractItemModel::rowsInserted, this, onRowsChanged);
-    connect(filter_, &QAbstractItemModel::rowsRemoved, this, onRowsChanged);
 
     connect(&connection_, &ClusterConnection::namesrvAddressChanged, this, [this] {
         showBanner({}, false); // the last result was about the previous cluster

@@ -8,6 +8,7 @@
 #include <QClipboard>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,8 +21,39 @@
 
 namespace mqdesk::ui {
 
+namespace {
+
+// Ctrl+Home and Ctrl+End show the first and the last row even when the current row already is
+// that row: QAbstractItemView only moves the current row, and scrolls only when it moved, so
+// after a filter left the current row on the first one, scrolled out of sight, Ctrl+Home did
+// nothing.
+class EdgeKeysScroll : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::KeyPress) {
+            const auto *key = static_cast<QKeyEvent *>(event);
+            auto *table = qobject_cast<QTableView *>(watched);
+            if (table && key->modifiers().testFlag(Qt::ControlModifier)) {
+                if (key->key() == Qt::Key_Home)
+                    table->scrollToTop();
+                else if (key->key() == Qt::Key_End)
+                    table->scrollToBottom();
+            }
+        }
+        return false; // the view moves the current row as always
+    }
+};
+
+} // namespace
+
 void configureListTable(QTableView *table)
 {
+    table->installEventFilter(new EdgeKeysScroll(table));
     table->setSortingEnabled(true);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -103,9 +103,15 @@ private slots:
         RemotingCommand system = broker.call(request(RequestCode::kGetSystemTopicListFromBroker));
         QCOMPARE(system.code, ResponseCode::kSuccess);
         const std::string systemBody = test::bodyOf(system);
-        for (const char *name : {"SCHEDULE_TOPIC_XXXX", "TBW102", "DefaultCluster", "broker-a", "OFFSET_MOVED_EVENT"})
+        for (const char *name :
+             {"SCHEDULE_TOPIC_XXXX", "TBW102", "DefaultCluster", "broker-a", "OFFSET_MOVED_EVENT", "BenchmarkTest"})
             QVERIFY2(systemBody.find(std::string("\"") + name + "\"") != std::string::npos, systemBody.c_str());
         QVERIFY(systemBody.find("Kept") == std::string::npos);
+        // RocketMQ's benchmark Producer and Consumer find their topic, with Java's 1024 queues.
+        const JsonValue benchmark =
+            parsed(test::bodyOf(broker.call(request(RequestCode::kGetTopicConfig, {{"topic", "BenchmarkTest"}}))));
+        QCOMPARE(at(benchmark, {"readQueueNums"}).asInteger(), int64_t{1024});
+        QCOMPARE(at(benchmark, {"writeQueueNums"}).asInteger(), int64_t{1024});
     }
 
     // GET_TOPIC_CONFIG (351): the 5.x mqadmin's topicStatus and consumerProgress ask for it first.

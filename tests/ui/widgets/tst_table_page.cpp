@@ -91,6 +91,36 @@ private slots:
         QCOMPARE(menu, QStringList({QStringLiteral("Copy"), QStringLiteral("Export CSV…")}));
     }
 
+    // Ctrl+Home and Ctrl+End show the first and last rows, also when the current row already is
+    // the first one but scrolled out of sight (what a filter can leave behind).
+    void ctrlHomeAndEndShowTheEdgesOfTheList()
+    {
+        ui::TablePage page(options());
+        auto *model = new QStandardItemModel(0, 1, &page);
+        for (int i = 0; i < 200; ++i)
+            model->appendRow(new QStandardItem(QStringLiteral("Row%1").arg(i, 3, 10, QLatin1Char('0'))));
+        page.setModel(model);
+        page.resize(600, 300);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTableView *table = page.table();
+        table->setFocus();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(model->index(0, 0)).center());
+        QCOMPARE(table->currentIndex().row(), 0);
+        // The wheel scrolls without moving the current row.
+        for (int i = 0; i < 3; ++i) {
+            QWheelEvent wheel(QPointF(50, 50), table->viewport()->mapToGlobal(QPointF(50, 50)), {}, {0, -120},
+                              Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(table->viewport(), &wheel);
+        }
+        QVERIFY(table->rowAt(0) > 0);
+        QTest::keyClick(table, Qt::Key_Home, Qt::ControlModifier);
+        QCOMPARE(table->rowAt(0), 0);
+        QTest::keyClick(table, Qt::Key_End, Qt::ControlModifier);
+        QCOMPARE(table->currentIndex().row(), 199);
+        QVERIFY(table->viewport()->rect().contains(table->visualRect(model->index(199, 0))));
+    }
+
     void emptyStateTakesTheTablesPlace()
     {
         ui::TablePage page(options());
