@@ -371,7 +371,7 @@ void MessageStore::tick()
     metrics_.takeSecondSample(std::chrono::duration_cast<std::chrono::seconds>(now).count(), state);
     // Retention shares this thread: a slow deletion delays the next sample, never a put.
     if (cleaner_)
-        cleaner_->cleanIfDue(std::chrono::steady_clock::now());
+        cleaner_->cleanIfDue();
 }
 
 CleanResult MessageStore::cleanExpiredFiles(bool force)

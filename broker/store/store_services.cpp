@@ -86,7 +86,7 @@ void FlushConsumeQueueService::run()
 // ---------------------------------------------------------------------------------------------
 
 StoreCleaner::StoreCleaner(MessageStore &store)
-    : store_(store), nextRound_(std::chrono::steady_clock::now() + 60s) // RocketMQ's first round: a minute after start
+    : store_(store), nextRoundMicros_(common::steadyMicros() + 60'000'000) // RocketMQ's first round: a minute after start
 {
 }
 
@@ -151,12 +151,15 @@ CleanResult StoreCleaner::cleanOnce(bool force)
     return result;
 }
 
-void StoreCleaner::cleanIfDue(std::chrono::steady_clock::time_point now)
+void StoreCleaner::cleanIfDue()
 {
-    if (now < nextRound_)
+    int64_t due = nextRoundMicros_.load(std::memory_order_acquire);
+    const int64_t now = common::steadyMicros();
+    const int64_t next = now + int64_t{store_.config().cleanResourceInterval} * 1000;
+    // One caller per round when two tick at once.
+    if (now < due || !nextRoundMicros_.compare_exchange_strong(due, next, std::memory_order_acq_rel))
         return;
     cleanOnce(false);
-    nextRound_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(store_.config().cleanResourceInterval);
 }
 
 } // namespace mqdesk::store

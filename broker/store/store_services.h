@@ -11,7 +11,6 @@
 #include "broker/common/service_thread.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -55,7 +54,7 @@ public:
     CleanResult cleanOnce(bool force);
     // The scheduled round: cleanOnce(false) when cleanResourceInterval has passed since the last
     // one (the first a minute after start, as RocketMQ's). Called every second by the ticker.
-    void cleanIfDue(std::chrono::steady_clock::time_point now);
+    void cleanIfDue();
     bool diskFull() const { return diskFull_.load(std::memory_order_acquire); }
 
 private:
@@ -63,7 +62,7 @@ private:
 
     MessageStore &store_;
     std::atomic<bool> diskFull_{false};
-    std::chrono::steady_clock::time_point nextRound_; // the ticker's thread only
+    std::atomic<int64_t> nextRoundMicros_; // steady clock; tick() may also be driven by a test
 };
 
 // The file system holding a path, as Java's File reports it.
