@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <exception>
+#include <system_error>
+#include <utility>
 
 namespace mqdesk::common {
 
@@ -32,13 +34,21 @@ void ServiceThread::startOnce()
     if (isStarted())
         return;
     std::lock_guard lock(startMutex_);
-    if (!isStarted() && !isStopped())
+    if (isStarted() || isStopped())
+        return;
+    // Called where a task arrives (the dispatch thread, a request's executor): a system that
+    // refuses a thread must not take that caller down. The next task tries again.
+    try {
         startLocked();
+    } catch (const std::system_error &e) {
+        if (!std::exchange(startFailureLogged_, true)) // once: every task would say it again
+            std::fprintf(stderr, "[error] service thread %s cannot start: %s; each next task tries again\n",
+                         name_.c_str(), e.what());
+    }
 }
 
 void ServiceThread::startLocked()
 {
-    started_.store(true, std::memory_order_release);
     thread_ = std::thread([this] {
         pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
         // An exception escaping a thread ends the process (std::terminate). A service that
@@ -51,6 +61,7 @@ void ServiceThread::startLocked()
             std::fprintf(stderr, "[error] service thread %s stopped: uncaught exception of unknown type\n", name_.c_str());
         }
     });
+    started_.store(true, std::memory_order_release);
 }
 
 void ServiceThread::stop()

@@ -27,7 +27,8 @@ public:
 
     void start();
     // Starts the thread unless it was started or stop() was called; a wakeup() before it is kept,
-    // so run()'s first wait returns at once. Thread-safe; one atomic load once started.
+    // so run()'s first wait returns at once. Never throws: a thread the system refuses is logged
+    // and the next call tries again. Thread-safe; one atomic load once started.
     void startOnce();
     // Asks run() to return, wakes it and joins. Derived destructors must call stop() so run()
     // never touches a half-destroyed object.
@@ -55,6 +56,7 @@ private:
     std::mutex startMutex_;
     std::thread thread_;
     std::atomic<bool> started_{false};
+    bool startFailureLogged_ = false; // guarded by startMutex_
     std::mutex mutex_;
     std::condition_variable wake_;
     // Set by wakeup() without the mutex when already set, so a burst of wakeups from many
