@@ -173,15 +173,37 @@ void Connection::queueTlsOutput()
 
 void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
 {
+    static constexpr const char *kReason =
+        "a plaintext client, and this server accepts TLS only (tls.server.mode=enforcing)";
     if (!closeWhenWritten_.empty())
         return;
-    closeWhenWritten_ = "a plaintext client, and this server accepts TLS only (tls.server.mode=enforcing)";
-    static common::LogRateLimiter refusals(std::chrono::seconds(10)); // a crowd of them is one line
-    if (const auto suppressed = refusals.admit())
-        spdlog::warn("remoting {}: closing connection {} to {}: {} ({} similar not logged)", side_, id_, peerAddress_,
-                     closeWhenWritten_, *suppressed);
-    // Every request read so far is answered: a client that sent two at once (a Java client's route
-    // refresh beside the caller's request) would otherwise wait out its timeout for the second.
+    if (!refusing_) {
+        static common::LogRateLimiter refusals(std::chrono::seconds(10)); // a crowd of them is one line
+        if (const auto suppressed = refusals.admit())
+            spdlog::warn("remoting {}: closing connection {} to {}: {} ({} similar not logged)", side_, id_,
+                         peerAddress_, kReason, *suppressed);
+    }
+    if (commands.empty()) { // not RocketMQ's framing: closed without a word
+        closeWhenWritten_ = kReason;
+        asio::post(socket_.get_executor(), [self = shared_from_this()] {
+            if (!self->writing_ && self->writeQueue_.empty())
+                self->closeNow(self->closeWhenWritten_, false);
+        });
+        return;
+    }
+    if (!refusing_) {
+        refusing_ = true;
+        // Every request is answered, also those the client wrote after the first (a pooled
+        // connection carries several callers' requests at once): closing at the first answer
+        // would leave the later ones with "connection closed" instead of the reason. So the
+        // connection stays open for a second, answering each with the refusal, then closes.
+        auto linger = std::make_shared<asio::steady_timer>(socket_.get_executor(), std::chrono::seconds(1));
+        linger->async_wait([self = shared_from_this(), linger](std::error_code) {
+            self->closeWhenWritten_ = kReason;
+            if (!self->writing_ && self->writeQueue_.empty())
+                self->closeNow(kReason, false);
+        });
+    }
     for (const RemotingCommand &command : commands) {
         if (command.isResponse() || command.isOneway())
             continue;
@@ -191,11 +213,6 @@ void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
             "-Dtls.enable=true)");
         enqueue(std::move(refusal), nullptr);
     }
-    // The refusal is queued from the strand's next turn: close after it, or now if none.
-    asio::post(socket_.get_executor(), [self = shared_from_this()] {
-        if (!self->writing_ && self->writeQueue_.empty())
-            self->closeNow(self->closeWhenWritten_, false);
-    });
 }
 
 void Connection::readMore()
@@ -222,11 +239,9 @@ void Connection::readMore()
                     self->refusePlaintext({});
                     return;
                 }
-                if (!commands.empty()) {
-                    self->refusePlaintext(commands);
-                    return;
-                }
-                commands.clear(); // a first frame still arriving: read on, within the frame deadline
+                if (!commands.empty())
+                    self->refusePlaintext(commands); // each answered with the refusal, none served
+                commands.clear(); // read on: within the frame deadline, then the refusal's linger
             }
             for (RemotingCommand &command : commands) {
                 if (self->closed_)

@@ -186,6 +186,7 @@ private:
     std::unique_ptr<TlsEngine> tls_;
     std::vector<uint8_t> plain_; // decrypted bytes of the last read
     bool plaintextRefused_ = false;
+    bool refusing_ = false; // plaintext requests are being answered with the refusal until closed
     std::atomic<bool> tlsActive_{false};
 
     mutable std::mutex pendingMutex_;

@@ -8,6 +8,8 @@
 #include "remoting_net_test_util.h"
 #include "remoting_test_util.h"
 
+#include "hostile/raw_client.h"
+
 #include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/net/remoting_server.h"
@@ -150,6 +152,24 @@ private slots:
         const InvokeResult served = tls.invokeSync(echoServer.address(), request("secret"), kWait);
         QVERIFY2(served.ok(), served.errorMessage.c_str());
         QCOMPARE(textOf(served.response.body), std::string("secret"));
+    }
+
+    // A pooled connection carries several callers' requests: one written after the first answer
+    // gets the refusal too, not a dropped connection; the server closes a moment later.
+    void enforcingAnswersEveryRequestOfAPlaintextConnection()
+    {
+        QTemporaryDir dir;
+        EchoServer echoServer(serverTls(dir.path().toStdString(), TlsMode::Enforcing));
+        QVERIFY(echoServer.started);
+        mqdesk::hostile::RawClient raw;
+        QVERIFY(raw.connect(echoServer.address()));
+        for (int i = 0; i < 2; ++i) {
+            const auto refused = raw.call(7, {}); // any code: nothing is served in plaintext
+            QVERIFY2(refused, raw.closedByPeer() ? "the connection was closed unanswered" : "no answer");
+            QCOMPARE(refused->code, int32_t{ResponseCode::kSystemError});
+            QVERIFY2(refused->remark.find("tls.server.mode=enforcing") != std::string::npos, refused->remark.c_str());
+        }
+        QVERIFY(raw.waitClosed(std::chrono::seconds(30)));
     }
 
     void disabledClosesAHandshake()

@@ -422,7 +422,8 @@ private slots:
         ui::TopicsView *topics = topicsViewOf(window);
         window.showView(window.pages()->indexOf(topics));
         bar->combo()->setCurrentIndex(1); // without TLS: the broker says why it refuses
-        QTRY_VERIFY_WITH_TIMEOUT(bar->bannerText().contains(QStringLiteral("tls.server.mode=enforcing")), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(bar->bannerText().contains(QStringLiteral("tls.server.mode=enforcing")),
+                                  qPrintable(bar->bannerText()), 60000);
         saveScreenshot(window, QStringLiteral("connections-tls-refused-plaintext"));
 
         bar->combo()->setCurrentIndex(2);
