@@ -45,7 +45,8 @@ bool isValidEntry(const ConsumeQueueEntry &entry) { return entry.commitLogOffset
 } // namespace
 
 ConsumeQueue::ConsumeQueue(std::string topic, int32_t queueId, std::string directory, int64_t fileSize)
-    : topic_(std::move(topic)), queueId_(queueId), queue_(std::move(directory), fileSize)
+    : topic_(std::move(topic)), queueId_(queueId),
+      queue_(std::move(directory), fileSize, MappedFile::Reservation::AsWritten)
 {}
 
 ConsumeQueueEntry ConsumeQueue::readEntry(const uint8_t *at)
@@ -158,6 +159,7 @@ void ConsumeQueue::fillBlank(MappedFile &file, int64_t untilPosition)
 bool ConsumeQueue::reserveFor(int64_t firstQueueOffset, int32_t count, std::string &error)
 {
     const int64_t fileSize = queue_.fileSize();
+    const int64_t needBegin = firstQueueOffset * kEntrySize;
     const int64_t needEnd = (firstQueueOffset + count) * kEntrySize;
     if (needEnd <= provisionedEnd_.load(std::memory_order_acquire))
         return true;
@@ -166,18 +168,36 @@ bool ConsumeQueue::reserveFor(int64_t firstQueueOffset, int32_t count, std::stri
     int64_t covered = reserved_.empty() ? (last ? last->fileFromOffset() + fileSize : -1)
                                         : reserved_.back()->fileFromOffset() + fileSize;
     if (covered < 0)
-        covered = firstQueueOffset * kEntrySize / fileSize * fileSize; // the writer's first file starts here
+        covered = needBegin / fileSize * fileSize; // the writer's first file starts here
     if (needEnd - covered > 2 * fileSize)
         return true; // the queue lags its offsets far behind (a damaged store): the writer copes
     while (covered < needEnd) {
         auto file = MappedFile::open(queue_.directory() + "/" + offsetToFileName(covered), covered, fileSize,
-                                     true, error);
+                                     true, error, queue_.reservation());
         if (!file)
             return false;
         reserved_.push_back(std::move(file));
         covered += fileSize;
     }
-    provisionedEnd_.store(covered, std::memory_order_release);
+    // The blocks of the needed entries, in each file they fall into (a batch may span two).
+    int64_t reservedEnd = 0;
+    const auto reserveIn = [&](MappedFile &file) {
+        const int64_t from = file.fileFromOffset();
+        if (from >= needEnd || from + fileSize <= needBegin)
+            return true;
+        if (!file.reserveThrough(std::min(needEnd - from, fileSize), error))
+            return false;
+        reservedEnd = std::max(reservedEnd, from + file.reservedEnd());
+        return true;
+    };
+    if (last && !reserveIn(*last))
+        return false;
+    for (const auto &file : reserved_) {
+        if (!reserveIn(*file))
+            return false;
+    }
+    if (reservedEnd > provisionedEnd_.load(std::memory_order_relaxed))
+        provisionedEnd_.store(reservedEnd, std::memory_order_release);
     return true;
 }
 
@@ -193,10 +213,7 @@ std::shared_ptr<MappedFile> ConsumeQueue::nextFile(int64_t startOffset, std::str
         reserved_.pop_front();
         return file;
     }
-    auto file = queue_.createFile(startOffset, error);
-    if (file && provisionedEnd_.load(std::memory_order_relaxed) < startOffset + queue_.fileSize())
-        provisionedEnd_.store(startOffset + queue_.fileSize(), std::memory_order_release);
-    return file;
+    return queue_.createFile(startOffset, error);
 }
 
 bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsCode, int64_t queueOffset,
@@ -212,7 +229,7 @@ bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsC
             // The first file ever of this queue: entries before the first one are fillers, and the
             // queue starts at that entry (§5.1).
             file = nextFile(expected / fileSize * fileSize, error);
-            if (!file)
+            if (!file || !file->reserveThrough(expected % fileSize, error))
                 return false;
             fillBlank(*file, expected % fileSize);
             minLogicOffset_.store(expected);
@@ -233,11 +250,18 @@ bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsC
                 spdlog::error("consume queue {}/{}: {}", topic_, queueId_, error);
                 return true; // retrying cannot help
             }
+            const int64_t fillEnd = std::min(expected - file->fileFromOffset(), fileSize);
+            if (!file->reserveThrough(fillEnd, error))
+                return false;
             spdlog::warn("consume queue {}/{}: queue offsets {} to {} have no record; fillers written",
                          topic_, queueId_, current / kEntrySize, queueOffset - 1);
-            fillBlank(*file, std::min(expected - file->fileFromOffset(), fileSize));
+            fillBlank(*file, fillEnd);
             continue;
         }
+        // Reserved by the put's reserveFor(); not when this entry was never put (recovery
+        // re-dispatching a log whose queue files are gone): then here.
+        if (!file->reserveThrough(file->wrotePosition() + kEntrySize, error))
+            return false;
         writeEntry(file->appendTarget() + file->wrotePosition(), commitLogOffset, size, tagsCode);
         file->advanceWrote(kEntrySize, storeTimestamp);
         maxPhysicOffset_.store(commitLogOffset + size, std::memory_order_release);

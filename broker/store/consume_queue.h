@@ -12,7 +12,8 @@
 // made by the dispatcher, a full disk would be found after the put was acknowledged, and the
 // entry would be lost or land at the wrong queue offset. So the put first makes sure the file
 // exists (reserved aside, outside the queue's list, so readers never see an empty file as
-// entries) and is refused when it cannot.
+// entries) and that the blocks of its entries are reserved (the files are sparse, reserved in
+// 64 KiB steps: see MappedFile::Reservation), and is refused when either cannot be done.
 
 #include "broker/common/message_properties.h"
 #include "broker/store/mapped_file_queue.h"
@@ -85,8 +86,9 @@ public:
     // Drops every entry pointing at or beyond `commitLogEnd` (after the commit log was cut).
     bool truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &error);
 
-    // Makes sure files exist for the entries of queue offsets [firstQueueOffset,
-    // firstQueueOffset + count): false with `error` naming the file when one cannot be created.
+    // Makes sure files exist, with their blocks reserved, for the entries of queue offsets
+    // [firstQueueOffset, firstQueueOffset + count): false with `error` naming the file when one
+    // cannot be created or reserved.
     // Requires: the commit log's put lock (one caller at a time).
     bool reserveFor(int64_t firstQueueOffset, int32_t count, std::string &error);
 
@@ -135,8 +137,8 @@ private:
     // Files made by reserveFor() for the writer, oldest first; guarded by reserveMutex_.
     std::mutex reserveMutex_;
     std::deque<std::unique_ptr<MappedFile>> reserved_;
-    // A lower bound of the logical end the queue's files (listed or reserved) cover: the
-    // put path's fast check.
+    // A lower bound of the logical end through which the queue's blocks are reserved: the put
+    // path's fast check.
     std::atomic<int64_t> provisionedEnd_{0};
 };
 

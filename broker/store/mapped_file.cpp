@@ -73,9 +73,10 @@ std::string offsetToFileName(int64_t offset)
 }
 
 MappedFile::MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSize, int fd,
-                       uint8_t *mapped)
+                       uint8_t *mapped, Reservation reservation)
     : path_(std::move(path)), fileFromOffset_(fileFromOffset), fileSize_(fileSize), fd_(fd),
-      mapped_(mapped)
+      mapped_(mapped), reservation_(reservation),
+      reserved_(reservation == Reservation::Whole ? fileSize : 0)
 {}
 
 bool listStoreFileNames(const std::string &directory, bool (*isFileName)(std::string_view),
@@ -141,9 +142,30 @@ bool syncDirectory(const std::string &directory, std::string &error)
 
 namespace {
 
+// Sizes a new file: every block reserved for Whole files (ENOSPC here is a clean failure, a hole
+// filled through the mapping on a full disk would be SIGBUS), none for AsWritten ones.
+bool reserveBlocks(int fd, const std::string &path, int64_t fileSize, MappedFile::Reservation reservation,
+                   std::string &error)
+{
+    if (reservation == MappedFile::Reservation::AsWritten) {
+        if (::ftruncate(fd, fileSize) == 0)
+            return true;
+        error = systemError("cannot size", path);
+        return false;
+    }
+    if (const int rc = ::posix_fallocate(fd, 0, fileSize); rc != 0) {
+        errno = rc;
+        error = systemError("cannot reserve " + std::to_string(fileSize) + " bytes for", path);
+        return false;
+    }
+    return true;
+}
+
 // Creates `path` at full size under a temporary name and renames it into place, so a crash
-// never leaves a short file with a store file's name; then makes the name durable.
-int createFullSize(const std::string &path, int64_t fileSize, std::string &error)
+// never leaves a short file with a store file's name; then makes the name durable. Whole files
+// get every block now; AsWritten ones are sparse until reserveThrough().
+int createFullSize(const std::string &path, int64_t fileSize, MappedFile::Reservation reservation,
+                   std::string &error)
 {
     const std::string temporary = path + kCreatingSuffix;
     const int fd = ::open(temporary.c_str(), O_RDWR | O_CLOEXEC | O_CREAT | O_TRUNC, 0644);
@@ -151,18 +173,15 @@ int createFullSize(const std::string &path, int64_t fileSize, std::string &error
         error = systemError("cannot create", temporary);
         return -1;
     }
-    // Reserve every block now: ENOSPC here is a clean failure, a hole filled through the
-    // mapping on a full disk would be SIGBUS.
-    if (const int rc = ::posix_fallocate(fd, 0, fileSize); rc != 0) {
-        errno = rc;
-        error = systemError("cannot reserve " + std::to_string(fileSize) + " bytes for", path);
-    } else if (::link(temporary.c_str(), path.c_str()) != 0) { // unlike rename, never replaces
-        error = systemError("cannot create", path);
-    } else {
-        ::unlink(temporary.c_str());
-        if (syncDirectoryOf(path, error))
-            return fd;
-        ::unlink(path.c_str());
+    if (reserveBlocks(fd, path, fileSize, reservation, error)) {
+        if (::link(temporary.c_str(), path.c_str()) != 0) { // unlike rename, never replaces
+            error = systemError("cannot create", path);
+        } else {
+            ::unlink(temporary.c_str());
+            if (syncDirectoryOf(path, error))
+                return fd;
+            ::unlink(path.c_str());
+        }
     }
     ::close(fd);
     ::unlink(temporary.c_str());
@@ -172,9 +191,11 @@ int createFullSize(const std::string &path, int64_t fileSize, std::string &error
 } // namespace
 
 std::unique_ptr<MappedFile> MappedFile::open(const std::string &path, int64_t fileFromOffset,
-                                             int64_t fileSize, bool create, std::string &error)
+                                             int64_t fileSize, bool create, std::string &error,
+                                             Reservation reservation)
 {
-    const int fd = create ? createFullSize(path, fileSize, error) : ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    const int fd = create ? createFullSize(path, fileSize, reservation, error)
+                          : ::open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         if (!create)
             error = systemError("cannot open", path);
@@ -204,7 +225,7 @@ std::unique_ptr<MappedFile> MappedFile::open(const std::string &path, int64_t fi
         return nullptr;
     }
     return std::unique_ptr<MappedFile>(
-        new MappedFile(path, fileFromOffset, fileSize, fd, static_cast<uint8_t *>(mapped)));
+        new MappedFile(path, fileFromOffset, fileSize, fd, static_cast<uint8_t *>(mapped), reservation));
 }
 
 MappedFile::~MappedFile()
@@ -272,6 +293,26 @@ int64_t MappedFile::warm(int syncEveryPages, const std::function<bool()> &keepGo
         return -1;
     }
     return warmed;
+}
+
+bool MappedFile::reserveThrough(int64_t end, std::string &error)
+{
+    int64_t reserved = reserved_.load(std::memory_order_acquire);
+    if (end <= reserved)
+        return true;
+    const int64_t target = std::min(fileSize_, (end + kReserveChunk - 1) / kReserveChunk * kReserveChunk);
+    // From reserved_ on: blocks below it exist. Two callers racing reserve the same range twice,
+    // which fallocate allows; reserved_ only grows.
+    if (const int rc = ::posix_fallocate(fd_, reserved, target - reserved); rc != 0) {
+        errno = rc;
+        error = systemError("cannot reserve bytes " + std::to_string(reserved) + " to " + std::to_string(target)
+                                + " of",
+                            path_);
+        return false;
+    }
+    while (reserved < target && !reserved_.compare_exchange_weak(reserved, target, std::memory_order_acq_rel)) {
+    }
+    return true;
 }
 
 void MappedFile::setPositions(int64_t position)
@@ -349,22 +390,40 @@ uint8_t *MappedFile::detachTransientBuffer()
     return transientBuffer_.exchange(nullptr, std::memory_order_acq_rel);
 }
 
+bool MappedFile::zeroTail(int64_t pageEnd, std::string &error)
+{
+    if (reservation_ == Reservation::AsWritten
+        && ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pageEnd, fileSize_ - pageEnd) == 0) {
+        // A hole reads as zeros and keeps the file sparse; the writer reserves it again.
+        reserved_.store(std::min(reserved_.load(std::memory_order_acquire), pageEnd), std::memory_order_release);
+        return true;
+    }
+    // An unwritten extent: cheap, keeps the blocks reserved.
+    if (reservation_ == Reservation::Whole
+        && ::fallocate(fd_, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, pageEnd, fileSize_ - pageEnd) == 0)
+        return true;
+    if (errno != EOPNOTSUPP) {
+        error = systemError("cannot zero the tail of", path_);
+        return false;
+    }
+    // Writing zeros where neither is supported, into reserved blocks only.
+    if (!reserveThrough(fileSize_, error))
+        return false;
+    std::memset(mapped_ + pageEnd, 0, static_cast<size_t>(fileSize_ - pageEnd));
+    return true;
+}
+
 bool MappedFile::zeroFrom(int64_t position, std::string &error)
 {
     if (position >= fileSize_)
         return true;
-    // Zero the partial page through the mapping, then the rest as an unwritten extent (cheap,
-    // keeps the blocks reserved); fall back to writing zeros where ZERO_RANGE is unsupported.
+    // Zero the partial page through the mapping, then the rest without writing it (zeroTail).
     const int64_t pageEnd = std::min(fileSize_, (position + kOsPageSize - 1) / kOsPageSize * kOsPageSize);
+    if (!reserveThrough(pageEnd, error))
+        return false;
     std::memset(mapped_ + position, 0, static_cast<size_t>(pageEnd - position));
-    if (pageEnd < fileSize_
-        && ::fallocate(fd_, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, pageEnd, fileSize_ - pageEnd) != 0) {
-        if (errno != EOPNOTSUPP) {
-            error = systemError("cannot zero the tail of", path_);
-            return false;
-        }
-        std::memset(mapped_ + pageEnd, 0, static_cast<size_t>(fileSize_ - pageEnd));
-    }
+    if (pageEnd < fileSize_ && !zeroTail(pageEnd, error))
+        return false;
     if (syncData(fd_) != 0) {
         error = systemError("cannot flush", path_);
         return false;

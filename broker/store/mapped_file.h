@@ -1,9 +1,14 @@
 #pragma once
 
 // One file of a mapped-file queue (store-format §2): named by the absolute offset of its first
-// byte, full size from birth (blocks reserved with fallocate, so a full disk fails the creation
-// cleanly instead of a later write through the mapping raising SIGBUS), memory-mapped
-// read-write for its whole size.
+// byte, full size from birth, memory-mapped read-write for its whole size. A write through the
+// mapping into a block the file system cannot allocate raises SIGBUS, so every byte is written
+// only where its block is reserved (fallocate) and a full disk fails that reservation cleanly:
+//   Reservation::Whole     — every block at creation (the commit log, the index);
+//   Reservation::AsWritten — the file is made sparse and blocks are reserved ahead of the
+//                            writer in kReserveChunk steps by reserveThrough() (consume queues:
+//                            a topic of 1,024 queues has 1,024 files of 6 MB, most never filled;
+//                            Java's are sparse too).
 //
 // Positions (never persisted, §2.4):
 //   wrote     — bytes appended (into the transient buffer when one is attached, else the mapping)
@@ -30,10 +35,18 @@ inline constexpr int64_t kOsPageSize = 4096;
 class MappedFile
 {
 public:
+    enum class Reservation { Whole, AsWritten };
+    // Reservation::AsWritten reserves this much ahead of the writer at a time (3,276 consume
+    // queue entries): one fallocate per chunk on the put path.
+    static constexpr int64_t kReserveChunk = 64 * 1024;
+
     // Opens (and with `create`, creates) the file at `path` of exactly `fileSize` bytes.
     // On failure returns nullptr and sets `error` to a message naming the file and the cause.
+    // An opened AsWritten file starts with nothing counted as reserved: the writer's first
+    // reserveThrough() re-reserves what is already there (cheap: those blocks exist).
     static std::unique_ptr<MappedFile> open(const std::string &path, int64_t fileFromOffset,
-                                            int64_t fileSize, bool create, std::string &error);
+                                            int64_t fileSize, bool create, std::string &error,
+                                            Reservation reservation = Reservation::Whole);
     ~MappedFile();
     MappedFile(const MappedFile &) = delete;
     MappedFile &operator=(const MappedFile &) = delete;
@@ -65,6 +78,12 @@ public:
     // Requires: the single appender, no transient buffer attached.
     bool writeAt(int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
 
+    // Makes sure the blocks of [0, end) are reserved (AsWritten files: through `end` rounded up
+    // to kReserveChunk, at most the file size), so writes there cannot meet a full disk. False
+    // with `error` naming the file and the cause (ENOSPC) when they cannot be. Any thread.
+    bool reserveThrough(int64_t end, std::string &error);
+    int64_t reservedEnd() const { return reserved_.load(std::memory_order_acquire); }
+
     // Sets all three positions (load and recovery). Requires: no concurrent appender.
     void setPositions(int64_t position);
 
@@ -90,13 +109,17 @@ public:
     int64_t warm(int syncEveryPages, const std::function<bool()> &keepGoing, std::string &error);
 
     // Zeroes [position, fileSize) so stale bytes past a recovered tail can never be mistaken
-    // for records later. Returns false with `error` set on failure.
+    // for records later (AsWritten files: by punching a hole, so they stay sparse). Returns
+    // false with `error` set on failure. Requires: no concurrent appender.
     bool zeroFrom(int64_t position, std::string &error);
     // Deletes the file's name; the mapping and descriptor are released with the object.
     bool destroy(std::string &error);
 
 private:
-    MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSize, int fd, uint8_t *mapped);
+    MappedFile(std::string path, int64_t fileFromOffset, int64_t fileSize, int fd, uint8_t *mapped,
+               Reservation reservation);
+    // zeroFrom's part past the first page boundary.
+    bool zeroTail(int64_t pageEnd, std::string &error);
     static bool isAbleTo(int64_t target, int64_t done, int64_t fileSize, int leastPages);
 
     std::string path_;
@@ -109,6 +132,8 @@ private:
     std::atomic<int64_t> committed_{0};
     std::atomic<int64_t> flushed_{0};
     std::atomic<int64_t> storeTimestamp_{0};
+    Reservation reservation_;
+    std::atomic<int64_t> reserved_{0}; // blocks of [0, reserved_) are allocated
 };
 
 // Fault injection for tests, in the spirit of LevelDB's fault-injecting Env: the next `count`

@@ -24,8 +24,8 @@ bool isOffsetName(std::string_view name)
 
 } // namespace
 
-MappedFileQueue::MappedFileQueue(std::string directory, int64_t fileSize)
-    : directory_(std::move(directory)), fileSize_(fileSize)
+MappedFileQueue::MappedFileQueue(std::string directory, int64_t fileSize, MappedFile::Reservation reservation)
+    : directory_(std::move(directory)), fileSize_(fileSize), reservation_(reservation)
 {}
 
 MappedFileQueue::~MappedFileQueue() = default;
@@ -68,7 +68,7 @@ bool MappedFileQueue::load(std::string &error)
                     + " (a file is missing between " + loaded.back()->path() + " and this one)";
             return false;
         }
-        auto file = MappedFile::open(path, offset, fileSize_, false, error);
+        auto file = MappedFile::open(path, offset, fileSize_, false, error, reservation_);
         if (!file) {
             if (error.find("configured for") != std::string::npos)
                 error += " (mappedFileSizeCommitLog); set it to the size the store was written with";
@@ -124,7 +124,7 @@ std::shared_ptr<MappedFile> MappedFileQueue::findFileByOffset(int64_t offset) co
 std::shared_ptr<MappedFile> MappedFileQueue::createFile(int64_t startOffset, std::string &error)
 {
     auto file = MappedFile::open(directory_ + "/" + offsetToFileName(startOffset), startOffset,
-                                 fileSize_, true, error);
+                                 fileSize_, true, error, reservation_);
     if (!file)
         return nullptr;
     std::shared_ptr<MappedFile> shared = std::move(file);

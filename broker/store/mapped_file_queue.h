@@ -22,11 +22,13 @@ namespace mqdesk::store {
 class MappedFileQueue
 {
 public:
-    MappedFileQueue(std::string directory, int64_t fileSize);
+    MappedFileQueue(std::string directory, int64_t fileSize,
+                    MappedFile::Reservation reservation = MappedFile::Reservation::Whole);
     ~MappedFileQueue();
 
     const std::string &directory() const { return directory_; }
     int64_t fileSize() const { return fileSize_; }
+    MappedFile::Reservation reservation() const { return reservation_; }
 
     // Opens every file in the directory in name order. A trailing empty file is deleted (a
     // crash right after creation), a name that is not 20 digits or a size that is not
@@ -93,6 +95,7 @@ public:
 private:
     std::string directory_;
     int64_t fileSize_;
+    MappedFile::Reservation reservation_;
     mutable std::mutex filesMutex_;
     std::vector<std::shared_ptr<MappedFile>> files_; // guarded by filesMutex_
     std::mutex flushMutex_;

@@ -12,6 +12,8 @@
 
 #include <QDir>
 
+#include <sys/stat.h>
+
 #include <ctime>
 #include <filesystem>
 #include <mutex>
@@ -329,6 +331,52 @@ private slots:
         checkQueuesAgreeWithLog(*store, 200);
         // The next put of Topic1/1 continues that queue (i = 1, 13, ..., 193: 17 messages).
         QCOMPARE(store->putMessage(test::makeMessage("Topic1", 1, "next")).queueOffset, int64_t{17});
+    }
+
+    // Consume-queue files are full size but sparse: a queue's blocks are reserved as its entries
+    // need them (64 KiB ahead), so a topic of many queues costs the disk what its entries take,
+    // not 6 MB a queue — also after a restart, which continues reserving where the queue ends.
+    void queueFilesTakeTheDiskTheirEntriesNeed()
+    {
+        QTemporaryDir dir;
+        auto config = test::smallStoreConfig(dir.path(), 4 * 1024 * 1024);
+        QCOMPARE(config.mappedFileSizeConsumeQueue, int64_t{300000 * 20}); // RocketMQ's default
+        const auto allocated = [&](int queueId) {
+            const std::string path = dir.path().toStdString() + "/consumequeue/Wide/" + std::to_string(queueId)
+                                     + "/00000000000000000000";
+            struct stat st{};
+            if (::stat(path.c_str(), &st) != 0)
+                return std::pair<int64_t, int64_t>{-1, -1};
+            return std::pair<int64_t, int64_t>{st.st_size, int64_t{st.st_blocks} * 512};
+        };
+        const int perRun = 4000; // past the first 64 KiB of queue 0 (3,276 entries)
+        {
+            auto store = test::openStore(config);
+            for (int queueId = 0; queueId < 64; ++queueId)
+                QCOMPARE(store->putMessage(test::makeMessage("Wide", queueId, "one")).status, PutMessageStatus::PutOk);
+            for (int i = 1; i < perRun; ++i)
+                QCOMPARE(store->putMessage(test::makeMessage("Wide", 0, "m" + std::to_string(i))).queueOffset,
+                         int64_t{i});
+            store->waitForDispatch();
+        }
+        for (int queueId = 1; queueId < 64; ++queueId) {
+            const auto [size, blocks] = allocated(queueId);
+            QCOMPARE(size, config.mappedFileSizeConsumeQueue);
+            QVERIFY2(blocks > 0 && blocks <= 64 * 1024, qPrintable(QString::number(blocks)));
+        }
+        QVERIFY(allocated(0).second >= perRun * 20 && allocated(0).second <= 128 * 1024);
+
+        auto store = test::openStore(config);
+        QVERIFY(!store->recoveryReport().abnormal);
+        for (int i = perRun; i < 2 * perRun; ++i) // past 128 KiB
+            QCOMPARE(store->putMessage(test::makeMessage("Wide", 0, "m" + std::to_string(i))).queueOffset,
+                     int64_t{i});
+        store->waitForDispatch();
+        checkQueuesAgreeWithLog(*store, 2 * perRun + 63);
+        const auto last = store->getMessage("Wide", 0, 2 * perRun - 1, 1);
+        QCOMPARE(last.messageCount, 1);
+        QCOMPARE(last.messages.front().bodyText(), "m" + std::to_string(2 * perRun - 1));
+        QVERIFY(allocated(0).second >= 2 * perRun * 20 && allocated(0).second <= 192 * 1024);
     }
 
     // Deleting a topic's queues forgets its numbering and files, and only the topics named: a
