@@ -99,6 +99,36 @@ LanguageCode readJsonLanguage(const JsonValue *value)
 
 // ---- ROCKETMQ binary ----------------------------------------------------------------------
 
+// A field's name for an error message, spelled out only when a failure is reported: a request
+// carries a dozen extFields entries, and naming each one up front cost a handful of
+// allocations per entry on every request.
+struct FieldName
+{
+    FieldName(const char *fieldName) : name(fieldName) {} // implicit: call sites pass "code", "remark"
+    FieldName(const char *entryName, size_t entryNumber, const char *entryPart)
+        : name(entryName), entry(entryNumber), part(entryPart)
+    {}
+
+    std::string text() const
+    {
+        std::string out = name;
+        if (entry > 0)
+            out += " " + std::to_string(entry);
+        return out + part + suffix;
+    }
+    FieldName lengthOf() const
+    {
+        FieldName length = *this;
+        length.suffix = " length";
+        return length;
+    }
+
+    const char *name;
+    size_t entry = 0;       // 1-based entry number; 0: not an entry
+    const char *part = "";  // " key", " value"
+    const char *suffix = "";
+};
+
 // Bounds-checked big-endian reads over a header or a part of it; `base` is the part's offset
 // in the header, so that every failure names the field and its header offset.
 class BinaryReader
@@ -113,10 +143,10 @@ public:
     bool atEnd() const { return pos_ == bytes_.size(); }
 
     template<typename T>
-    bool read(T &out, std::string_view field, std::string &error)
+    bool read(T &out, const FieldName &field, std::string &error)
     {
         if (remaining() < sizeof(T)) {
-            error = "ROCKETMQ header: truncated " + std::string(field) + " at header offset "
+            error = "ROCKETMQ header: truncated " + field.text() + " at header offset "
                     + std::to_string(offset()) + " (needs " + std::to_string(sizeof(T))
                     + " bytes, " + std::to_string(remaining()) + " left in " + area_ + ")";
             return false;
@@ -128,19 +158,19 @@ public:
 
     // Reads a length field, then that many bytes, which must lie inside this reader's part.
     template<typename Length>
-    bool readString(std::string &out, std::string_view field, std::string &error)
+    bool readString(std::string &out, const FieldName &field, std::string &error)
     {
         const size_t at = offset();
         Length length = 0;
-        if (!read(length, std::string(field) + " length", error))
+        if (!read(length, field.lengthOf(), error))
             return false;
         if (length < 0) {
-            error = "ROCKETMQ header: negative " + std::string(field) + " length "
+            error = "ROCKETMQ header: negative " + field.text() + " length "
                     + std::to_string(length) + " at header offset " + std::to_string(at);
             return false;
         }
         if (static_cast<size_t>(length) > remaining()) {
-            error = "ROCKETMQ header: truncated " + std::string(field) + ": length "
+            error = "ROCKETMQ header: truncated " + field.text() + ": length "
                     + std::to_string(length) + " at header offset " + std::to_string(at)
                     + " exceeds the " + std::to_string(remaining()) + " bytes left in " + area_;
             return false;
@@ -346,11 +376,10 @@ std::string decodeRocketMqHeader(std::span<const uint8_t> header, RemotingComman
             return "ROCKETMQ header: more than " + std::to_string(kMaxExtFieldsEntries)
                    + " extFields entries (entry " + std::to_string(entry) + " at header offset "
                    + std::to_string(area.offset()) + ")";
-        const std::string where = "extFields entry " + std::to_string(entry);
         std::string key;
         std::string value;
-        if (!area.readString<int16_t>(key, where + " key", error)
-            || !area.readString<int32_t>(value, where + " value", error))
+        if (!area.readString<int16_t>(key, FieldName("extFields entry", entry, " key"), error)
+            || !area.readString<int32_t>(value, FieldName("extFields entry", entry, " value"), error))
             return error;
         if (!key.empty() && !value.empty()) // Java reads both as null: the entry is absent
             entries.emplace_back(std::move(key), std::move(value));

@@ -27,7 +27,7 @@ std::string BrokerStats::Tps::text() const
     return buffer;
 }
 
-void BrokerStats::addItem(std::string_view set, std::string key, int64_t value, int64_t times)
+void BrokerStats::addItem(std::string_view set, std::string_view key, int64_t value, int64_t times)
 {
     if (StatsItemSet *items = items_.set(set))
         items->add(key, value, times, common::wallMillis());
@@ -37,11 +37,10 @@ void BrokerStats::addPut(std::string_view topic, int32_t queueId, int64_t messag
 {
     putMessages_ += messages;
     putBytes_ += bytes;
-    const std::string topicKey(topic);
-    addItem(stats::kTopicPutNums, topicKey, messages, 1);
-    addItem(stats::kTopicPutSize, topicKey, bytes, 1);
+    addItem(stats::kTopicPutNums, topic, messages, 1);
+    addItem(stats::kTopicPutSize, topic, bytes, 1);
     if (queueId >= 0) {
-        const std::string queueKey = topicKey + "@" + std::to_string(queueId);
+        const std::string queueKey = std::string(topic) + "@" + std::to_string(queueId);
         addItem(stats::kQueuePutNums, queueKey, messages, 1);
         addItem(stats::kQueuePutSize, queueKey, bytes, 1);
     }

@@ -59,7 +59,7 @@ private:
     static constexpr size_t kSamples = 601;
     Tps tpsOf(const std::array<int64_t, kSamples> &ring) const;
 
-    void addItem(std::string_view set, std::string key, int64_t value, int64_t times);
+    void addItem(std::string_view set, std::string_view key, int64_t value, int64_t times);
 
     const std::string brokerKey_;
     StatsItemTable items_;

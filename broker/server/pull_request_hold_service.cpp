@@ -13,20 +13,34 @@ PullRequestHoldService::~PullRequestHoldService()
     stop();
 }
 
-std::string PullRequestHoldService::keyOf(const std::string &topic, int32_t queueId)
+std::vector<HeldPull> *PullRequestHoldService::heldOn(std::string_view topic, int32_t queueId)
 {
-    return topic + "@" + std::to_string(queueId);
+    const auto byTopic = held_.find(topic);
+    if (byTopic == held_.end())
+        return nullptr;
+    const auto byQueue = byTopic->second.find(queueId);
+    return byQueue == byTopic->second.end() ? nullptr : &byQueue->second;
+}
+
+void PullRequestHoldService::forgetIfEmpty(std::string_view topic, int32_t queueId)
+{
+    const auto byTopic = held_.find(topic);
+    if (byTopic == held_.end())
+        return;
+    if (const auto byQueue = byTopic->second.find(queueId); byQueue != byTopic->second.end() && byQueue->second.empty())
+        byTopic->second.erase(byQueue);
+    if (byTopic->second.empty())
+        held_.erase(byTopic);
 }
 
 void PullRequestHoldService::suspend(HeldPull pull)
 {
-    const std::string key = keyOf(pull.topic, pull.queueId);
     const std::string topic = pull.topic;
     const int32_t queueId = pull.queueId;
     const int64_t from = pull.pullFromOffset;
     {
         std::lock_guard lock(mutex_);
-        held_[key].push_back(std::move(pull));
+        held_[topic][queueId].push_back(std::move(pull));
     }
     startOnce(); // the hold-time checks run once something is held
     // A message dispatched between the pull's read and now notified nobody: look once more.
@@ -41,10 +55,10 @@ void PullRequestHoldService::notifyMessageArriving(const std::string &topic, int
     std::vector<HeldPull> woken;
     {
         std::lock_guard lock(mutex_);
-        const auto it = held_.find(keyOf(topic, queueId));
-        if (it == held_.end())
+        std::vector<HeldPull> *held = heldOn(topic, queueId);
+        if (!held)
             return;
-        auto &pulls = it->second;
+        auto &pulls = *held;
         for (auto pull = pulls.begin(); pull != pulls.end();) {
             // tagsCode 0 from a check means "unknown": wake and let the re-run filter.
             const bool passes = tagsCode == 0 || pull->subscription.matchesTagsCode(tagsCode);
@@ -55,8 +69,7 @@ void PullRequestHoldService::notifyMessageArriving(const std::string &topic, int
                 ++pull;
             }
         }
-        if (pulls.empty())
-            held_.erase(it);
+        forgetIfEmpty(topic, queueId);
     }
     for (HeldPull &pull : woken)
         rerun_(std::move(pull));
@@ -67,9 +80,11 @@ void PullRequestHoldService::checkHeldPulls()
     std::vector<std::pair<std::string, int32_t>> queues;
     {
         std::lock_guard lock(mutex_);
-        for (const auto &[key, pulls] : held_) {
-            if (!pulls.empty())
-                queues.emplace_back(pulls.front().topic, pulls.front().queueId);
+        for (const auto &[topic, byQueue] : held_) {
+            for (const auto &[queueId, pulls] : byQueue) {
+                if (!pulls.empty())
+                    queues.emplace_back(topic, queueId);
+            }
         }
     }
     const int64_t now = common::steadyMicros() / 1000;
@@ -78,10 +93,10 @@ void PullRequestHoldService::checkHeldPulls()
         std::vector<HeldPull> woken;
         {
             std::lock_guard lock(mutex_);
-            const auto it = held_.find(keyOf(topic, queueId));
-            if (it == held_.end())
+            std::vector<HeldPull> *held = heldOn(topic, queueId);
+            if (!held)
                 continue;
-            auto &pulls = it->second;
+            auto &pulls = *held;
             for (auto pull = pulls.begin(); pull != pulls.end();) {
                 const bool expired = now - pull->suspendMillis >= pull->timeoutMillis;
                 if (expired || maxOffset > pull->pullFromOffset || !pull->context.isOpen()) {
@@ -91,8 +106,7 @@ void PullRequestHoldService::checkHeldPulls()
                     ++pull;
                 }
             }
-            if (pulls.empty())
-                held_.erase(it);
+            forgetIfEmpty(topic, queueId);
         }
         for (HeldPull &pull : woken) {
             if (pull.context.isOpen())
@@ -103,14 +117,16 @@ void PullRequestHoldService::checkHeldPulls()
 
 void PullRequestHoldService::releaseAll()
 {
-    std::map<std::string, std::vector<HeldPull>> all;
+    HeldPulls all;
     {
         std::lock_guard lock(mutex_);
         all.swap(held_);
     }
-    for (auto &[key, pulls] : all) {
-        for (HeldPull &pull : pulls)
-            rerun_(std::move(pull));
+    for (auto &[topic, byQueue] : all) {
+        for (auto &[queueId, pulls] : byQueue) {
+            for (HeldPull &pull : pulls)
+                rerun_(std::move(pull));
+        }
     }
 }
 
@@ -118,8 +134,10 @@ size_t PullRequestHoldService::heldCount() const
 {
     std::lock_guard lock(mutex_);
     size_t count = 0;
-    for (const auto &[key, pulls] : held_)
-        count += pulls.size();
+    for (const auto &[topic, byQueue] : held_) {
+        for (const auto &[queueId, pulls] : byQueue)
+            count += pulls.size();
+    }
     return count;
 }
 

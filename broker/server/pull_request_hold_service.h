@@ -15,9 +15,10 @@
 #include "broker/common/service_thread.h"
 
 #include <functional>
-#include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace mqdesk::server {
@@ -58,13 +59,26 @@ protected:
     void run() override;
 
 private:
-    static std::string keyOf(const std::string &topic, int32_t queueId);
+    // Every arrival looks its queue up: by topic (hashed, found by string_view without building
+    // a key), then queue id.
+    struct TopicHash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view topic) const { return std::hash<std::string_view>{}(topic); }
+    };
+    using HeldByQueue = std::unordered_map<int32_t, std::vector<HeldPull>>;
+    using HeldPulls = std::unordered_map<std::string, HeldByQueue, TopicHash, std::equal_to<>>;
+
+    // The pulls held on topic/queueId, or nullptr. Requires mutex_.
+    std::vector<HeldPull> *heldOn(std::string_view topic, int32_t queueId);
+    // Forgets topic/queueId once none are held there. Requires mutex_.
+    void forgetIfEmpty(std::string_view topic, int32_t queueId);
     void checkHeldPulls();
 
     Rerun rerun_;
     MaxOffset maxOffset_;
     mutable std::mutex mutex_;
-    std::map<std::string, std::vector<HeldPull>> held_;
+    HeldPulls held_; // guarded by mutex_
 };
 
 } // namespace mqdesk::server

@@ -98,7 +98,7 @@ StatsItemSet::Item *StatsItemSet::findItem(std::string_view key) const
     return it == items_.end() ? nullptr : it->second.get();
 }
 
-void StatsItemSet::add(const std::string &key, int64_t value, int64_t times, int64_t nowMillis)
+void StatsItemSet::add(std::string_view key, int64_t value, int64_t times, int64_t nowMillis)
 {
     // The item is added to under the lock that found it: removeIf cannot free it meanwhile.
     const auto addTo = [&](Item &item) {
@@ -118,7 +118,7 @@ void StatsItemSet::add(const std::string &key, int64_t value, int64_t times, int
                 spdlog::warn("broker statistics {}: {} keys; new keys are not counted", name_, items_.size());
             return;
         }
-        item = items_.emplace(key, std::make_unique<Item>(nowMillis)).first->second.get();
+        item = items_.emplace(std::string(key), std::make_unique<Item>(nowMillis)).first->second.get();
     }
     addTo(*item);
 }

@@ -164,6 +164,10 @@ void ConsumeQueueStore::forEach(const std::function<void(ConsumeQueue &)> &visit
                 all.push_back(queue);
         }
     }
+    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) {
+        const int byTopic = a->topic().compare(b->topic());
+        return byTopic != 0 ? byTopic < 0 : a->queueId() < b->queueId();
+    });
     for (const auto &queue : all)
         visit(*queue);
 }
@@ -212,7 +216,7 @@ bool ConsumeQueueStore::hasTopic(const std::string &topic) const
 
 bool ConsumeQueueStore::remove(const std::string &topic, std::string &error)
 {
-    std::map<int32_t, std::shared_ptr<ConsumeQueue>> removed;
+    QueuesById removed;
     {
         std::unique_lock lock(mutex_);
         const auto found = queues_.find(topic);

@@ -9,7 +9,6 @@
 #include "broker/store/store_config.h"
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -62,7 +61,10 @@ private:
     int64_t fileSize_;
     common::LogRateLimiter flushFailureLog_;
     mutable std::shared_mutex mutex_;
-    std::map<std::string, std::map<int32_t, std::shared_ptr<ConsumeQueue>>> queues_; // guarded by mutex_
+    // Hashed: every put, dispatch and pull looks its queue up, and a topic may have 1,024
+    // queues; forEach() still visits them in (topic, queue id) order.
+    using QueuesById = std::unordered_map<int32_t, std::shared_ptr<ConsumeQueue>>;
+    std::unordered_map<std::string, QueuesById> queues_; // guarded by mutex_
 };
 
 // The consume-queue file size in effect: the setting rounded up to whole entries (§2.1).
