@@ -303,6 +303,7 @@ int64_t MappedFile::warm(int syncEveryPages, const std::function<bool()> &keepGo
 
 bool MappedFile::reserveThrough(int64_t end, std::string &error)
 {
+    end = std::min(end, fileSize_);
     int64_t reserved = reserved_.load(std::memory_order_acquire);
     if (end <= reserved)
         return true;
