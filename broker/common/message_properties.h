@@ -46,6 +46,10 @@ inline constexpr std::string_view kLiteTopic = "__LITE_TOPIC";
 // offsets, written by the store at append.
 inline constexpr std::string_view kInnerMultiDispatch = "INNER_MULTI_DISPATCH";
 inline constexpr std::string_view kInnerMultiQueueOffset = "INNER_MULTI_QUEUE_OFFSET";
+// A BatchCQ inner batch (sysFlag NEED_UNWRAP | INNER_BATCH): how many messages its body holds,
+// set by the broker at send, and the queue offset of the first, set by the store at append.
+inline constexpr std::string_view kInnerNum = "INNER_NUM";
+inline constexpr std::string_view kInnerBase = "INNER_BASE";
 } // namespace property
 
 // LMQ names (light message queues, one queue, id 0) start with this; a lite topic's is

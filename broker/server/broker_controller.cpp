@@ -243,6 +243,10 @@ bool BrokerController::start(std::string &error)
     }
     store_ = std::make_unique<store::MessageStore>(settings_.store);
     store_->setRecoveryProgress(recoveryProgress_);
+    store_->setBatchTopicTest([this](const std::string &topic) {
+        const auto config = topicTable_->selectTopicConfig(topic);
+        return config && config->isBatchCq();
+    });
     pullHold_ = std::make_unique<PullRequestHoldService>(
         [this](HeldPull pull) { pullProcessor_->rerun(std::move(pull)); },
         [this](const std::string &topic, int32_t queueId) { return store_->maxOffsetInQueue(topic, queueId); });

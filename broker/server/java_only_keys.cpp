@@ -50,7 +50,9 @@ constexpr JavaOnlyReason kAuthCaches{
 constexpr JavaOnlyReason kCompaction{
     NoEffect, "log compaction of compaction topics, which MQDesk does not run: such a topic keeps every message, as a "
               "normal topic does"};
-constexpr JavaOnlyReason kBatchCq{NoEffect, "sizes the batch consume queue and consume-queue extension files, which MQDesk does not write"};
+constexpr JavaOnlyReason kConsumeQueueExt{NoEffect, "sizes the consume-queue extension files (enableConsumeQueueExt), which MQDesk does not write"};
+constexpr JavaOnlyReason kBatchCqSearch{NoEffect, "caches where Java's BatchCQ files start: MQDesk binary-searches the files themselves"};
+constexpr JavaOnlyReason kIndexQueryCap{NoEffect, "caps Java's index queries at 64 messages: MQDesk answers up to the request's maxNum"};
 constexpr JavaOnlyReason kColdData{NoEffect, "throttles reads of data outside the page cache: MQDesk does not throttle cold reads"};
 constexpr JavaOnlyReason kPopInternals{
     NoEffect, "paces Java's POP checkpoint buffer, long-polling tables and revive scans: MQDesk writes checkpoints and acks "
@@ -109,7 +111,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"autoDeleteUnusedStats", "true", &kMetrics},
     {"autoMessageVersionOnTopicLen", "true", &kContainers},
     {"batchDispatchRequestThreadPoolNums", "16", &kThreads},
-    {"bitMapLengthConsumeQueueExt", "64", &kBatchCq},
+    {"bitMapLengthConsumeQueueExt", "64", &kConsumeQueueExt},
     {"bottomMostCompressionTypeForConsumeQueueStore", "zstd", &kRocksdbTuning},
     {"broadcastOffsetExpireMaxSecond", "300", &kClients},
     {"broadcastOffsetExpireSecond", "120", &kClients},
@@ -292,9 +294,8 @@ constexpr JavaOnlyKey kKeys[] = {
     {"logicQueueSwapMapInterval", "3600000", &kStoreUpkeep},
     {"logicQueueSwapMapReserveFileNum", "20", &kStoreUpkeep},
     {"logicalDiskSpaceCleanForciblyThreshold", "0.8", &kStoreUpkeep},
-    {"mappedFileSizeConsumeQueueExt", "50331648", &kBatchCq},
+    {"mappedFileSizeConsumeQueueExt", "50331648", &kConsumeQueueExt},
     {"mappedFileSwapEnable", "true", &kStoreUpkeep},
-    {"mapperFileSizeBatchConsumeQueue", "13800000", &kBatchCq},
     {"maxAsyncPutMessageRequests", "5000", &kThreads},
     {"maxBatchDeleteFilesNum", "50", &kStoreUpkeep},
     {"maxChecksumRange", "1073741824", &kStoreUpkeep},
@@ -304,7 +305,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"maxFilterMessageSize", "16000", &kFilterBitmap},
     {"maxHaTransferByteInSecond", "104857600", &kReplicationTuning},
     {"maxMessageFilterNumForNotification", "64", &kFilterBitmap},
-    {"maxMsgsNumBatch", "64", &kBatchCq},
+    {"maxMsgsNumBatch", "64", &kIndexQueryCap},
     {"maxOffsetMapSize", "104857600", &kCompaction},
     {"maxPopPollingSize", "100000", &kPopInternals},
     {"maxReconnectIntervalTimeSeconds", "60", &kNetty},
@@ -389,7 +390,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"scanAvailableNameSrv", "true", &kNetty},
     {"scheduleAsyncDeliverMaxPendingLimit", "2000", &kTimerInternals},
     {"scheduleAsyncDeliverMaxResendNum2Blocked", "3", &kTimerInternals},
-    {"searchBcqByCacheEnable", "true", &kBatchCq},
+    {"searchBcqByCacheEnable", "true", &kBatchCqSearch},
     {"sendHeartbeatTimeoutMillis", "1000", &kReplicationTuning},
     {"serverAsyncSemaphoreValue", "64", &kNetty},
     {"serverCallbackExecutorThreads", "0", &kThreads},

@@ -143,9 +143,24 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         broker_.transactions().ensureTopics();
 
     std::vector<common::BrokerMessage> messages;
+    // A batch with its own UNIQ_KEY sent to a BatchCQ topic is stored whole, as one record the
+    // consumer unwraps (Java's inner batch); any other batch as one record per message.
+    std::string batchUniqId;
     if (header.batch) {
         if (!common::decodeMessageBatch(request.body, messages, error))
             return fail(ResponseCode::kMessageIllegal, "bad SEND_BATCH_MESSAGE body: " + error);
+        const auto uniqKey = batchProperties.get(common::property::kUniqClientMessageId);
+        if (topic->isBatchCq() && uniqKey) {
+            batchUniqId = *uniqKey;
+            const size_t count = messages.size();
+            messages.clear();
+            messages.emplace_back();
+            messages.back().body = std::move(request.body);
+            messages.back().flag = header.flag;
+            messages.back().properties = std::move(batchProperties);
+            messages.back().properties.set(common::property::kInnerNum, std::to_string(count));
+            batchProperties = {};
+        }
     } else {
         messages.emplace_back();
         messages.back().body = std::move(request.body);
@@ -163,6 +178,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     int32_t sysFlag = header.sysFlag;
     if (topic->topicFilterType == store::TopicConfig::kMultiTag)
         sysFlag |= common::sysflag::kMultiTags;
+    if (!batchUniqId.empty())
+        sysFlag |= common::sysflag::kNeedUnwrap | common::sysflag::kInnerBatch;
     for (common::BrokerMessage &message : messages) {
         message.topic = storeTopic;
         message.queueId = storeQueueId;
@@ -205,7 +222,8 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     auto storeHost = common::HostAddress::parse(broker_.brokerAddress());
     auto done = [this, request = std::move(request), respond = std::move(respond), queueId = header.queueId,
                  host = storeHost.value_or(common::HostAddress{}), recall = std::move(recall),
-                 transactionId = std::move(transactionId), statsTopic = messages.front().topic,
+                 transactionId = std::move(transactionId), batchUniqId = std::move(batchUniqId),
+                 statsTopic = messages.front().topic,
                  statsQueueId = messages.front().queueId](const store::PutMessageResult &result) mutable {
         RemotingCommand response = RemotingCommand::createResponse(request, responseCodeOf(result.status));
         if (!result.stored()) {
@@ -230,13 +248,15 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         remoting::setField(response.extFields, "TRACE_ON", broker_.brokerConfig().traceOn);
         if (!transactionId.empty())
             remoting::setField(response.extFields, "transactionId", transactionId);
+        if (!batchUniqId.empty()) // tells the producer its batch is one inner batch
+            remoting::setField(response.extFields, "batchUniqId", batchUniqId);
         if (recall && result.timerOutMs >= 0) {
             recall->deliverMs = std::to_string(result.timerOutMs + 1); // Java: "consider of floor"
             remoting::setField(response.extFields, "recallHandle", encodeRecallHandle(*recall));
         }
         respond(std::move(response));
     };
-    if (messages.size() == 1 && !header.batch)
+    if (messages.size() == 1 && (!header.batch || (sysFlag & common::sysflag::kInnerBatch)))
         broker_.store().asyncPutMessage(messages.front(), std::move(done));
     else
         broker_.store().asyncPutMessages(messages, std::move(done));

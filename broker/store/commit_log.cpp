@@ -58,6 +58,10 @@ struct CommitLog::Encoded
     // numbering took an offset of.
     const BrokerMessage *lmqMessage = nullptr;
     std::vector<std::string> lmqQueueKeys;
+    // A BatchCQ inner batch (one record of INNER_NUM messages) to number at append, and the queue
+    // offsets the put takes: `count` but for an inner batch.
+    const BrokerMessage *innerBatch = nullptr;
+    int32_t queueOffsetsTaken = 0;
 };
 
 namespace {
@@ -286,6 +290,10 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
             encoded.lmqMessage = &first;
     }
 
+    encoded.queueOffsetsTaken = encoded.count;
+    if (messages.size() == 1 && (first.sysFlag & common::sysflag::kInnerBatch) != 0)
+        encoded.innerBatch = &first; // MessageStore checked its INNER_NUM and its topic
+
     appendEncoded(encoded, result);
     if (!result.stored()) {
         done(result);
@@ -340,6 +348,29 @@ bool CommitLog::numberInLmqs(Encoded &encoded, PutMessageResult &result)
     return true;
 }
 
+// Java's BatchConsumeQueue.assignQueueOffset, under the put lock: an inner batch's first message
+// takes the next queue offset, written into INNER_BASE (the record is encoded again with it),
+// and the queue's next offset moves past all INNER_NUM of them (appendEncoded).
+bool CommitLog::numberInnerBatch(Encoded &encoded, PutMessageResult &result)
+{
+    const BrokerMessage &message = *encoded.innerBatch;
+    const auto it = queueOffsets_.find(encoded.queueKey);
+    const int64_t base = it == queueOffsets_.end() ? 0 : it->second;
+    encoded.queueOffsetsTaken
+        = common::parseJavaInt(message.properties.get(common::property::kInnerNum).value_or("")).value_or(1);
+    common::MessageProperties properties = message.properties;
+    properties.set(common::property::kInnerBase, std::to_string(base));
+    const std::string encodedProperties = properties.encode();
+    encoded.bytes.clear();
+    if (common::encodeRecord(message, encodedProperties, encodeOptions_, encoded.bytes) != common::EncodeStatus::Ok) {
+        result.status = PutMessageStatus::PropertiesSizeExceeded;
+        result.error = "message properties of " + std::to_string(encodedProperties.size())
+                       + " bytes with INNER_BASE exceed the limit of 32767";
+        return false;
+    }
+    return true;
+}
+
 void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
 {
     const int64_t fileSize = queue_.fileSize();
@@ -350,6 +381,8 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
         return;
     }
     if (encoded.lmqMessage && !numberInLmqs(encoded, result))
+        return;
+    if (encoded.innerBatch && !numberInnerBatch(encoded, result))
         return;
     const auto total = static_cast<int64_t>(encoded.bytes.size());
     if (total + common::kEndFileMinBlankLength > fileSize) {
@@ -415,9 +448,9 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
     file->advanceWrote(total, storeTimestamp);
     if (assigns) {
         if (it == queueOffsets_.end())
-            queueOffsets_.emplace(encoded.queueKey, baseQueueOffset + encoded.count);
+            queueOffsets_.emplace(encoded.queueKey, baseQueueOffset + encoded.queueOffsetsTaken);
         else
-            it->second = baseQueueOffset + encoded.count;
+            it->second = baseQueueOffset + encoded.queueOffsetsTaken;
     }
     for (std::string &key : encoded.lmqQueueKeys) {
         const auto [lmq, isNew] = queueOffsets_.try_emplace(std::move(key), 0);
@@ -429,7 +462,7 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
     result.wroteOffset = physicalOffset;
     result.wroteBytes = static_cast<int32_t>(total);
     result.queueOffset = assigns ? baseQueueOffset : 0;
-    result.messageCount = encoded.count;
+    result.messageCount = encoded.queueOffsetsTaken;
     result.storeTimestamp = storeTimestamp;
     result.recordSizes = std::move(encoded.recordSizes);
 }

@@ -171,6 +171,7 @@ private:
     struct Encoded;
 
     bool numberInLmqs(Encoded &encoded, PutMessageResult &result);
+    bool numberInnerBatch(Encoded &encoded, PutMessageResult &result);
     void appendEncoded(Encoded &encoded, PutMessageResult &result);
     bool copyIntoFile(MappedFile &file, int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
     void finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done);

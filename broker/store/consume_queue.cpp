@@ -49,17 +49,26 @@ ConsumeQueue::ConsumeQueue(std::string topic, int32_t queueId, std::string direc
       queue_(std::move(directory), fileSize, MappedFile::Reservation::AsWritten)
 {}
 
-ConsumeQueueEntry ConsumeQueue::readEntry(const uint8_t *at)
-{
-    return {readInt64(at), readInt32(at + 8), readInt64(at + 12)};
-}
-
 bool ConsumeQueue::load(std::string &error)
 {
     return queue_.load(error);
 }
 
-bool ConsumeQueue::recover(std::string &error)
+SimpleConsumeQueue::SimpleConsumeQueue(std::string topic, int32_t queueId, std::string directory, int64_t fileSize)
+    : ConsumeQueue(std::move(topic), queueId, std::move(directory), fileSize)
+{}
+
+ConsumeQueueEntry SimpleConsumeQueue::readEntry(const uint8_t *at)
+{
+    return {readInt64(at), readInt32(at + 8), readInt64(at + 12)};
+}
+
+int64_t SimpleConsumeQueue::commitLogOffsetAt(const MappedFile &file, int64_t position) const
+{
+    return readInt64(file.data() + position);
+}
+
+bool SimpleConsumeQueue::recover(std::string &error)
 {
     const auto files = queue_.files();
     if (files.empty()) {
@@ -100,7 +109,7 @@ bool ConsumeQueue::recover(std::string &error)
     return true;
 }
 
-bool ConsumeQueue::truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &error)
+bool SimpleConsumeQueue::truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &error)
 {
     for (;;) {
         const auto last = queue_.lastFile();
@@ -148,7 +157,7 @@ bool ConsumeQueue::truncateDirtyLogicFiles(int64_t commitLogEnd, std::string &er
     return true;
 }
 
-void ConsumeQueue::fillBlank(MappedFile &file, int64_t untilPosition)
+void SimpleConsumeQueue::fillBlank(MappedFile &file, int64_t untilPosition)
 {
     // Fillers read as "no message here" (§5.1): readers step over them.
     for (int64_t position = file.wrotePosition(); position < untilPosition; position += kEntrySize)
@@ -156,11 +165,14 @@ void ConsumeQueue::fillBlank(MappedFile &file, int64_t untilPosition)
     file.advanceWrote(untilPosition - file.wrotePosition(), file.lastStoreTimestamp());
 }
 
-bool ConsumeQueue::reserveFor(int64_t firstQueueOffset, int32_t count, std::string &error)
+bool SimpleConsumeQueue::reserveFor(int64_t firstQueueOffset, int32_t recordCount, std::string &error)
+{
+    return reserveBytes(firstQueueOffset * kEntrySize, (firstQueueOffset + recordCount) * kEntrySize, error);
+}
+
+bool ConsumeQueue::reserveBytes(int64_t needBegin, int64_t needEnd, std::string &error)
 {
     const int64_t fileSize = queue_.fileSize();
-    const int64_t needBegin = firstQueueOffset * kEntrySize;
-    const int64_t needEnd = (firstQueueOffset + count) * kEntrySize;
     if (needEnd <= provisionedEnd_.load(std::memory_order_acquire))
         return true;
     std::lock_guard lock(reserveMutex_);
@@ -216,8 +228,8 @@ std::shared_ptr<MappedFile> ConsumeQueue::nextFile(int64_t startOffset, std::str
     return queue_.createFile(startOffset, error);
 }
 
-bool ConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsCode, int64_t queueOffset,
-                            int64_t storeTimestamp, std::string &error)
+bool SimpleConsumeQueue::putEntry(int64_t commitLogOffset, int32_t size, int64_t tagsCode, int64_t queueOffset,
+                                  int64_t storeTimestamp, int32_t /*batchSize*/, std::string &error)
 {
     if (commitLogOffset + size <= maxPhysicOffset_.load(std::memory_order_relaxed))
         return true; // already dispatched (recovery re-dispatch)
@@ -275,7 +287,7 @@ int64_t ConsumeQueue::lastStoreTimestamp() const
     return last ? last->lastStoreTimestamp() : 0;
 }
 
-bool ConsumeQueue::rewriteEntry(int64_t queueOffset, const ConsumeQueueEntry &entry, std::string &error)
+bool SimpleConsumeQueue::rewriteEntry(int64_t queueOffset, const ConsumeQueueEntry &entry, std::string &error)
 {
     const int64_t logical = queueOffset * kEntrySize;
     const auto file = queue_.findFileByOffset(logical);
@@ -303,7 +315,7 @@ std::optional<ConsumeQueueEntry> ConsumeQueue::entryAt(int64_t queueOffset) cons
     return entries.front();
 }
 
-std::vector<ConsumeQueueEntry> ConsumeQueue::entriesFrom(int64_t queueOffset, int maxCount) const
+std::vector<ConsumeQueueEntry> SimpleConsumeQueue::entriesFrom(int64_t queueOffset, int maxCount) const
 {
     std::vector<ConsumeQueueEntry> entries;
     if (queueOffset < 0 || maxCount <= 0)
@@ -315,12 +327,14 @@ std::vector<ConsumeQueueEntry> ConsumeQueue::entriesFrom(int64_t queueOffset, in
     const int64_t readable = file->readPosition();
     for (int64_t position = logical - file->fileFromOffset();
          position + kEntrySize <= readable && static_cast<int>(entries.size()) < maxCount;
-         position += kEntrySize)
+         position += kEntrySize) {
         entries.push_back(readEntry(file->data() + position));
+        entries.back().queueOffset = (file->fileFromOffset() + position) / kEntrySize;
+    }
     return entries;
 }
 
-void ConsumeQueue::correctMinOffset(int64_t commitLogMinOffset)
+void SimpleConsumeQueue::correctMinOffset(int64_t commitLogMinOffset)
 {
     const auto first = queue_.firstFile();
     if (!first)
@@ -347,10 +361,9 @@ int ConsumeQueue::deleteExpiredFiles(int64_t commitLogMinOffset)
     int deleted = 0;
     while (queue_.fileCount() > 1) {
         const auto first = queue_.firstFile();
-        if (first->readPosition() < kEntrySize)
+        if (first->readPosition() < unitSize())
             break;
-        const ConsumeQueueEntry last = readEntry(first->data() + first->readPosition() - kEntrySize);
-        if (last.commitLogOffset >= commitLogMinOffset)
+        if (commitLogOffsetAt(*first, first->readPosition() - unitSize()) >= commitLogMinOffset)
             break;
         std::string error;
         if (!queue_.deleteFirstFile(error)) {

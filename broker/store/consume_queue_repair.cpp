@@ -44,6 +44,8 @@ std::optional<ConsumeQueueEntry> MessageStore::repairConsumeQueueEntry(ConsumeQu
     std::lock_guard lock(repairMutex_);
     if (const auto entry = queue.entryAt(queueOffset); entry && entryIsItsRecord(queue, queueOffset, *entry))
         return entry; // another reader repaired it meanwhile
+    if (queue.isBatch())
+        return std::nullopt; // BatchCQ units are not rebuilt (BatchConsumeQueue::rewriteEntry)
 
     int64_t from = commitLog_->minOffset();
     for (int64_t earlier = queueOffset - 1; earlier >= std::max(queue.minOffset(), queueOffset - kLookBehindEntries);
@@ -64,7 +66,8 @@ std::optional<ConsumeQueueEntry> MessageStore::repairConsumeQueueEntry(ConsumeQu
         if (record.queueId != queue.queueId() || record.topic != queue.topic() || record.queueOffset > queueOffset)
             return true;
         const ConsumeQueueEntry rebuilt{offset, record.totalSize,
-                                        reput_->tagsCodeFor(record.topic, record.properties, record.storeTimestamp)};
+                                        reput_->tagsCodeFor(record.topic, record.properties, record.storeTimestamp),
+                                        record.queueOffset};
         const auto stored = queue.entryAt(record.queueOffset);
         if (stored && (stored->commitLogOffset != rebuilt.commitLogOffset || stored->size != rebuilt.size)) {
             if (!queue.rewriteEntry(record.queueOffset, rebuilt, error))

@@ -1,5 +1,6 @@
 #include "broker/store/consume_queue_store.h"
 
+#include "broker/store/batch_consume_queue.h"
 #include "broker/store/commit_log.h"
 #include "broker/store/store_paths.h"
 
@@ -26,36 +27,54 @@ std::optional<int32_t> parseQueueId(const std::string &name)
 
 } // namespace
 
-ConsumeQueueStore::ConsumeQueueStore(std::string rootDirectory, int64_t fileSize)
-    : root_(std::move(rootDirectory)), fileSize_(consumeQueueFileSize(fileSize))
+ConsumeQueueStore::ConsumeQueueStore(std::string rootDirectory, int64_t fileSize, std::string batchRootDirectory,
+                                     int64_t batchFileSize)
+    : root_(std::move(rootDirectory)), batchRoot_(std::move(batchRootDirectory)),
+      fileSize_(consumeQueueFileSize(fileSize)), batchFileSize_(batchConsumeQueueFileSize(batchFileSize))
 {}
+
+std::shared_ptr<ConsumeQueue> ConsumeQueueStore::makeQueue(bool batch, const std::string &topic, int32_t queueId,
+                                                           std::string directory) const
+{
+    if (batch)
+        return std::make_shared<BatchConsumeQueue>(topic, queueId, std::move(directory), batchFileSize_);
+    return std::make_shared<SimpleConsumeQueue>(topic, queueId, std::move(directory), fileSize_);
+}
 
 bool ConsumeQueueStore::load(std::string &error)
 {
-    std::error_code ec;
-    fs::create_directories(root_, ec);
-    if (ec) {
-        error = "cannot create " + root_ + ": " + ec.message();
-        return false;
-    }
     std::unique_lock lock(mutex_);
-    for (const auto &topicEntry : fs::directory_iterator(root_, ec)) {
-        if (!topicEntry.is_directory())
+    for (const bool batch : {false, true}) {
+        const std::string &root = batch ? batchRoot_ : root_;
+        if (root.empty())
             continue;
-        const std::string topic = topicEntry.path().filename().string();
-        for (const auto &queueEntry : fs::directory_iterator(topicEntry.path(), ec)) {
-            const auto queueId = parseQueueId(queueEntry.path().filename().string());
-            if (!queueEntry.is_directory() || !queueId)
-                continue; // RocketMQ ignores non-numeric queue directories
-            auto queue = std::make_shared<ConsumeQueue>(topic, *queueId, queueEntry.path().string(), fileSize_);
-            if (!queue->load(error))
-                return false;
-            queues_[topic][*queueId] = std::move(queue);
+        std::error_code ec;
+        if (!batch)
+            fs::create_directories(root, ec); // batchconsumequeue/ is made by the first BatchCQ topic
+        if (ec) {
+            error = "cannot create " + root + ": " + ec.message();
+            return false;
         }
-    }
-    if (ec) {
-        error = "cannot list " + root_ + ": " + ec.message();
-        return false;
+        if (batch && !fs::exists(root, ec))
+            continue;
+        for (const auto &topicEntry : fs::directory_iterator(root, ec)) {
+            if (!topicEntry.is_directory())
+                continue;
+            const std::string topic = topicEntry.path().filename().string();
+            for (const auto &queueEntry : fs::directory_iterator(topicEntry.path(), ec)) {
+                const auto queueId = parseQueueId(queueEntry.path().filename().string());
+                if (!queueEntry.is_directory() || !queueId)
+                    continue; // RocketMQ ignores non-numeric queue directories
+                auto queue = makeQueue(batch, topic, *queueId, queueEntry.path().string());
+                if (!queue->load(error))
+                    return false;
+                queues_[topic][*queueId] = std::move(queue);
+            }
+        }
+        if (ec) {
+            error = "cannot list " + root + ": " + ec.message();
+            return false;
+        }
     }
     return true;
 }
@@ -118,9 +137,10 @@ std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, 
         return nullptr;
     // The store's own wall: the topic becomes a directory name, so it must be one safe path
     // component inside consumequeue/ whatever the request boundary let through.
+    const bool batch = !batchRoot_.empty() && isBatchTopic_ && isBatchTopic_(topic);
     std::string topicDirectory;
     std::string failure;
-    if (!joinInside(root_, topic, "topic", topicDirectory, failure)) {
+    if (!joinInside(batch ? batchRoot_ : root_, topic, "topic", topicDirectory, failure)) {
         if (error)
             *error = failure;
         return nullptr;
@@ -129,8 +149,7 @@ std::shared_ptr<ConsumeQueue> ConsumeQueueStore::find(const std::string &topic, 
     auto &byId = queues_[topic];
     auto &slot = byId[queueId];
     if (!slot) {
-        auto queue = std::make_shared<ConsumeQueue>(topic, queueId, topicDirectory + "/" + std::to_string(queueId),
-                                                    fileSize_);
+        auto queue = makeQueue(batch, topic, queueId, topicDirectory + "/" + std::to_string(queueId));
         if (!queue->load(failure)) { // creates the directory
             byId.erase(queueId);
             if (byId.empty())
@@ -226,8 +245,9 @@ bool ConsumeQueueStore::remove(const std::string &topic, std::string &error)
         queues_.erase(found);
     }
     // Only the names go: a reader holding one of `removed` keeps its mappings until it lets go.
+    const bool batch = !removed.empty() && removed.begin()->second->isBatch();
     std::string topicDirectory;
-    if (!joinInside(root_, topic, "topic", topicDirectory, error))
+    if (!joinInside(batch ? batchRoot_ : root_, topic, "topic", topicDirectory, error))
         return false;
     std::error_code failed;
     std::filesystem::remove_all(topicDirectory, failed);

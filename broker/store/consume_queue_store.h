@@ -1,7 +1,10 @@
 #pragma once
 
-// All consume queues of a store (RocketMQ's ConsumeQueueStore): consumequeue/<topic>/<queueId>/.
-// Queues are created by the dispatch thread on first use and looked up from any thread.
+// All consume queues of a store (RocketMQ's ConsumeQueueStore): consumequeue/<topic>/<queueId>/,
+// and batchconsumequeue/<topic>/<queueId>/ for topics with queue.type=BatchCQ. Queues are created
+// on first use (by the put that reserves their files, or the dispatch thread) and looked up from
+// any thread; a topic's queue type is the broker's to say (setBatchTopicTest) when its first
+// queue is made, and the directory it was found in after that.
 
 #include "broker/store/consume_queue.h"
 #include "broker/common/log_rate_limiter.h"
@@ -19,7 +22,14 @@ namespace mqdesk::store {
 class ConsumeQueueStore
 {
 public:
-    ConsumeQueueStore(std::string rootDirectory, int64_t fileSize);
+    // `batchRootDirectory` empty: no BatchCQ queues (a store opened for the tests of one format).
+    ConsumeQueueStore(std::string rootDirectory, int64_t fileSize, std::string batchRootDirectory = {},
+                      int64_t batchFileSize = 0);
+
+    // Whether a topic's new queues are BatchCQ (its queue.type attribute). Set before open();
+    // called from put threads and the dispatch thread, so it must be thread-safe.
+    using BatchTopicTest = std::function<bool(const std::string &topic)>;
+    void setBatchTopicTest(BatchTopicTest test) { isBatchTopic_ = std::move(test); }
 
     // Opens every consumequeue/<topic>/<numeric queueId>/ directory (others are ignored).
     bool load(std::string &error);
@@ -57,8 +67,14 @@ public:
     int deleteExpiredFiles(int64_t commitLogMinOffset);
 
 private:
+    std::shared_ptr<ConsumeQueue> makeQueue(bool batch, const std::string &topic, int32_t queueId,
+                                            std::string directory) const;
+
     std::string root_;
+    std::string batchRoot_;
     int64_t fileSize_;
+    int64_t batchFileSize_;
+    BatchTopicTest isBatchTopic_;
     common::LogRateLimiter flushFailureLog_;
     mutable std::shared_mutex mutex_;
     // Hashed: every put, dispatch and pull looks its queue up, and a topic may have 1,024
@@ -70,7 +86,8 @@ private:
 // The consume-queue file size in effect: the setting rounded up to whole entries (§2.1).
 inline int64_t consumeQueueFileSize(int64_t configured)
 {
-    return (configured + ConsumeQueue::kEntrySize - 1) / ConsumeQueue::kEntrySize * ConsumeQueue::kEntrySize;
+    constexpr int64_t entry = SimpleConsumeQueue::kEntrySize;
+    return (configured + entry - 1) / entry * entry;
 }
 
 } // namespace mqdesk::store

@@ -113,7 +113,10 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
 {
     const std::string root = config_.rootDir();
     commitLog_ = std::make_unique<CommitLog>(config_, *checkpoint_, metrics_);
-    consumeQueues_ = std::make_unique<ConsumeQueueStore>(root + "/consumequeue", config_.mappedFileSizeConsumeQueue);
+    consumeQueues_ = std::make_unique<ConsumeQueueStore>(root + "/consumequeue", config_.mappedFileSizeConsumeQueue,
+                                                         root + "/batchconsumequeue",
+                                                         config_.mapperFileSizeBatchConsumeQueue);
+    consumeQueues_->setBatchTopicTest(batchTopicTest_);
     index_ = std::make_unique<IndexService>(config_);
     if (!commitLog_->load(error) || !consumeQueues_->load(error) || !index_->load(lastExitOk, *checkpoint_, error))
         return false;
@@ -147,7 +150,7 @@ bool MessageStore::recover(bool lastExitOk, std::string &error)
             return false;
         }
         if (!queue->putEntry(request.commitLogOffset, request.msgSize, request.tagsCode,
-                             request.consumeQueueOffset, request.storeTimestamp, failure))
+                             request.consumeQueueOffset, request.storeTimestamp, request.batchSize, failure))
             return false;
         if (arrivingListener_)
             arrivingListener_(request);
@@ -302,9 +305,38 @@ int64_t parkedTimerOutMs(const common::BrokerMessage &transformed)
 
 } // namespace
 
+std::optional<PutMessageResult> MessageStore::innerBatchRefusal(const common::BrokerMessage &message) const
+{
+    namespace property = common::property;
+    const bool innerBatch = (message.sysFlag & common::sysflag::kInnerBatch) != 0;
+    const auto number = message.properties.get(property::kInnerNum);
+    std::string why;
+    if (number && !innerBatch) {
+        why = "the message has INNER_NUM but is not an inner batch (sysFlag INNER_BATCH)";
+    } else if (innerBatch && !(batchTopicTest_ && batchTopicTest_(message.topic))) {
+        why = "an inner batch (sysFlag INNER_BATCH) needs a topic with queue.type=BatchCQ; " + message.topic
+              + " is not one";
+    } else if (innerBatch) {
+        const auto count = number ? common::parseJavaInt(*number) : std::nullopt;
+        if (!count || *count < 1 || *count > INT16_MAX)
+            why = "an inner batch needs INNER_NUM between 1 and 32767, got '" + std::string(number.value_or("")) + "'";
+        else if (message.properties.get(property::kDelayTimeLevel) || message.properties.get(property::kTimerDeliverMs)
+                 || message.properties.get(property::kTimerDelaySec) || message.properties.get(property::kTimerDelayMs))
+            why = "an inner batch cannot be delayed";
+    }
+    if (why.empty())
+        return std::nullopt;
+    PutMessageResult refused;
+    refused.status = PutMessageStatus::MessageIllegal;
+    refused.error = std::move(why);
+    return refused;
+}
+
 PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
 {
     if (auto refused = refusal(message.topic))
+        return std::move(*refused);
+    if (auto refused = innerBatchRefusal(message))
         return std::move(*refused);
     std::optional<common::BrokerMessage> timed;
     if (auto refused = timerForm(message, timed))
@@ -321,6 +353,10 @@ PutMessageResult MessageStore::putMessage(const common::BrokerMessage &message)
 void MessageStore::asyncPutMessage(const common::BrokerMessage &message, PutCallback done)
 {
     if (auto refused = refusal(message.topic)) {
+        done(*refused);
+        return;
+    }
+    if (auto refused = innerBatchRefusal(message)) {
         done(*refused);
         return;
     }
@@ -539,7 +575,7 @@ void MessageStore::dispatchToLmqs(const DispatchRequest &request)
         std::string failure;
         auto queue = consumeQueues_->find(entry.topic, entry.queueId, true, &failure);
         if (!queue || !queue->putEntry(entry.commitLogOffset, entry.msgSize, entry.tagsCode, entry.consumeQueueOffset,
-                                       entry.storeTimestamp, failure)) {
+                                       entry.storeTimestamp, 1, failure)) {
             report(failure);
             continue;
         }

@@ -190,6 +190,9 @@ public:
     // Called on the dispatch thread; must not block. Set before or after open().
     using MessageArrivingListener = std::function<void(const DispatchRequest &)>;
     void setMessageArrivingListener(MessageArrivingListener listener);
+    // Whether `topic`'s queues are BatchCQ (its queue.type attribute: RocketMQ's QueueTypeUtils):
+    // asked when a topic's first queue is made. Thread-safe; set before open().
+    void setBatchTopicTest(std::function<bool(const std::string &topic)> test) { batchTopicTest_ = std::move(test); }
     // Told how open() progresses through recovery (recovery_progress.h). Set before open().
     void setRecoveryProgress(RecoveryProgressCallback progress) { recoveryProgress_ = std::move(progress); }
 
@@ -217,6 +220,9 @@ private:
     void startServices();
     // Why a put for `topic` must be refused before it reaches the log, if it must.
     std::optional<PutMessageResult> refusal(std::string_view topic) const;
+    // Java's checkInnerBatch: INNER_NUM only on an inner batch, an inner batch only on a BatchCQ
+    // topic, with 1 to 32767 messages, and never delayed.
+    std::optional<PutMessageResult> innerBatchRefusal(const common::BrokerMessage &message) const;
 
     MessageStoreConfig config_;
     FlushMetrics metrics_;
@@ -242,6 +248,7 @@ private:
     bool running_ = false;
     MessageArrivingListener arrivingListener_; // read by the dispatch thread after open()
     RecoveryProgressCallback recoveryProgress_; // used by open() only
+    std::function<bool(const std::string &)> batchTopicTest_; // used by open() only
     common::LogRateLimiter unsafeTopicLog_;    // dispatch thread
     common::LogRateLimiter indexFailureLog_;   // dispatch thread
     common::LogRateLimiter lmqDispatchLog_;    // dispatch thread

@@ -106,21 +106,28 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
         if (entries.empty())
             break;
         for (const ConsumeQueueEntry &entry : entries) {
+            // An entry holds batchSize messages from its queue offset (more than one only for a
+            // BatchCQ inner batch, handed out whole as Java does).
+            const int64_t after = entry.queueOffset + (entry.isFiller() ? 1 : entry.batchSize);
             if (entry.isFiller()) {
-                ++next;
+                next = after;
                 ++scanned;
                 continue;
             }
             if (entry.commitLogOffset < commitLogMin) {
                 result.status = GetMessageStatus::MessageWasRemoving;
-                ++next;
+                next = after;
                 ++scanned;
                 continue;
             }
             if (options.tagsFilter && !options.tagsFilter(entry.tagsCode)) {
-                ++next;
+                next = after;
                 ++scanned;
                 continue;
+            }
+            if (result.messageCount > 0 && result.messageCount + entry.batchSize > maxCount) {
+                full = true; // Java's isTheBatchFull: a batch is never split
+                break;
             }
             if (options.maxBytes > 0 && result.messageCount > 0
                 && static_cast<int64_t>(result.recordBytes.size()) + entry.size > options.maxBytes) {
@@ -135,7 +142,8 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
                     break;
                 }
             }
-            const int64_t queueOffset = next++;
+            const int64_t queueOffset = entry.queueOffset;
+            next = after;
             ++scanned;
             // The record is checked as the entry's own as it is read; an entry that names another
             // (a damaged queue file) is rebuilt from the commit log and read again, rather than its
@@ -189,7 +197,8 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
                 continue;
             result.queueOffsets.push_back(queueOffset);
             takenBytes += target.size;
-            if (++result.messageCount >= maxCount)
+            result.messageCount += entry.batchSize;
+            if (result.messageCount >= maxCount)
                 break;
         }
     }

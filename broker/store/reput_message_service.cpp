@@ -2,6 +2,7 @@
 
 #include "broker/common/bytes.h"
 #include "broker/common/java_hash.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/message_properties.h"
 #include "broker/common/record_codec.h"
 #include "broker/store/commit_log.h"
@@ -78,6 +79,23 @@ int64_t ReputMessageService::tagsCodeFor(std::string_view topic, std::string_vie
 }
 
 namespace {
+
+// Java's setBatchSizeIfNeeded: an inner batch with both INNER_NUM and INNER_BASE is entered as
+// one BatchCQ unit of that many messages from that offset.
+void readInnerBatch(std::string_view properties, DispatchRequest &request)
+{
+    using common::MessageProperties;
+    const auto number = MessageProperties::find(properties, common::property::kInnerNum);
+    const auto base = MessageProperties::find(properties, common::property::kInnerBase);
+    if (!number || !base)
+        return;
+    const auto count = common::parseJavaInt(*number);
+    const auto first = common::parseJavaLong(*base);
+    if (count && first) {
+        request.batchSize = *count;
+        request.consumeQueueOffset = *first;
+    }
+}
 
 // The smallest record the codec accepts: the fixed fields with IPv4 hosts and empty body,
 // topic and properties. A TOTALSIZE below it cannot be a record's, so it is not stepped by.
@@ -180,6 +198,9 @@ int ReputMessageService::doReput(const std::function<void(int64_t offset)> &prog
                 common::MessageProperties::find(record.properties, common::property::kInnerMultiQueueOffset).value_or(""));
         request.sysFlag = record.sysFlag;
         request.preparedTransactionOffset = record.preparedTransactionOffset;
+        request.batchSize = 1;
+        if (record.sysFlag & common::sysflag::kInnerBatch)
+            readInnerBatch(record.properties, request);
         for (const auto &dispatcher : dispatchers_) {
             if (!dispatcher(request, failure)) {
                 // A write fault (full disk): this record is dispatched again on the next turn;

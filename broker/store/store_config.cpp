@@ -65,6 +65,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"wakeCommitWhenPutMessage", boolField(&C::wakeCommitWhenPutMessage)},
         {"maxMessageSize", intField(&C::maxMessageSize, 1)},
         {"mappedFileSizeConsumeQueue", intField(&C::mappedFileSizeConsumeQueue, int64_t{20})},
+        {"mapperFileSizeBatchConsumeQueue", intField(&C::mapperFileSizeBatchConsumeQueue, int64_t{46})},
         {"flushIntervalConsumeQueue", intField(&C::flushIntervalConsumeQueue, 1)},
         {"flushConsumeQueueLeastPages", intField(&C::flushConsumeQueueLeastPages, 0)},
         {"flushConsumeQueueThoroughInterval", intField(&C::flushConsumeQueueThoroughInterval, 0)},

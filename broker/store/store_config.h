@@ -54,6 +54,7 @@ struct MessageStoreConfig
 
     // Consume queues (store-format §5, §9.5)
     int64_t mappedFileSizeConsumeQueue = 300000LL * 20;
+    int64_t mapperFileSizeBatchConsumeQueue = 300000LL * 46; // BatchCQ topics' files (Java's spelling)
     int flushIntervalConsumeQueue = 1000;          // ms
     int flushConsumeQueueLeastPages = 2;
     int flushConsumeQueueThoroughInterval = 60000; // ms

@@ -31,7 +31,7 @@ namespace mqdesk::ui {
 
 namespace {
 constexpr int kFollowIntervalMs = 2000;
-constexpr qint64 kEntrySize = store::ConsumeQueue::kEntrySize;
+constexpr qint64 kEntrySize = store::SimpleConsumeQueue::kEntrySize;
 } // namespace
 
 struct ExplorerWindow::Opened

@@ -64,7 +64,7 @@ void addCommitLog(StoreTreeNode &root, const store::StoreReader &reader, std::se
 void addConsumeQueues(StoreTreeNode &root, const store::StoreReader &reader, std::set<QString> &placed)
 {
     StoreTreeNode *queues = root.add(group(QStringLiteral("consumequeue"), QStringLiteral("consumequeue"), store::StoreFileKind::ConsumeQueue));
-    const qint64 entrySize = store::ConsumeQueue::kEntrySize;
+    const qint64 entrySize = store::SimpleConsumeQueue::kEntrySize;
     StoreTreeNode *topic = nullptr;
     for (const auto &info : reader.consumeQueues()) {
         if (!topic || topic->topic != q(info.topic)) {

@@ -44,6 +44,13 @@ struct TopicConfig
     static bool fromJson(const common::JsonValue &value, const std::string &path, TopicConfig &out,
                          std::string &error);
 
+    // RocketMQ's QueueTypeUtils.isBatchCq: queue.type=BatchCQ (SimpleCQ when unset).
+    bool isBatchCq() const
+    {
+        const std::string *type = attributes.find("queue.type");
+        return type && *type == "BatchCQ";
+    }
+
     bool operator==(const TopicConfig &other) const = default;
 };
 

@@ -15,7 +15,7 @@ using common::readInt64;
 
 namespace {
 
-constexpr int64_t kEntrySize = ConsumeQueue::kEntrySize;
+constexpr int64_t kEntrySize = SimpleConsumeQueue::kEntrySize;
 // RocketMQ's defaults: 5,000,000 slots and 20,000,000 entries (420,000,040 bytes).
 constexpr int32_t kDefaultHashSlotNum = 5000000;
 constexpr int32_t kDefaultIndexNum = 20000000;

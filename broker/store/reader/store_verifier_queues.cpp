@@ -14,7 +14,7 @@ using common::DecodeStatus;
 
 namespace {
 
-constexpr int64_t kEntrySize = ConsumeQueue::kEntrySize;
+constexpr int64_t kEntrySize = SimpleConsumeQueue::kEntrySize;
 constexpr std::string_view kScheduleTopic = "SCHEDULE_TOPIC_XXXX";
 constexpr std::string_view kLmqPrefix = "%LMQ%";
 constexpr std::string_view kInnerMultiDispatch = "INNER_MULTI_DISPATCH";

@@ -37,9 +37,12 @@ inline common::BrokerMessage makeMessage(const std::string &topic, int32_t queue
     return m;
 }
 
-inline std::unique_ptr<store::MessageStore> openStore(const store::MessageStoreConfig &config)
+// `batchTopics`: the topics whose queues are BatchCQ (MessageStore::setBatchTopicTest).
+inline std::unique_ptr<store::MessageStore> openStore(const store::MessageStoreConfig &config,
+                                                      std::function<bool(const std::string &)> batchTopics = {})
 {
     auto s = std::make_unique<store::MessageStore>(config);
+    s->setBatchTopicTest(std::move(batchTopics));
     std::string error;
     if (!s->open(error)) {
         qWarning("cannot open store: %s", error.c_str());

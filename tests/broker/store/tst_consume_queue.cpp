@@ -71,10 +71,10 @@ private slots:
     {
         // §17.1: the first file ever of a queue whose first entry is queue offset 5.
         QTemporaryDir dir;
-        ConsumeQueue queue("TopicTest", 1, dir.path().toStdString(), 6000000);
+        SimpleConsumeQueue queue("TopicTest", 1, dir.path().toStdString(), 6000000);
         std::string error;
         QVERIFY(queue.load(error));
-        QVERIFY(queue.putEntry(0, 123, common::tagsCodeOf("TagA"), 5, 1700000000123, error));
+        QVERIFY(queue.putEntry(0, 123, common::tagsCodeOf("TagA"), 5, 1700000000123, 1, error));
         QCOMPARE(queue.minOffset(), int64_t{5});
         QCOMPARE(queue.maxOffset(), int64_t{6});
         const auto bytes = test::readFile(dir.path().toStdString() + "/00000000000000000000");
@@ -85,7 +85,7 @@ private slots:
         QCOMPARE(q(common::toUpperHex(std::span<const uint8_t>(bytes.data() + 100, 20))),
                  QStringLiteral("00000000000000000000007B000000000027A807"));
         // Re-dispatching the same record changes nothing.
-        QVERIFY(queue.putEntry(0, 123, common::tagsCodeOf("TagA"), 5, 1700000000123, error));
+        QVERIFY(queue.putEntry(0, 123, common::tagsCodeOf("TagA"), 5, 1700000000123, 1, error));
         QCOMPARE(queue.maxOffset(), int64_t{6});
         QVERIFY(queue.entryAt(4)->isFiller());
         QCOMPARE(queue.entryAt(5)->size, 123);

@@ -5,6 +5,7 @@ QObject *createCommitLogTest();
 QObject *createFlushTest();
 QObject *createRecoveryTest();
 QObject *createConsumeQueueTest();
+QObject *createBatchConsumeQueueTest();
 QObject *createIndexTest();
 QObject *createStoreReaderTest();
 QObject *createReaderFilesTest();
@@ -20,7 +21,7 @@ QObject *createWritePathTest();
 QObject *createLmqDispatchTest();
 
 MQDESK_TEST_MAIN(createMappedFileQueueTest(), createCommitLogTest(), createFlushTest(), createRecoveryTest(),
-                 createConsumeQueueTest(), createIndexTest(), createStoreReaderTest(), createReaderFilesTest(),
+                 createConsumeQueueTest(), createBatchConsumeQueueTest(), createIndexTest(), createStoreReaderTest(), createReaderFilesTest(),
                  createRecordLayoutTest(), createStoreCorruptionTest(), createStoreVerifierTest(),
                  createStoreFaultsTest(), createDiskFaultsTest(),
                  createTimerFilesTest(), createTimerStoreTest(), createTimerReaderTest(), createWritePathTest(),
