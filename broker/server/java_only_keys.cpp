@@ -50,7 +50,7 @@ constexpr JavaOnlyReason kAuthCaches{
 constexpr JavaOnlyReason kCompaction{
     NoEffect, "log compaction of compaction topics, which MQDesk does not run: such a topic keeps every message, as a "
               "normal topic does"};
-constexpr JavaOnlyReason kConsumeQueueExt{NoEffect, "sizes the consume-queue extension files (enableConsumeQueueExt), which MQDesk does not write"};
+constexpr JavaOnlyReason kConsumeQueueExtSizes{NoEffect, "sizes the consume-queue extension files, which MQDesk does not write"};
 constexpr JavaOnlyReason kBatchCqSearch{NoEffect, "caches where Java's BatchCQ files start: MQDesk binary-searches the files themselves"};
 constexpr JavaOnlyReason kIndexQueryCap{NoEffect, "caps Java's index queries at 64 messages: MQDesk answers up to the request's maxNum"};
 constexpr JavaOnlyReason kColdData{NoEffect, "throttles reads of data outside the page cache: MQDesk does not throttle cold reads"};
@@ -111,7 +111,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"autoDeleteUnusedStats", "true", &kMetrics},
     {"autoMessageVersionOnTopicLen", "true", &kContainers},
     {"batchDispatchRequestThreadPoolNums", "16", &kThreads},
-    {"bitMapLengthConsumeQueueExt", "64", &kConsumeQueueExt},
+    {"bitMapLengthConsumeQueueExt", "64", &kConsumeQueueExtSizes},
     {"bottomMostCompressionTypeForConsumeQueueStore", "zstd", &kRocksdbTuning},
     {"broadcastOffsetExpireMaxSecond", "300", &kClients},
     {"broadcastOffsetExpireSecond", "120", &kClients},
@@ -294,7 +294,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"logicQueueSwapMapInterval", "3600000", &kStoreUpkeep},
     {"logicQueueSwapMapReserveFileNum", "20", &kStoreUpkeep},
     {"logicalDiskSpaceCleanForciblyThreshold", "0.8", &kStoreUpkeep},
-    {"mappedFileSizeConsumeQueueExt", "50331648", &kConsumeQueueExt},
+    {"mappedFileSizeConsumeQueueExt", "50331648", &kConsumeQueueExtSizes},
     {"mappedFileSwapEnable", "true", &kStoreUpkeep},
     {"maxAsyncPutMessageRequests", "5000", &kThreads},
     {"maxBatchDeleteFilesNum", "50", &kStoreUpkeep},

@@ -24,7 +24,7 @@
 
 #include "broker/common/json.h"
 #include "broker/common/message.h"
-#include "broker/store/consume_queue.h"
+#include "broker/store/batch_consume_queue.h"
 #include "broker/store/index_file.h"
 #include "broker/store/reader/reader_files.h"
 
@@ -163,11 +163,14 @@ struct ConsumeQueueInfo
     std::vector<MappedFileInfo> files;
     int64_t minOffset = 0; // queue offset of the first file's first entry
     int64_t maxOffset = 0; // queue offset after the last entry (the next to be written)
+    // A BatchCQ queue (batchconsumequeue/, 46-byte units holding batchSize messages each).
+    bool batch = false;
+    int64_t unitSize() const { return batch ? BatchConsumeQueue::kUnitSize : SimpleConsumeQueue::kEntrySize; }
 };
 
 struct ConsumeQueueRead
 {
-    int64_t queueOffset = 0;
+    int64_t queueOffset = 0; // of the entry's (first) message; entry.batchSize messages from it
     ConsumeQueueEntry entry;
     bool valid = true; // recovery's rule (§5.3): offset ≥ 0 and size > 0; fillers are valid
     std::string file;  // name of the file holding it
@@ -309,7 +312,9 @@ public:
     int64_t offsetByTime(int64_t storeTimestamp) const;
 
     // --- consume queues (store_reader_queues.cpp) ---
-    int64_t consumeQueueFileSize() const;
+    // The file size of the SimpleCQ queues (or, with `batch`, of the BatchCQ ones): the option,
+    // or the size most of them have.
+    int64_t consumeQueueFileSize(bool batch = false) const;
     std::vector<ConsumeQueueInfo> consumeQueues() const;
     std::optional<ConsumeQueueInfo> consumeQueue(const std::string &topic, int32_t queueId) const;
     // Entries from `fromQueueOffset` up to the end of the data: zeros with no entry after them in

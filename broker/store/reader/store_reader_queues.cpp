@@ -25,9 +25,11 @@ struct QueueDirectory
     std::string topic;
     int32_t queueId = 0;
     std::string path;
+    bool batch = false;
 };
 
-// consumequeue/<topic>/<numeric queueId>/; RocketMQ ignores other directories, and so do we.
+// consumequeue/<topic>/<numeric queueId>/ and batchconsumequeue/ likewise; RocketMQ ignores other
+// directories, and so do we.
 std::vector<QueueDirectory> queueDirectories(const ReaderFiles &files, const std::string &root)
 {
     const auto isDirectory = [&files](const std::string &path) {
@@ -35,44 +37,84 @@ std::vector<QueueDirectory> queueDirectories(const ReaderFiles &files, const std
         return files.status(path, status) == 0 && status.directory;
     };
     std::vector<QueueDirectory> out;
-    const std::string queuesRoot = root + "/consumequeue";
-    for (const DirectoryEntry &topic : files.list(queuesRoot)) {
-        const std::string topicPath = queuesRoot + "/" + topic.name;
-        if (!isDirectory(topicPath))
-            continue;
-        for (const DirectoryEntry &queue : files.list(topicPath)) {
-            const std::string &name = queue.name;
-            int32_t id = 0;
-            const auto [end, parseError] = std::from_chars(name.data(), name.data() + name.size(), id);
-            const std::string queuePath = topicPath + "/" + name;
-            if (parseError != std::errc() || end != name.data() + name.size() || id < 0 || !isDirectory(queuePath))
+    for (const bool batch : {false, true}) {
+        const std::string queuesRoot = root + (batch ? "/batchconsumequeue" : "/consumequeue");
+        for (const DirectoryEntry &topic : files.list(queuesRoot)) {
+            const std::string topicPath = queuesRoot + "/" + topic.name;
+            if (!isDirectory(topicPath))
                 continue;
-            out.push_back({topic.name, id, queuePath});
+            for (const DirectoryEntry &queue : files.list(topicPath)) {
+                const std::string &name = queue.name;
+                int32_t id = 0;
+                const auto [end, parseError] = std::from_chars(name.data(), name.data() + name.size(), id);
+                const std::string queuePath = topicPath + "/" + name;
+                if (parseError != std::errc() || end != name.data() + name.size() || id < 0 || !isDirectory(queuePath))
+                    continue;
+                out.push_back({topic.name, id, queuePath, batch});
+            }
         }
     }
     std::sort(out.begin(), out.end(), [](const QueueDirectory &a, const QueueDirectory &b) {
-        return a.topic != b.topic ? a.topic < b.topic : a.queueId < b.queueId;
+        return a.topic != b.topic ? a.topic < b.topic : a.queueId != b.queueId ? a.queueId < b.queueId : a.batch < b.batch;
     });
     return out;
 }
 
 ConsumeQueueEntry entryAt(const uint8_t *at) { return {readInt64(at), readInt32(at + 8), readInt64(at + 12)}; }
 
+// The entry at `at` of a queue of either format; a SimpleCQ entry's queue offset is its place.
+ConsumeQueueEntry readEntry(const uint8_t *at, bool batch, int64_t logical)
+{
+    if (batch)
+        return BatchConsumeQueue::readUnit(at);
+    ConsumeQueueEntry entry = entryAt(at);
+    entry.queueOffset = logical / kEntrySize;
+    return entry;
+}
+
 // Bytes of entries before the first all-zero one: entries are written in order, so a binary
 // search finds the end of a queue file's data.
-int64_t entriesEnd(const FileView &file)
+int64_t entriesEnd(const FileView &file, int64_t unitSize = kEntrySize)
 {
     const auto bytes = file.bytes();
     int64_t lo = 0;
-    int64_t hi = file.size() / kEntrySize;
+    int64_t hi = file.size() / unitSize;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (allZero(bytes.data() + mid * kEntrySize, kEntrySize))
+        if (allZero(bytes.data() + mid * unitSize, unitSize))
             hi = mid;
         else
             lo = mid + 1;
     }
-    return lo * kEntrySize;
+    return lo * unitSize;
+}
+
+// The logical position of the first BatchCQ unit whose batch ends past `queueOffset` (units are
+// in queue-offset order), or where the data ends.
+int64_t batchUnitPosition(const std::vector<FileViewPtr> &files, int64_t queueOffset)
+{
+    constexpr int64_t unit = BatchConsumeQueue::kUnitSize;
+    for (const FileViewPtr &file : files) {
+        const int64_t units = entriesEnd(*file, unit) / unit;
+        if (units == 0)
+            continue;
+        const uint8_t *data = file->bytes().data();
+        const ConsumeQueueEntry last = BatchConsumeQueue::readUnit(data + (units - 1) * unit);
+        if (last.queueOffset + last.batchSize <= queueOffset)
+            continue;
+        int64_t low = 0;
+        int64_t high = units - 1;
+        while (low < high) {
+            const int64_t middle = low + (high - low) / 2;
+            const ConsumeQueueEntry at = BatchConsumeQueue::readUnit(data + middle * unit);
+            if (at.queueOffset + at.batchSize > queueOffset)
+                high = middle;
+            else
+                low = middle + 1;
+        }
+        return file->startOffset() + low * unit;
+    }
+    return files.empty() ? 0 : files.back()->startOffset() + entriesEnd(*files.back(), unit);
 }
 
 bool isIndexName(const std::string &name)
@@ -97,12 +139,14 @@ bool layoutFits(const FileView &view, const IndexHeader &header, int32_t slots, 
 
 } // namespace
 
-int64_t StoreReader::consumeQueueFileSize() const
+int64_t StoreReader::consumeQueueFileSize(bool batch) const
 {
-    if (options_.consumeQueueFileSize > 0)
+    if (options_.consumeQueueFileSize > 0 && !batch)
         return options_.consumeQueueFileSize;
     std::vector<MappedFileInfo> all;
     for (const auto &queue : queueDirectories(files(), root_)) {
+        if (queue.batch != batch)
+            continue; // BatchCQ files are sized by mapperFileSizeBatchConsumeQueue
         auto family = listFamily(queue.path, 0);
         all.insert(all.end(), family.files.begin(), family.files.end());
     }
@@ -118,9 +162,27 @@ std::vector<ConsumeQueueInfo> StoreReader::consumeQueues() const
         info.topic = queue.topic;
         info.queueId = queue.queueId;
         info.directory = queue.path;
+        info.batch = queue.batch;
         info.files = listFamily(queue.path, 0).files;
         all.insert(all.end(), info.files.begin(), info.files.end());
-        if (!info.files.empty()) {
+        if (info.batch) {
+            // Queue offsets are in the units: the first one's base, the last one's end.
+            const auto views = mapFamily(listFamily(queue.path, 0));
+            constexpr int64_t unit = BatchConsumeQueue::kUnitSize;
+            for (const FileViewPtr &view : views) {
+                if (entriesEnd(*view, unit) > 0) {
+                    info.minOffset = BatchConsumeQueue::readUnit(view->bytes().data()).queueOffset;
+                    break;
+                }
+            }
+            for (auto it = views.rbegin(); it != views.rend(); ++it) {
+                if (const int64_t end = entriesEnd(**it, unit); end > 0) {
+                    const ConsumeQueueEntry last = BatchConsumeQueue::readUnit((*it)->bytes().data() + end - unit);
+                    info.maxOffset = last.queueOffset + last.batchSize;
+                    break;
+                }
+            }
+        } else if (!info.files.empty()) {
             info.minOffset = info.files.front().startOffset / kEntrySize;
             const auto &last = info.files.back();
             const auto mapped = mapFile(last.path, last.name, last.startOffset);
@@ -150,9 +212,16 @@ ConsumeQueuePage StoreReader::readConsumeQueue(const std::string &topic, int32_t
         page.atEnd = true; // no queue of the store can have that name; never read outside it
         return page;
     }
-    const std::string directory = topicDirectory + "/" + std::to_string(queueId);
+    std::string directory = topicDirectory + "/" + std::to_string(queueId);
+    FileStatus status;
+    const bool batch = files().status(directory, status) != 0
+                       && files().status(root_ + "/batchconsumequeue/" + topic + "/" + std::to_string(queueId), status) == 0;
+    if (batch)
+        directory = root_ + "/batchconsumequeue/" + topic + "/" + std::to_string(queueId);
+    const int64_t unitSize = batch ? BatchConsumeQueue::kUnitSize : SimpleConsumeQueue::kEntrySize;
     const std::vector<FileViewPtr> files = mapFamily(listFamily(directory, 0));
-    int64_t logical = std::clamp<int64_t>(fromQueueOffset, 0, kMaxStoreOffset / kEntrySize) * kEntrySize;
+    int64_t logical = batch ? batchUnitPosition(files, std::max<int64_t>(fromQueueOffset, 0))
+                            : std::clamp<int64_t>(fromQueueOffset, 0, kMaxStoreOffset / unitSize) * unitSize;
     while (page.entries.size() < limit) {
         auto it = std::upper_bound(files.begin(), files.end(), logical,
                                    [](int64_t value, const FileViewPtr &f) { return value < f->startOffset(); });
@@ -166,7 +235,7 @@ ConsumeQueuePage StoreReader::readConsumeQueue(const std::string &topic, int32_t
         }
         const FileView &file = **it;
         const int64_t position = logical - file.startOffset();
-        if (position + kEntrySize > file.size()) { // a size that is not whole entries
+        if (position + unitSize > file.size()) { // a size that is not whole entries
             logical = file.startOffset() + file.size();
             continue;
         }
@@ -174,10 +243,10 @@ ConsumeQueuePage StoreReader::readConsumeQueue(const std::string &topic, int32_t
         const uint8_t *at = bytes.data() + position;
         // Zeros end the queue's data, unless entries follow: a hole (shown as invalid entries,
         // recovery would stop there) or a later file holding entries (a damaged queue).
-        if (allZero(at, kEntrySize)
+        if (allZero(at, unitSize)
             && findNonZero(bytes.data(), static_cast<size_t>(position), bytes.size()) >= bytes.size()) {
             const auto later = std::find_if(std::next(it), files.end(),
-                                            [](const FileViewPtr &f) { return entriesEnd(*f) > 0; });
+                                            [&](const FileViewPtr &f) { return entriesEnd(*f, unitSize) > 0; });
             if (later == files.end()) {
                 page.atEnd = true;
                 break;
@@ -186,15 +255,20 @@ ConsumeQueuePage StoreReader::readConsumeQueue(const std::string &topic, int32_t
             continue;
         }
         ConsumeQueueRead read;
-        read.queueOffset = logical / kEntrySize;
-        read.entry = entryAt(at);
-        read.valid = read.entry.commitLogOffset >= 0 && read.entry.size > 0;
+        read.entry = readEntry(at, batch, logical);
+        read.queueOffset = read.entry.queueOffset;
+        read.valid = batch ? BatchConsumeQueue::isValidUnit(read.entry)
+                           : read.entry.commitLogOffset >= 0 && read.entry.size > 0;
         read.file = file.name();
         read.filePosition = position;
+        page.nextQueueOffset = batch ? read.entry.queueOffset + read.entry.batchSize : 0;
         page.entries.push_back(std::move(read));
-        logical += kEntrySize;
+        logical += unitSize;
     }
-    page.nextQueueOffset = logical / kEntrySize;
+    if (!batch)
+        page.nextQueueOffset = logical / unitSize;
+    else if (page.entries.empty())
+        page.nextQueueOffset = std::max<int64_t>(fromQueueOffset, 0);
     return page;
 }
 
@@ -209,7 +283,8 @@ int64_t StoreReader::consumeQueueOffsetAt(const ConsumeQueueInfo &queue, int64_t
         if (page.entries.empty() || page.entries.front().entry.commitLogOffset >= commitLogOffset)
             high = middle;
         else // a hole moves the read on: everything up to the entry read is older too
-            low = std::min(high, page.entries.front().queueOffset + 1);
+            low = std::min(high, std::max(middle + 1, page.entries.front().queueOffset
+                                                          + page.entries.front().entry.batchSize));
     }
     return low;
 }

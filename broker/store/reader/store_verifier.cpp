@@ -144,8 +144,10 @@ void VerifierRun::checkFiles()
     const MappedFamily log = reader_.commitLogFiles();
     checkFamily(log.files, log.fileSize, "commit-log", true);
     const int64_t queueFileSize = reader_.consumeQueueFileSize();
+    const int64_t batchQueueFileSize = reader_.consumeQueueFileSize(true);
     for (const auto &queue : reader_.consumeQueues())
-        checkFamily(queue.files, queueFileSize, "consume-queue", false);
+        checkFamily(queue.files, queue.batch ? batchQueueFileSize : queueFileSize,
+                    queue.batch ? "batch-consume-queue" : "consume-queue", false);
     for (const auto &index : reader_.indexFiles()) {
         if (index.file.size != indexFileSize)
             fault("index/" + index.file.name, std::min(index.file.size, indexFileSize), "file-size",

@@ -67,10 +67,13 @@ void VerifierRun::checkConsumeQueues()
             const std::string file = rel(info.path);
             const auto bytes = view->bytes();
             const auto size = static_cast<int64_t>(bytes.size());
-            for (int64_t position = 0; position + kEntrySize <= size; position += kEntrySize) {
+            const int64_t unitSize = queue.unitSize();
+            for (int64_t position = 0; position + unitSize <= size; position += unitSize) {
                 const uint8_t *at = bytes.data() + position;
-                const int64_t queueOffset = (info.startOffset + position) / kEntrySize;
-                const ConsumeQueueEntry e{common::readInt64(at), common::readInt32(at + 8), common::readInt64(at + 12)};
+                const ConsumeQueueEntry e = queue.batch ? BatchConsumeQueue::readUnit(at)
+                                                        : ConsumeQueueEntry{common::readInt64(at), common::readInt32(at + 8),
+                                                                            common::readInt64(at + 12)};
+                const int64_t queueOffset = queue.batch ? e.queueOffset : (info.startOffset + position) / kEntrySize;
                 const auto fail = [&](const char *kind, std::string message) {
                     fault(file, position, kind, std::move(message));
                 };
@@ -78,7 +81,7 @@ void VerifierRun::checkConsumeQueues()
                     return "entry of queue offset " + number(queueOffset) + " (commit-log offset "
                            + number(e.commitLogOffset) + ", size " + std::to_string(e.size) + ")";
                 };
-                if (allZero(at, kEntrySize)) {
+                if (allZero(at, unitSize)) {
                     // The end of this file's entries, unless more follow: recovery stops at the
                     // first invalid entry and drops everything after it.
                     const auto more =
@@ -93,11 +96,11 @@ void VerifierRun::checkConsumeQueues()
                         break;
                     fail("cq-invalid-entry", "a zero entry (queue offset " + number(queueOffset) + ") inside the "
                                                  + "queue's data; recovery ends the queue here");
-                    position = more / kEntrySize * kEntrySize - kEntrySize;
+                    position = more / unitSize * unitSize - unitSize;
                     continue;
                 }
                 ++report_.consumeQueueEntries;
-                if (e.commitLogOffset < 0 || e.size <= 0) {
+                if (e.commitLogOffset < 0 || e.size <= 0 || (queue.batch && !BatchConsumeQueue::isValidUnit(e))) {
                     fail("cq-invalid-entry", what() + " is invalid; recovery drops it and every entry after it");
                     continue;
                 }

@@ -1,12 +1,14 @@
 // BatchCQ topics (queue.type=BatchCQ): batchconsumequeue/ units, inner batches numbered at append,
 // reads that hand a batch out whole, recovery and truncation of the units.
 
+#include "store_reader_test_util.h"
 #include "store_test_util.h"
 
 #include "broker/common/bytes.h"
 #include "broker/common/java_hash.h"
 #include "broker/store/batch_consume_queue.h"
 #include "broker/store/consume_queue_store.h"
+#include "broker/store/reader/store_verifier.h"
 
 #include <filesystem>
 
@@ -120,6 +122,50 @@ private slots:
         QCOMPARE(filtered.nextBeginOffset, int64_t{7});
         QCOMPARE(store->offsetInQueueByTime(kTopic, 0, 0), int64_t{0});
         QCOMPARE(store->messageCountInQueue(kTopic, 0, 0, INT64_MAX), int64_t{7});
+    }
+
+    void theExplorerReadsAndVerifiesTheUnits()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        {
+            auto store = test::openStore(test::smallStoreConfig(dir.path()), isBatchTopic);
+            QVERIFY(store);
+            putMixedBatches(*store);
+            store->putMessage(test::makeMessage("Simple", 0, "beside"));
+        }
+        auto reader = test::openReader(root);
+        QVERIFY(reader);
+        const auto queue = reader->consumeQueue(kTopic, 0);
+        QVERIFY(queue);
+        QVERIFY(queue->batch);
+        QCOMPARE(queue->minOffset, int64_t{0});
+        QCOMPARE(queue->maxOffset, int64_t{7});
+        QVERIFY(!reader->consumeQueue("Simple", 0)->batch);
+
+        const ConsumeQueuePage page = reader->readConsumeQueue(kTopic, 0, 2, 10);
+        QCOMPARE(page.entries.size(), size_t{3});
+        QCOMPARE(page.entries[0].queueOffset, int64_t{1});
+        QCOMPARE(page.entries[0].entry.batchSize, 3);
+        QCOMPARE(page.entries[0].filePosition, int64_t{46});
+        QCOMPARE(page.entries[1].queueOffset, int64_t{4});
+        QCOMPARE(page.entries[2].entry.batchSize, 1);
+        QCOMPARE(page.nextQueueOffset, int64_t{7});
+        QVERIFY(page.atEnd);
+        QCOMPARE(reader->consumeQueueOffsetAt(*queue, page.entries[1].entry.commitLogOffset), int64_t{4});
+
+        const VerifyReport report = verifyStore(*reader);
+        QVERIFY2(report.healthy(), test::listFaults(report).c_str());
+        QCOMPARE(report.consumeQueueEntries, uint64_t{5});
+
+        // A unit pointing at another queue offset's record is named.
+        const std::string file = root + "/batchconsumequeue/" + kTopic + "/0/00000000000000000000";
+        auto bytes = test::readFile(file);
+        common::writeInt64(bytes.data() + 46 + 28, 2);
+        test::writeFile(file, bytes);
+        const VerifyReport damaged = verifyStore(*test::openReader(root));
+        QVERIFY(!damaged.healthy());
+        QCOMPARE(q(damaged.faults.front().kind), QStringLiteral("cq-wrong-record"));
     }
 
     void innerBatchesAreRefusedWhereJavaRefusesThem()

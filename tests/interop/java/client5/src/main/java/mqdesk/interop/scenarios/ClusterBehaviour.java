@@ -22,6 +22,7 @@ import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
@@ -45,6 +46,9 @@ import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfi
  *   by default) moves that queue only;</li>
  * <li>a client-sent POP_CK property is not stored, WAIT=false is;</li>
  * <li>a pull asking for 100 messages gets maxTransferCountOnMessageInMemory (64) of them;</li>
+ * <li>a batch sent to a queue.type=BatchCQ topic is one inner batch: one message id, queue offsets
+ *   advancing by its count, pulls that hand it out whole and the client unwraps, tag filters on
+ *   the batch's own tags;</li>
  * <li>both start with the Java 5.x settings that change nothing a client sees
  *   (enablePopBufferMerge, enableSingleTopicRegister, enableSplitRegistration, estimateAccumulation).</li>
  * </ul>
@@ -154,6 +158,8 @@ public class ClusterBehaviour implements Scenario {
         PullResult pulled = puller.pull(bulk, "*", 0, 100);
         outcome.put("messages of a pull asking 100 (80 stored)", String.valueOf(pulled.getMsgFoundList().size()));
 
+        batchQueueOutcomes(env, cluster, admin, producer, puller, outcome);
+
         // A reset naming one queue moves that queue only.
         String resetGroup = env.unique("resetgroup");
         String brokerAddr = brokers.get(0).selectBrokerAddr();
@@ -208,11 +214,58 @@ public class ClusterBehaviour implements Scenario {
         return outcome;
     }
 
+    /**
+     * Batches of 5 and 3 and one message sent to queue 0 of a queue.type=BatchCQ topic, then read
+     * back by pulls from the first offset, from inside the first batch, of 6 messages, and by tag.
+     */
+    private static void batchQueueOutcomes(Env env, Cluster cluster, MQClientAPIImpl admin, DefaultMQProducer producer,
+                                           DefaultMQPullConsumer puller, Map<String, String> outcome) throws Exception {
+        String topic = env.unique("batchcq");
+        TopicConfig config = new TopicConfig(topic, 1, 1);
+        config.setAttributes(Map.of("+queue.type", "BatchCQ"));
+        MessageQueue queue = new MessageQueue(topic, createOnEveryBroker(admin, cluster, config).get(0).getBrokerName(), 0);
+        List<String> sends = new ArrayList<>();
+        int next = 0;
+        for (int count : new int[] {5, 3, 1}) {
+            List<Message> messages = new ArrayList<>();
+            for (int i = next; i < next + count; ++i)
+                messages.add(new Message(topic, i % 2 == 0 ? "even" : "odd", "b" + i,
+                                         ("batch " + i).getBytes(StandardCharsets.UTF_8)));
+            next += count;
+            SendResult result = count == 1 ? producer.send(messages.get(0), queue) : producer.send(messages, queue);
+            sends.add(result.getSendStatus() + " at " + result.getQueueOffset() + " with "
+                      + result.getMsgId().split(",").length + " id(s)");
+        }
+        outcome.put("BatchCQ: sends of 5, 3 and 1", String.join("; ", sends));
+        Check.eventually(Duration.ofSeconds(10), () -> maxOffsetOf(puller, queue) == 9,
+                         cluster.kind() + ": BatchCQ max offset 9", () -> maxOffsetOf(puller, queue));
+        outcome.put("BatchCQ: pull of 32 from 0", describe(puller.pull(queue, "*", 0, 32)));
+        outcome.put("BatchCQ: pull of 32 from 2", describe(puller.pull(queue, "*", 2, 32)));
+        outcome.put("BatchCQ: pull of 6 from 0", describe(puller.pull(queue, "*", 0, 6)));
+        outcome.put("BatchCQ: pull of 32 from 0 by tag even", describe(puller.pull(queue, "even", 0, 32)));
+    }
+
+    /** A pull's status, next offset and each message's key at its queue offset. */
+    private static String describe(PullResult result) {
+        StringBuilder text = new StringBuilder(result.getPullStatus() + ", next " + result.getNextBeginOffset() + ":");
+        if (result.getMsgFoundList() != null) {
+            for (MessageExt m : result.getMsgFoundList())
+                text.append(' ').append(m.getKeys()).append('@').append(m.getQueueOffset());
+        }
+        return text.toString();
+    }
+
     /** Creates the topic with `queues` queues on every broker and waits until its route lists all three. */
     private static List<BrokerData> createOnEveryBroker(MQClientAPIImpl admin, Cluster cluster, String topic, int queues)
             throws Exception {
+        return createOnEveryBroker(admin, cluster, new TopicConfig(topic, queues, queues));
+    }
+
+    private static List<BrokerData> createOnEveryBroker(MQClientAPIImpl admin, Cluster cluster, TopicConfig config)
+            throws Exception {
+        String topic = config.getTopicName();
         for (String addr : cluster.brokerAddrs())
-            admin.createTopic(addr, "TBW102", new TopicConfig(topic, queues, queues), 5000);
+            admin.createTopic(addr, "TBW102", config, 5000);
         List<BrokerData> brokers = new ArrayList<>();
         Check.eventually(Duration.ofSeconds(60), () -> {
             try {
