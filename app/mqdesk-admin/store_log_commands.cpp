@@ -33,9 +33,11 @@ int listQueues(const store::StoreReader &reader, const StoreCommandOptions &opti
             json.set("minOffset", queue.minOffset);
             json.set("maxOffset", queue.maxOffset);
             json.set("files", queue.files.size());
+            json.set("queueType", queue.batch ? "BatchCQ" : "SimpleCQ");
             printJsonLine(std::cout, json);
         } else {
-            table.addRow({queue.topic, number(queue.queueId), number(queue.minOffset), number(queue.maxOffset),
+            table.addRow({queue.topic + (queue.batch ? " (BatchCQ)" : ""), number(queue.queueId),
+                          number(queue.minOffset), number(queue.maxOffset),
                           number(static_cast<int64_t>(queue.files.size()))});
         }
     }
@@ -149,7 +151,8 @@ int runConsumeQueue(const store::StoreReader &reader, const StoreCommandOptions 
         std::cerr << "mqdesk-admin: store cq: --queue needs --topic\n";
         return kExitUsage;
     }
-    if (!reader.consumeQueue(options.topic, options.queue)) {
+    const auto queue = reader.consumeQueue(options.topic, options.queue);
+    if (!queue) {
         std::cerr << "mqdesk-admin: " << reader.rootDir() << ": no consume queue " << options.topic << '/'
                   << options.queue << '\n';
         return kExitError;
@@ -162,7 +165,11 @@ int runConsumeQueue(const store::StoreReader &reader, const StoreCommandOptions 
         from = reader.consumeQueueOffsetByTime(options.topic, options.queue, *millis);
     }
     const auto page = reader.readConsumeQueue(options.topic, options.queue, from, limitOf(options));
-    TextTable table({"QOFFSET", "COMMITLOG OFFSET", "SIZE", "TAGS CODE", "VALID", "FILE", "POSITION"});
+    // A BatchCQ queue's units each hold MESSAGES messages from their queue offset.
+    std::vector<std::string> columns{"QOFFSET", "COMMITLOG OFFSET", "SIZE", "TAGS CODE", "VALID", "FILE", "POSITION"};
+    if (queue->batch)
+        columns.push_back("MESSAGES");
+    TextTable table(columns);
     for (const auto &read : page.entries) {
         if (options.json) {
             JsonObject json;
@@ -176,12 +183,16 @@ int runConsumeQueue(const store::StoreReader &reader, const StoreCommandOptions 
             json.set("filler", read.entry.isFiller());
             json.set("file", utf8Text(read.file));
             json.set("filePosition", read.filePosition);
+            json.set("batchSize", read.entry.batchSize);
             printJsonLine(std::cout, json);
         } else {
-            table.addRow({number(read.queueOffset), number(read.entry.commitLogOffset), number(read.entry.size),
-                          number(read.entry.tagsCode),
-                          read.entry.isFiller() ? "filler" : read.valid ? "yes" : "NO", read.file,
-                          number(read.filePosition)});
+            std::vector<std::string> row{number(read.queueOffset), number(read.entry.commitLogOffset),
+                                         number(read.entry.size), number(read.entry.tagsCode),
+                                         read.entry.isFiller() ? "filler" : read.valid ? "yes" : "NO", read.file,
+                                         number(read.filePosition)};
+            if (queue->batch)
+                row.push_back(number(read.entry.batchSize));
+            table.addRow(std::move(row));
         }
     }
     if (!options.json) {

@@ -284,15 +284,15 @@ void CommitLog::asyncPutMessages(std::span<const BrokerMessage> messages, PutCal
     encoded.sysFlag = first.sysFlag;
     encoded.count = static_cast<int32_t>(messages.size());
     queueKey = topicQueueKey(first.topic, first.queueId);
-    if (config_.enableLmq && messages.size() == 1 && topicAllowsLmq(first.topic)) {
+    encoded.queueOffsetsTaken = encoded.count;
+    if (messages.size() == 1 && (first.sysFlag & common::sysflag::kInnerBatch) != 0)
+        encoded.innerBatch = &first; // MessageStore checked its INNER_NUM and its topic
+    // An inner batch is numbered in its own queue only (both would encode the record again).
+    if (config_.enableLmq && messages.size() == 1 && !encoded.innerBatch && topicAllowsLmq(first.topic)) {
         const auto lmqs = first.properties.get(common::property::kInnerMultiDispatch);
         if (lmqs && lmqs->find_first_not_of(" \t\r\n") != std::string_view::npos)
             encoded.lmqMessage = &first;
     }
-
-    encoded.queueOffsetsTaken = encoded.count;
-    if (messages.size() == 1 && (first.sysFlag & common::sysflag::kInnerBatch) != 0)
-        encoded.innerBatch = &first; // MessageStore checked its INNER_NUM and its topic
 
     appendEncoded(encoded, result);
     if (!result.stored()) {

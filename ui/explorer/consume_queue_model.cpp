@@ -55,6 +55,7 @@ QVariant ConsumeQueueModel::data(const QModelIndex &index, int role) const
     }
     case FileColumn: return QString::fromStdString(read->file);
     case PositionColumn: return QVariant::fromValue<qint64>(read->filePosition);
+    case MessagesColumn: return read->entry.batchSize;
     default: return {};
     }
 }
@@ -71,6 +72,7 @@ QVariant ConsumeQueueModel::headerData(int section, Qt::Orientation orientation,
     case ValidColumn: return tr("Valid");
     case FileColumn: return tr("File");
     case PositionColumn: return tr("Position");
+    case MessagesColumn: return tr("Messages");
     default: return {};
     }
 }
@@ -136,9 +138,10 @@ const store::ConsumeQueueRead *ConsumeQueueModel::entry(int row) const
 
 int ConsumeQueueModel::rowOfQueueOffset(qint64 queueOffset) const
 {
-    const auto it = std::lower_bound(entries_.begin(), entries_.end(), queueOffset,
-                                     [](const store::ConsumeQueueRead &r, qint64 value) { return r.queueOffset < value; });
-    return it != entries_.end() && it->queueOffset == queueOffset ? static_cast<int>(it - entries_.begin()) : -1;
+    const auto it = std::partition_point(entries_.begin(), entries_.end(), [queueOffset](const store::ConsumeQueueRead &r) {
+        return r.queueOffset + std::max(r.entry.batchSize, 1) <= queueOffset;
+    });
+    return it != entries_.end() && it->queueOffset <= queueOffset ? static_cast<int>(it - entries_.begin()) : -1;
 }
 
 } // namespace mqdesk::ui

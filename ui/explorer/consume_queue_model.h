@@ -27,6 +27,7 @@ public:
         ValidColumn,
         FileColumn,
         PositionColumn,
+        MessagesColumn, // 1, or a BatchCQ unit's batch size
         ColumnCount
     };
     static constexpr size_t kPageSize = 200;
@@ -44,7 +45,8 @@ public:
     void showQueue(const QString &topic, int queueId, qint64 fromQueueOffset);
     void followEnd(); // a live broker's new entries after the last row
     const store::ConsumeQueueRead *entry(int row) const;
-    int rowOfQueueOffset(qint64 queueOffset) const; // -1 when not loaded
+    // The row of the entry holding `queueOffset` (a BatchCQ unit holds several); -1 when not loaded.
+    int rowOfQueueOffset(qint64 queueOffset) const;
     QString topic() const { return topic_; }
     int queueId() const { return queueId_; }
     bool isLoading() const;

@@ -34,6 +34,20 @@ constexpr int kFollowIntervalMs = 2000;
 constexpr qint64 kEntrySize = store::SimpleConsumeQueue::kEntrySize;
 } // namespace
 
+// The queue offset of the entry at byte `position` of a consume-queue file: by its place in a
+// SimpleCQ file, the unit's own in a BatchCQ one (its first message).
+qint64 ExplorerWindow::queueOffsetAt(const StoreTreeNode &file, qint64 position) const
+{
+    if (!file.relativePath.startsWith(QLatin1String("batchconsumequeue/")))
+        return (file.startOffset + position) / kEntrySize;
+    constexpr qint64 unit = store::BatchConsumeQueue::kUnitSize;
+    const auto view = reader_->view(file.relativePath.toStdString());
+    const qint64 at = position / unit * unit;
+    if (!view || at + unit > static_cast<qint64>(view->bytes().size()))
+        return file.rangeStart;
+    return store::BatchConsumeQueue::readUnit(view->bytes().data() + at).queueOffset;
+}
+
 struct ExplorerWindow::Opened
 {
     std::shared_ptr<const store::StoreReader> reader;
@@ -398,7 +412,7 @@ void ExplorerWindow::showLocation(const StoreLocation &location)
         selectTreeItem(index);
         selectingProgrammatically_ = false;
         pages_->setCurrentWidget(queueView_);
-        queueView_->showQueue(node->topic, node->queueId, (node->startOffset + location.offset) / kEntrySize);
+        queueView_->showQueue(node->topic, node->queueId, queueOffsetAt(*node, location.offset));
     } else {
         selectingProgrammatically_ = true;
         selectTreeItem(index);

@@ -87,6 +87,7 @@ private:
     void setLive(bool live);
     void onTreeSelection();
     void showFileFacts(const StoreTreeNode &node);
+    qint64 queueOffsetAt(const StoreTreeNode &file, qint64 position) const;
     // The page of an index, checkpoint / abort / lock, config or timer item, showing that item; nullptr
     // for other kinds (the file's facts are shown then).
     QWidget *viewForFileKind(const StoreTreeNode &node, qint64 offset = 0);

@@ -61,45 +61,81 @@ void addCommitLog(StoreTreeNode &root, const store::StoreReader &reader, std::se
     }
 }
 
+// The queue offsets a file's entries hold: by their place for a SimpleCQ file (entries are
+// contiguous across a queue's files and end at maxOffset), from its first and last unit for a
+// BatchCQ one (units hold batches; zeros end the data).
+void setQueueFileRange(StoreTreeNode &node, const store::StoreReader &reader, const store::ConsumeQueueInfo &info,
+                       const store::MappedFileInfo &file)
+{
+    qint64 dataBytes = 0;
+    if (!info.batch) {
+        constexpr qint64 entrySize = store::SimpleConsumeQueue::kEntrySize;
+        dataBytes = std::clamp<int64_t>(0, info.maxOffset * entrySize - file.startOffset, file.size);
+        node.rangeStart = file.startOffset / entrySize;
+        node.rangeEnd = node.rangeStart + dataBytes / entrySize;
+    } else if (const auto view = reader.view(reader.relativePath(file.path))) {
+        constexpr qint64 unit = store::BatchConsumeQueue::kUnitSize;
+        const auto bytes = view->bytes();
+        qint64 units = static_cast<qint64>(bytes.size()) / unit;
+        while (units > 0 && std::all_of(bytes.begin() + (units - 1) * unit, bytes.begin() + units * unit,
+                                        [](uint8_t b) { return b == 0; }))
+            --units; // written in order: the data ends before the trailing zeros
+        dataBytes = units * unit;
+        if (units > 0) {
+            const auto last = store::BatchConsumeQueue::readUnit(bytes.data() + (units - 1) * unit);
+            node.rangeStart = store::BatchConsumeQueue::readUnit(bytes.data()).queueOffset;
+            node.rangeEnd = last.queueOffset + last.batchSize;
+        }
+    }
+    node.count = std::max<qint64>(node.rangeEnd - node.rangeStart, 0);
+    node.fill = file.size > 0 ? double(dataBytes) / double(file.size) : 0;
+}
+
+// consumequeue/ and, when the store has BatchCQ topics, batchconsumequeue/: topic, queue, files.
 void addConsumeQueues(StoreTreeNode &root, const store::StoreReader &reader, std::set<QString> &placed)
 {
-    StoreTreeNode *queues = root.add(group(QStringLiteral("consumequeue"), QStringLiteral("consumequeue"), store::StoreFileKind::ConsumeQueue));
-    const qint64 entrySize = store::SimpleConsumeQueue::kEntrySize;
+    StoreTreeNode *groups[2] = {nullptr, nullptr};
     StoreTreeNode *topic = nullptr;
-    for (const auto &info : reader.consumeQueues()) {
-        if (!topic || topic->topic != q(info.topic)) {
-            topic = queues->add(group(q(info.topic), QStringLiteral("consumequeue/") + q(info.topic), store::StoreFileKind::ConsumeQueue));
-            topic->topic = q(info.topic);
+    const auto infos = reader.consumeQueues();
+    for (const bool batch : {false, true}) {
+        const QString folder = batch ? QStringLiteral("batchconsumequeue") : QStringLiteral("consumequeue");
+        if (!batch || std::any_of(infos.begin(), infos.end(), [](const auto &info) { return info.batch; }))
+            groups[batch] = root.add(group(folder, folder, store::StoreFileKind::ConsumeQueue));
+        topic = nullptr;
+        for (const auto &info : infos) {
+            if (info.batch != batch)
+                continue;
+            if (!topic || topic->topic != q(info.topic)) {
+                topic = groups[batch]->add(group(q(info.topic), folder + QLatin1Char('/') + q(info.topic),
+                                                 store::StoreFileKind::ConsumeQueue));
+                topic->topic = q(info.topic);
+            }
+            auto queue = group(QString::number(info.queueId),
+                               topic->relativePath + QLatin1Char('/') + QString::number(info.queueId),
+                               store::StoreFileKind::ConsumeQueue);
+            queue->type = StoreTreeNode::Type::Queue;
+            queue->topic = topic->topic;
+            queue->queueId = info.queueId;
+            queue->rangeStart = info.minOffset;
+            queue->rangeEnd = info.maxOffset;
+            queue->count = info.maxOffset - info.minOffset;
+            qint64 size = 0;
+            for (const auto &file : info.files) {
+                const QString path = q(reader.relativePath(file.path));
+                auto node = fileNode(path, store::StoreFileKind::ConsumeQueue, file.size);
+                node->topic = queue->topic;
+                node->queueId = info.queueId;
+                node->startOffset = file.startOffset;
+                setQueueFileRange(*node, reader, info, file);
+                size += file.size;
+                placed.insert(path);
+                queue->add(std::move(node));
+            }
+            queue->size = size;
+            topic->size = std::max<int64_t>(topic->size, 0) + size;
+            topic->count = std::max<int64_t>(topic->count, 0) + queue->count;
+            topic->add(std::move(queue));
         }
-        auto queue = group(QString::number(info.queueId), topic->relativePath + QLatin1Char('/') + QString::number(info.queueId),
-                           store::StoreFileKind::ConsumeQueue);
-        queue->type = StoreTreeNode::Type::Queue;
-        queue->topic = topic->topic;
-        queue->queueId = info.queueId;
-        queue->rangeStart = info.minOffset;
-        queue->rangeEnd = info.maxOffset;
-        queue->count = info.maxOffset - info.minOffset;
-        qint64 size = 0;
-        for (const auto &file : info.files) {
-            const QString path = q(reader.relativePath(file.path));
-            auto node = fileNode(path, store::StoreFileKind::ConsumeQueue, file.size);
-            node->topic = queue->topic;
-            node->queueId = info.queueId;
-            node->startOffset = file.startOffset;
-            // Entries are contiguous across a queue's files and end at maxOffset.
-            const qint64 dataBytes = std::clamp<int64_t>(0, info.maxOffset * entrySize - file.startOffset, file.size);
-            node->rangeStart = file.startOffset / entrySize;
-            node->rangeEnd = node->rangeStart + dataBytes / entrySize;
-            node->count = dataBytes / entrySize;
-            node->fill = file.size > 0 ? double(dataBytes) / double(file.size) : 0;
-            size += file.size;
-            placed.insert(path);
-            queue->add(std::move(node));
-        }
-        queue->size = size;
-        topic->size = std::max<int64_t>(topic->size, 0) + size;
-        topic->count = std::max<int64_t>(topic->count, 0) + queue->count;
-        topic->add(std::move(queue));
     }
 }
 
@@ -332,7 +368,8 @@ QModelIndex StoreFileModel::indexOfPath(const QString &relativePath) const
 
 QModelIndex StoreFileModel::indexOfQueue(const QString &topic, int queueId) const
 {
-    return indexOfPath(QStringLiteral("consumequeue/%1/%2").arg(topic).arg(queueId));
+    const QModelIndex simple = indexOfPath(QStringLiteral("consumequeue/%1/%2").arg(topic).arg(queueId));
+    return simple.isValid() ? simple : indexOfPath(QStringLiteral("batchconsumequeue/%1/%2").arg(topic).arg(queueId));
 }
 
 } // namespace mqdesk::ui

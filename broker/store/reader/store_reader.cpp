@@ -26,7 +26,7 @@ StoreFileKind kindOf(const std::string &relative, const std::string &commitLogRe
     if (slash != std::string::npos) {
         if (!commitLogRelative.empty() && relative.starts_with(commitLogRelative + "/"))
             return StoreFileKind::CommitLog;
-        if (first == "consumequeue")
+        if (first == "consumequeue" || first == "batchconsumequeue")
             return StoreFileKind::ConsumeQueue;
         if (first == "index")
             return StoreFileKind::Index;

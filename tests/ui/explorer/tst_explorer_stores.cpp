@@ -1,6 +1,6 @@
 // The store explorer over stores that are not simply there to read (part of tst_ui_explorer): a
 // damaged copy (bad CRC, invalid bytes, a zero-size queue entry) explained and left unchanged, a
-// live store followed while MessageStore appends, bad directories, Open Recent, Explore Embedded
+// live store followed while MessageStore appends, a BatchCQ topic's units, bad directories, Open Recent, Explore Embedded
 // Store from a real MainWindow, and the big-store figures (MQDESK_EXPLORER_BENCH_STORE).
 
 #include "explorer_test_util.h"
@@ -110,6 +110,51 @@ private slots:
         test::saveScreenshot(*window, QStringLiteral("explorer-consume-queue-bad-entry"));
         window.reset();
         QCOMPARE(fingerprint(root), before);
+    }
+
+    // A store with a BatchCQ topic: batchconsumequeue/ in the tree, each unit's messages shown,
+    // and a click on the queue lists its units from the first.
+    void batchQueuesShowTheirUnits()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/batched");
+        {
+            store::MessageStore s(storeConfig(root, 64 * 1024));
+            s.setBatchTopicTest([](const std::string &topic) { return topic == "B"; });
+            std::string error;
+            QVERIFY2(s.open(error), error.c_str());
+            for (int count : {1, 4, 2}) {
+                common::BrokerMessage m = numbered(count);
+                m.topic = "B";
+                m.queueId = 0;
+                if (count > 1) {
+                    m.sysFlag = common::sysflag::kNeedUnwrap | common::sysflag::kInnerBatch;
+                    m.properties.set(common::property::kInnerNum, std::to_string(count));
+                }
+                QVERIFY(s.putMessage(m).stored());
+            }
+            s.waitForDispatch();
+        }
+        auto window = openWindow(root);
+        QVERIFY(waitForFirstPage(*window));
+        const QModelIndex queueIndex = window->fileModel()->indexOfQueue(QStringLiteral("B"), 0);
+        QVERIFY(queueIndex.isValid());
+        QVERIFY(window->fileModel()->indexOfPath(QStringLiteral("batchconsumequeue")).isValid());
+        QTreeView *tree = window->fileTree();
+        tree->expand(queueIndex.parent().parent());
+        tree->expand(queueIndex.parent());
+        tree->scrollTo(queueIndex);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(queueIndex).center());
+        ConsumeQueueView &queue = *window->consumeQueueView();
+        QTRY_COMPARE_WITH_TIMEOUT(queue.model()->rowCount(), 3, kWait);
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&queue));
+        const auto cell = [&](int row, int column) { return queue.model()->index(row, column).data().toLongLong(); };
+        QCOMPARE(cell(1, ConsumeQueueModel::QueueOffsetColumn), 1);
+        QCOMPARE(cell(1, ConsumeQueueModel::MessagesColumn), 4);
+        QCOMPARE(cell(2, ConsumeQueueModel::QueueOffsetColumn), 5);
+        QCOMPARE(cell(2, ConsumeQueueModel::PositionColumn), 2 * 46);
+        QCOMPARE(queue.model()->index(2, ConsumeQueueModel::ValidColumn).data().toString(), QStringLiteral("valid"));
+        test::saveScreenshot(*window, QStringLiteral("explorer-batch-consume-queue"));
     }
 
     void liveStoreIsFollowed()
