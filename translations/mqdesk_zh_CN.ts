@@ -1367,6 +1367,10 @@ The raw text shows where.</source>
         <source>Position</source>
         <translation>位置</translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::ConsumeQueueView</name>

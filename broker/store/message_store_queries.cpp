@@ -107,8 +107,10 @@ GetMessageResult MessageStore::getMessage(const std::string &topic, int32_t queu
             break;
         for (const ConsumeQueueEntry &entry : entries) {
             // An entry holds batchSize messages from its queue offset (more than one only for a
-            // BatchCQ inner batch, handed out whole as Java does).
-            const int64_t after = entry.queueOffset + (entry.isFiller() ? 1 : entry.batchSize);
+            // BatchCQ inner batch, handed out whole as Java does). A damaged unit that would lead
+            // back is stepped over, so a read always moves on.
+            const int64_t after
+                = std::max(next + 1, entry.queueOffset + (entry.isFiller() ? 1 : std::max(entry.batchSize, 1)));
             if (entry.isFiller()) {
                 next = after;
                 ++scanned;

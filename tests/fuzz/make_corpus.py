@@ -101,6 +101,12 @@ for fixture in ('fork-2021', 'study-2019'):
         put('fuzz_consume_queue', 'all', b'\x00' + entries)
         put('fuzz_consume_queue', 'two-files', b'\x07' + entries[:200])
         put('fuzz_consume_queue', 'hole', b'\x01' + entries[:40] + bytes(20) + entries[60:100])
+        # 8: a BatchCQ file, 46-byte units (the records taken as batches of 1, 2, 3, ...).
+        units, base = [], 0
+        for i, (offset, record) in enumerate(recs):
+            units.append(struct.pack('>qiqqqhii', offset, len(record), java_hash('TagA'), 0, base, i % 4 + 1, -1, 0))
+            base += i % 4 + 1
+        put('fuzz_consume_queue', 'batch', b'\x09' + b''.join(units))
         # An index file (store-format §6) of 8 slots and 16 entries holding three entries.
         slots, n = 8, 16
         entry_list = []

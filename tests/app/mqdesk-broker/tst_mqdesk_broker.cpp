@@ -6,6 +6,7 @@
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/remoting_codes.h"
+#include "hostile/raw_client.h"
 #include "test_support.h"
 
 #include <QProcess>
@@ -122,22 +123,6 @@ QStringList threadNames(qint64 pid)
             names << QString::fromUtf8(comm.readAll()).trimmed();
     }
     return names;
-}
-
-// Opens a TCP connection to `hostPort` ("127.0.0.1:N"); -1 when it cannot.
-int connectTo(const QString &hostPort)
-{
-    const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(hostPort.mid(colon + 1).toUShort());
-    inet_pton(AF_INET, hostPort.left(colon).toUtf8().constData(), &address.sin_addr);
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
 }
 
 std::string clusterInfo(const QString &namesrv)
@@ -366,10 +351,10 @@ private slots:
 
         // The first gRPC connection starts grpc++ and its threads.
         const int before = int(threadNames(pid).size());
-        const int fd = connectTo(ready.grpc);
-        QVERIFY(fd >= 0);
+        hostile::RawClient grpcClient;
+        QVERIFY(grpcClient.connect(ready.grpc.toStdString()));
         QTRY_VERIFY_WITH_TIMEOUT(threadNames(pid).size() >= before + 3, 10000);
-        ::close(fd);
+        grpcClient.close();
         QCOMPARE(broker.stop(), 0);
         const QString log = broker.stderrText();
         QVERIFY2(log.contains(QStringLiteral("grpc: server started for the first connection")), qPrintable(log));

@@ -234,6 +234,21 @@ private slots:
         QCOMPARE(expected, max);
     }
 
+    void deletedBatchTopicsStartAgainAtZero()
+    {
+        QTemporaryDir dir;
+        auto store = test::openStore(test::smallStoreConfig(dir.path()), isBatchTopic);
+        QVERIFY(store);
+        putMixedBatches(*store);
+        store->waitForDispatch();
+        std::string error;
+        QVERIFY2(store->deleteTopicQueues({kTopic}, error), error.c_str());
+        QVERIFY(!fs::exists(dir.path().toStdString() + "/batchconsumequeue/" + kTopic));
+        QCOMPARE(store->putMessage(innerBatch(2)).queueOffset, int64_t{0});
+        store->waitForDispatch();
+        QCOMPARE(store->maxOffsetInQueue(kTopic, 0), int64_t{2});
+    }
+
     void truncatedLogCutsTheUnits()
     {
         QTemporaryDir dir;
