@@ -81,25 +81,8 @@ void BatchConsumeQueue::reviseFromFiles()
 
 bool BatchConsumeQueue::recover(std::string &error)
 {
-    const auto files = queue_.files();
-    if (!files.empty()) {
-        size_t index = files.size() >= 3 ? files.size() - 3 : 0;
-        int64_t validEnd = files[index]->fileFromOffset();
-        for (; index < files.size(); ++index) {
-            const MappedFile &file = *files[index];
-            int64_t position = 0;
-            while (position + kUnitSize <= file.fileSize() && isValidUnit(readUnit(file.data() + position)))
-                position += kUnitSize;
-            validEnd = file.fileFromOffset() + position;
-            if (position + kUnitSize <= file.fileSize())
-                break; // stopped inside this file
-        }
-        if (!queue_.truncateDirtyFiles(validEnd, error))
-            return false;
-        // A file with no unit at the end is one a put reserved before a crash.
-        if (const auto last = queue_.lastFile(); last && last->readPosition() == 0 && !queue_.deleteLastFile(error))
-            return false;
-    }
+    if (!keepValidEntries([](const uint8_t *at) { return isValidUnit(readUnit(at)); }, error))
+        return false;
     reviseFromFiles();
     return true;
 }

@@ -337,12 +337,19 @@ bool CommitLog::numberInLmqs(Encoded &encoded, PutMessageResult &result)
     properties.set(common::property::kInnerMultiQueueOffset, offsets);
     // Java's LmqDispatch drops WAIT here (removeWaitStorePropertyString): 9 bytes of every LMQ message.
     properties.remove(common::property::kWaitStoreMsgOk);
+    return encodeAgain(encoded, message, properties, common::property::kInnerMultiQueueOffset, result);
+}
+
+bool CommitLog::encodeAgain(Encoded &encoded, const BrokerMessage &message,
+                            const common::MessageProperties &properties, std::string_view added,
+                            PutMessageResult &result)
+{
     const std::string encodedProperties = properties.encode();
     encoded.bytes.clear();
     if (common::encodeRecord(message, encodedProperties, encodeOptions_, encoded.bytes) != common::EncodeStatus::Ok) {
         result.status = PutMessageStatus::PropertiesSizeExceeded;
-        result.error = "message properties of " + std::to_string(encodedProperties.size())
-                       + " bytes with INNER_MULTI_QUEUE_OFFSET exceed the limit of 32767";
+        result.error = "message properties of " + std::to_string(encodedProperties.size()) + " bytes with "
+                       + std::string(added) + " exceed the limit of 32767";
         return false;
     }
     return true;
@@ -360,15 +367,7 @@ bool CommitLog::numberInnerBatch(Encoded &encoded, PutMessageResult &result)
         = common::parseJavaInt(message.properties.get(common::property::kInnerNum).value_or("")).value_or(1);
     common::MessageProperties properties = message.properties;
     properties.set(common::property::kInnerBase, std::to_string(base));
-    const std::string encodedProperties = properties.encode();
-    encoded.bytes.clear();
-    if (common::encodeRecord(message, encodedProperties, encodeOptions_, encoded.bytes) != common::EncodeStatus::Ok) {
-        result.status = PutMessageStatus::PropertiesSizeExceeded;
-        result.error = "message properties of " + std::to_string(encodedProperties.size())
-                       + " bytes with INNER_BASE exceed the limit of 32767";
-        return false;
-    }
-    return true;
+    return encodeAgain(encoded, message, properties, common::property::kInnerBase, result);
 }
 
 void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)

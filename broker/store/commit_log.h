@@ -172,6 +172,10 @@ private:
 
     bool numberInLmqs(Encoded &encoded, PutMessageResult &result);
     bool numberInnerBatch(Encoded &encoded, PutMessageResult &result);
+    // Encodes `message` again into encoded.bytes with `properties`, which the append changed
+    // (`added`): false with PROPERTIES_SIZE_EXCEEDED when they no longer fit.
+    bool encodeAgain(Encoded &encoded, const common::BrokerMessage &message, const common::MessageProperties &properties,
+                     std::string_view added, PutMessageResult &result);
     void appendEncoded(Encoded &encoded, PutMessageResult &result);
     bool copyIntoFile(MappedFile &file, int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
     void finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done);

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstring>
+#include <functional>
 
 namespace mqdesk::store {
 
@@ -68,36 +69,47 @@ int64_t SimpleConsumeQueue::commitLogOffsetAt(const MappedFile &file, int64_t po
     return readInt64(file.data() + position);
 }
 
-bool SimpleConsumeQueue::recover(std::string &error)
+bool ConsumeQueue::keepValidEntries(const std::function<bool(const uint8_t *entry)> &accept, std::string &error)
 {
     const auto files = queue_.files();
-    if (files.empty()) {
-        maxPhysicOffset_.store(-1);
+    if (files.empty())
         return true;
-    }
+    const int64_t unit = unitSize();
     size_t index = files.size() >= 3 ? files.size() - 3 : 0;
     int64_t validEnd = files[index]->fileFromOffset();
-    int64_t maxPhysic = -1;
     for (; index < files.size(); ++index) {
         const MappedFile &file = *files[index];
         int64_t position = 0;
-        for (; position + kEntrySize <= file.fileSize(); position += kEntrySize) {
-            const ConsumeQueueEntry entry = readEntry(file.data() + position);
-            if (!isValidEntry(entry))
-                break;
-            if (!entry.isFiller())
-                maxPhysic = entry.commitLogOffset + entry.size;
-        }
+        while (position + unit <= file.fileSize() && accept(file.data() + position))
+            position += unit;
         validEnd = file.fileFromOffset() + position;
-        if (position + kEntrySize <= file.fileSize())
+        if (position + unit <= file.fileSize())
             break; // stopped inside this file
     }
-    maxPhysicOffset_.store(maxPhysic);
     if (!queue_.truncateDirtyFiles(validEnd, error))
         return false;
     // A file with no entry at the end is one a put reserved before a crash: drop it, so the
     // writer starts the queue (fillers first) or the next file itself.
     if (const auto last = queue_.lastFile(); last && last->readPosition() == 0 && !queue_.deleteLastFile(error))
+        return false;
+    return true;
+}
+
+bool SimpleConsumeQueue::recover(std::string &error)
+{
+    int64_t maxPhysic = -1;
+    const bool kept = keepValidEntries(
+        [&maxPhysic](const uint8_t *at) {
+            const ConsumeQueueEntry entry = readEntry(at);
+            if (!isValidEntry(entry))
+                return false;
+            if (!entry.isFiller())
+                maxPhysic = entry.commitLogOffset + entry.size;
+            return true;
+        },
+        error);
+    maxPhysicOffset_.store(maxPhysic);
+    if (!kept)
         return false;
     if (auto first = queue_.firstFile()) {
         // Until correctMinOffset() knows the commit log, the first valid entry is the minimum.

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <cstdint>
 #include <optional>
@@ -140,6 +141,10 @@ public:
 protected:
     ConsumeQueue(std::string topic, int32_t queueId, std::string directory, int64_t fileSize);
 
+    // §5.3's scan, from the third file from the end: the entries `accept` takes, in order, are
+    // kept and everything after the first it refuses is cut; a last file left empty (one a put
+    // reserved before a crash) is dropped.
+    bool keepValidEntries(const std::function<bool(const uint8_t *entry)> &accept, std::string &error);
     // The commit-log offset of the entry at byte `position` of `file`.
     virtual int64_t commitLogOffsetAt(const MappedFile &file, int64_t position) const = 0;
     // Makes the files of logical bytes [needBegin, needEnd) exist with their blocks reserved.
