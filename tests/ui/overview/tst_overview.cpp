@@ -699,7 +699,9 @@ private slots:
         QTcpServer holder;
         QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
         const quint16 taken = holder.serverPort();
-        const quint16 free = ui::findFreePort(QStringLiteral("127.0.0.1"), taken, {});
+        // The broker's port as the dialog checks it: its VIP companion (port - 2) free too. A port
+        // merely free would make this test fail whenever the port two below is someone else's.
+        const quint16 free = ui::findFreeBrokerPort(QStringLiteral("127.0.0.1"), taken, {taken});
         QVERIFY(free != 0 && free != taken);
         QVERIFY(!ui::portIsFree(QStringLiteral("127.0.0.1"), taken));
         ui::ChoosePortsDialog dialog(QStringLiteral("127.0.0.1"), taken, free);
