@@ -16,7 +16,7 @@ struct DispatchRequest
     int32_t msgSize = 0;           // the record's TOTALSIZE
     int64_t tagsCode = 0;          // §3.8; the delivery time for SCHEDULE_TOPIC_XXXX
     int64_t storeTimestamp = 0;
-    int64_t consumeQueueOffset = 0; // the record's QUEUEOFFSET (INNER_BASE for an inner batch)
+    int64_t consumeQueueOffset = 0; // the record's QUEUEOFFSET (also INNER_BASE for an inner batch)
     int32_t batchSize = 1;          // INNER_NUM: the messages an inner batch holds (BatchCQ)
     std::string keys;              // the KEYS property (space separated), may be empty
     std::string uniqKey;           // the UNIQ_KEY property, may be empty

@@ -385,6 +385,17 @@ void MessageStore::asyncPutMessages(std::span<const common::BrokerMessage> messa
         done(*refused);
         return;
     }
+    // An inner batch is put alone (asyncPutMessage checks it): in a batch its flag or INNER_NUM
+    // would make units that claim queue offsets the log never gave.
+    for (const common::BrokerMessage &message : messages) {
+        if ((message.sysFlag & common::sysflag::kInnerBatch) != 0 || message.properties.get(common::property::kInnerNum)) {
+            PutMessageResult refused;
+            refused.status = PutMessageStatus::MessageIllegal;
+            refused.error = "a batch cannot hold an inner batch (sysFlag INNER_BATCH or INNER_NUM)";
+            done(refused);
+            return;
+        }
+    }
     commitLog_->asyncPutMessages(messages, std::move(done));
     reput_->wakeup();
 }

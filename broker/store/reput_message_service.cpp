@@ -81,7 +81,9 @@ int64_t ReputMessageService::tagsCodeFor(std::string_view topic, std::string_vie
 namespace {
 
 // Java's setBatchSizeIfNeeded: an inner batch with both INNER_NUM and INNER_BASE is entered as
-// one BatchCQ unit of that many messages from that offset.
+// one BatchCQ unit of that many messages. Only a record whose INNER_BASE is its own QUEUEOFFSET
+// (as the store writes every inner batch it appends) is taken as one: properties a client wrote
+// never choose a queue offset or stretch a unit over offsets the log did not give it.
 void readInnerBatch(std::string_view properties, DispatchRequest &request)
 {
     using common::MessageProperties;
@@ -90,11 +92,8 @@ void readInnerBatch(std::string_view properties, DispatchRequest &request)
     if (!number || !base)
         return;
     const auto count = common::parseJavaInt(*number);
-    const auto first = common::parseJavaLong(*base);
-    if (count && first) {
+    if (count && common::parseJavaLong(*base) == request.consumeQueueOffset)
         request.batchSize = *count;
-        request.consumeQueueOffset = *first;
-    }
 }
 
 // The smallest record the codec accepts: the fixed fields with IPv4 hosts and empty body,

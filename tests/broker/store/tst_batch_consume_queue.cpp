@@ -192,6 +192,54 @@ private slots:
         }
         QCOMPARE(store->maxOffsetInQueue(kTopic, 0), int64_t{0});
         QVERIFY(!fs::exists(dir.path().toStdString() + "/consumequeue/Simple"));
+
+        // A client's batch whose messages claim to be inner batches (flag, INNER_NUM, INNER_BASE),
+        // to either kind of topic: refused, and the queues keep their offsets.
+        for (const std::string &topic : {kTopic, std::string("Simple")}) {
+            std::vector<common::BrokerMessage> forged(2, innerBatch(1000));
+            for (auto &message : forged) {
+                message.topic = topic;
+                message.properties.set(common::property::kInnerBase, "5");
+            }
+            PutMessageResult answer;
+            store->asyncPutMessages(forged, [&answer](const PutMessageResult &result) { answer = result; });
+            QCOMPARE(answer.status, PutMessageStatus::MessageIllegal);
+        }
+        QCOMPARE(store->putMessage(test::makeMessage(kTopic, 0, "after")).queueOffset, int64_t{0});
+        QCOMPARE(store->putMessage(test::makeMessage("Simple", 0, "after")).queueOffset, int64_t{0});
+        store->waitForDispatch();
+        QCOMPARE(store->getMessage(kTopic, 0, 0, 32).messageCount, 1);
+        QCOMPARE(store->getMessage("Simple", 0, 0, 32).messageCount, 1);
+    }
+
+    // A record that carries INNER_NUM and an INNER_BASE that is not its own queue offset (bytes a
+    // client wrote, or damage) is one message: its unit never covers offsets the log did not give.
+    void unitsTakeOnlyTheStoresOwnInnerBase()
+    {
+        QTemporaryDir dir;
+        const auto config = test::smallStoreConfig(dir.path());
+        {
+            auto store = test::openStore(config, isBatchTopic);
+            QVERIFY(store);
+            QCOMPARE(store->putMessage(innerBatch(3)).queueOffset, int64_t{0});
+            QCOMPARE(store->putMessage(test::makeMessage(kTopic, 0, "plain")).queueOffset, int64_t{3});
+        }
+        // Rewrite the first record's INNER_BASE from 0 to 7 (same length), then lose the units.
+        const std::string file = config.commitLogDir() + "/00000000000000000000";
+        auto bytes = test::readFile(file);
+        const std::string from = std::string("INNER_BASE") + char(1) + "0";
+        const auto at = std::search(bytes.begin(), bytes.end(), from.begin(), from.end());
+        QVERIFY(at != bytes.end());
+        *(at + static_cast<std::ptrdiff_t>(from.size()) - 1) = '7';
+        test::writeFile(file, bytes);
+        fs::remove_all(dir.path().toStdString() + "/batchconsumequeue");
+        fs::remove(dir.path().toStdString() + "/checkpoint");
+        auto store = test::openStore(config, isBatchTopic);
+        QVERIFY(store);
+        store->waitForDispatch();
+        const GetMessageResult read = store->getMessage(kTopic, 0, 0, 32);
+        QCOMPARE(read.queueOffsets, (std::vector<int64_t>{0, 3}));
+        QCOMPARE(read.messageCount, 2);
     }
 
     void restartsAndCrashesKeepTheUnits()
