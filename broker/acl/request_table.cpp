@@ -146,7 +146,7 @@ constexpr RequestRule kRules[] = {
     R(400, "QUERY_ASSIGNMENT", kBroker, CheckRule::BodyGroupTopic, kSub, {F(kG, "consumerGroup"), F(kT, "topic")}, false, "no check"),
     R(401, "SET_MESSAGE_REQUEST_MODE", kBroker, CheckRule::BodyGroupTopic, kUpdate, {F(kG, "consumerGroup"), F(kT, "topic")}, false, "no check"),
     R(402, "GET_ALL_MESSAGE_REQUEST_MODE", kBroker, CheckRule::OwnCluster, kGet, {}, false, "no check"),
-    R(513, "UPDATE_AND_CREATE_STATIC_TOPIC", kNone, CheckRule::Fields, kCreate, {F(kT, "topic")}, false, "no check (its header class is registered under 17 only)"),
+    R(513, "UPDATE_AND_CREATE_STATIC_TOPIC", kBroker, CheckRule::Fields, kCreate, {F(kT, "topic")}, false, "no check (its header class is registered under 17 only)"),
     R(901, "GET_FLUSH_SAMPLES", kBroker, CheckRule::OwnCluster, kGet, {}, false, "MQDesk extension at the broker port; RocketMQ 5.5 defines 901 as GET_BROKER_MEMBER_GROUP, a NameServer request (Cluster ← clusterName, Get), which MQDesk does not serve"),
     R(902, "GET_ACTIVITY_TOTALS", kBroker, CheckRule::OwnCluster, kGet, {}, false, "MQDesk extension at the broker port; RocketMQ 5.5 defines 902 as ADD_BROKER, a broker-container request (own cluster, Update), which MQDesk does not serve"),
     R(903, "GET_TIMER_TIMELINE", kBroker, CheckRule::OwnCluster, kGet, {}, false, "MQDesk extension at the broker port; RocketMQ 5.5 defines 903 as REMOVE_BROKER, a broker-container request (Cluster ← brokerClusterName, Update), which MQDesk does not serve"),

@@ -41,6 +41,10 @@ RegisterBrokerResult RouteInfoManager::registerBroker(
                     .topicSysFlag = topic.topicSysFlag,
                 };
             }
+            // Static topics: the mapping is filed under the broker name it names (Java's note:
+            // the detail's bname, not the registering one).
+            for (const auto &[topic, info] : topicConfig->topicQueueMappingInfoMap)
+                mappingInfoTable_[topic][info.bname] = info;
         }
     }
 
@@ -146,6 +150,8 @@ std::optional<remoting::TopicRouteData> RouteInfoManager::topicRoute(const std::
     // Queue data of a broker group that is gone is never served without a broker to send to.
     if (route.brokerDatas.empty() || route.queueDatas.empty())
         return std::nullopt;
+    if (const auto mappings = mappingInfoTable_.find(topic); mappings != mappingInfoTable_.end())
+        route.topicQueueMappingByBroker = mappings->second;
     return route;
 }
 
@@ -214,6 +220,7 @@ bool RouteInfoManager::deleteTopic(const std::string &topic, const std::optional
         return false;
     if (!clusterName) {
         topicQueueTable_.erase(queues);
+        mappingInfoTable_.erase(topic);
         return true;
     }
     const auto names = clusterAddrTable_.find(*clusterName);

@@ -51,8 +51,9 @@ public:
 
     // Records cluster → brokerName → {id → addr} (an address re-registering under another id
     // drops its old id) and the broker's liveness. A master (id 0) with a topic table rebuilds
-    // its queue data when its data version changed or on its first registration; topics are
-    // never removed by registration. A slave's topic table is ignored.
+    // its queue data (and its static topics' mapping summaries) when its data version changed or
+    // on its first registration; topics are never removed by registration. A slave's topic table
+    // is ignored.
     RegisterBrokerResult registerBroker(const std::string &clusterName, const std::string &brokerAddr,
                                         const std::string &brokerName, int64_t brokerId,
                                         const std::string &haServerAddr,
@@ -108,6 +109,10 @@ private:
     std::map<std::string, std::map<std::string, remoting::QueueData>> topicQueueTable_; // topic → brokerName → queues
     std::map<std::string, BrokerLiveInfo> brokerLiveTable_;                             // brokerAddr → liveness
     std::map<std::string, std::vector<std::string>> filterServerTable_;                 // brokerAddr → filter servers
+    // Static topics: topic → brokerName → its registered mapping summary. Like Java's, entries
+    // stay when a broker goes (clients skip a broker without an address); a topic's deletion
+    // drops them.
+    std::map<std::string, std::map<std::string, common::TopicQueueMappingInfo>> mappingInfoTable_;
 };
 
 } // namespace mqdesk::namesrv

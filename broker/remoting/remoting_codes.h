@@ -125,6 +125,7 @@ struct RequestCode
     static constexpr int32_t kQueryAssignment = 400;             // [5.x]
     static constexpr int32_t kSetMessageRequestMode = 401;       // [5.x] mqadmin setConsumeMode
     static constexpr int32_t kGetAllMessageRequestMode = 402;    // [5.x]
+    static constexpr int32_t kUpdateAndCreateStaticTopic = 513;  // [5.x] mqadmin updateStaticTopic
     static constexpr int32_t kAuthCreateUser = 3001;             // [5.x] ACL 2.0 (5.3+)
     static constexpr int32_t kAuthUpdateUser = 3002;
     static constexpr int32_t kAuthDeleteUser = 3003;

@@ -15,6 +15,7 @@
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/topic_config_manager.h"
+#include "broker/store/config/topic_queue_mapping_manager.h"
 #include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
@@ -36,6 +37,7 @@ std::vector<int32_t> AdminProcessor::codes()
             RequestCode::kDeleteTopicInBroker,
             RequestCode::kGetAllTopicConfig,
             RequestCode::kGetTopicConfig,
+            RequestCode::kUpdateAndCreateStaticTopic,
             RequestCode::kGetSystemTopicListFromBroker,
             RequestCode::kUpdateBrokerConfig,
             RequestCode::kGetBrokerConfig,
@@ -80,6 +82,7 @@ void AdminProcessor::process(const remoting::RequestContext &context, RemotingCo
     case RequestCode::kDeleteTopicInBroker: return respond(deleteTopic(request));
     case RequestCode::kGetAllTopicConfig: return respond(getAllTopicConfig(request));
     case RequestCode::kGetTopicConfig: return respond(getTopicConfig(request));
+    case RequestCode::kUpdateAndCreateStaticTopic: return respond(updateAndCreateStaticTopic(request));
     case RequestCode::kGetSystemTopicListFromBroker: return respond(getSystemTopicList(request));
     case RequestCode::kUpdateBrokerConfig: return respond(updateBrokerConfig(request));
     case RequestCode::kGetBrokerConfig: return respond(getBrokerConfig(request));
@@ -115,11 +118,8 @@ void AdminProcessor::process(const remoting::RequestContext &context, RemotingCo
     }
 }
 
-RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &request)
+void AdminProcessor::readTopicFields(HeaderReader &reader, store::TopicConfig &config)
 {
-    HeaderReader reader(request.extFields);
-    store::TopicConfig config;
-    config.topicName = reader.requireTopic("topic");
     config.readQueueNums = reader.requireInt32("readQueueNums");
     config.writeQueueNums = reader.requireInt32("writeQueueNums");
     config.perm = reader.requireInt32("perm");
@@ -128,6 +128,32 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
     config.topicFilterType = reader.optString("topicFilterType", store::TopicConfig::kSingleTag);
     config.topicSysFlag = reader.optInt32("topicSysFlag", 0);
     config.order = reader.optBool("order", false);
+}
+
+std::string AdminProcessor::topicConfigProblem(const store::TopicConfig &config)
+{
+    const std::string &topic = config.topicName;
+    if (config.topicFilterType != store::TopicConfig::kSingleTag && config.topicFilterType != store::TopicConfig::kMultiTag)
+        return "bad topicFilterType '" + config.topicFilterType + "': expected SINGLE_TAG or MULTI_TAG";
+    // Java takes any number; a negative queue count would leave a topic no client can use.
+    // Zero stays legal: shrinking a topic sets writeQueueNums first.
+    if (config.readQueueNums < 0 || config.writeQueueNums < 0)
+        return "queue counts of topic[" + topic + "] must not be negative";
+    // Each queue is a folder of files and an entry in every offset table: a bound keeps one
+    // request from creating millions of them.
+    if (config.readQueueNums > kMaxQueueNums || config.writeQueueNums > kMaxQueueNums)
+        return "queue counts of topic[" + topic + "] (readQueueNums " + std::to_string(config.readQueueNums)
+               + ", writeQueueNums " + std::to_string(config.writeQueueNums) + ") exceed the limit of "
+               + std::to_string(kMaxQueueNums);
+    return {};
+}
+
+RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &request)
+{
+    HeaderReader reader(request.extFields);
+    store::TopicConfig config;
+    config.topicName = reader.requireTopic("topic");
+    readTopicFields(reader, config);
     const std::string attributesText = reader.optString("attributes");
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
@@ -139,20 +165,8 @@ RemotingCommand AdminProcessor::updateAndCreateTopic(const RemotingCommand &requ
     std::string error;
     if (isSystemTopic(topic, broker_.brokerConfig()))
         return failure(request, ResponseCode::kSystemError, "The topic[" + topic + "] is conflict with system topic.");
-    if (config.topicFilterType != store::TopicConfig::kSingleTag && config.topicFilterType != store::TopicConfig::kMultiTag)
-        return failure(request, ResponseCode::kSystemError,
-                       "bad topicFilterType '" + config.topicFilterType + "': expected SINGLE_TAG or MULTI_TAG");
-    // Java takes any number; a negative queue count would leave a topic no client can use.
-    // Zero stays legal: shrinking a topic sets writeQueueNums first.
-    if (config.readQueueNums < 0 || config.writeQueueNums < 0)
-        return failure(request, ResponseCode::kSystemError, "queue counts of topic[" + topic + "] must not be negative");
-    // Each queue is a folder of files and an entry in every offset table: a bound keeps one
-    // request from creating millions of them.
-    if (config.readQueueNums > kMaxQueueNums || config.writeQueueNums > kMaxQueueNums)
-        return failure(request, ResponseCode::kSystemError,
-                       "queue counts of topic[" + topic + "] (readQueueNums " + std::to_string(config.readQueueNums)
-                           + ", writeQueueNums " + std::to_string(config.writeQueueNums) + ") exceed the limit of "
-                           + std::to_string(kMaxQueueNums));
+    if (std::string problem = topicConfigProblem(config); !problem.empty())
+        return failure(request, ResponseCode::kSystemError, std::move(problem));
 
     std::lock_guard lock(topicUpdateMutex_);
     const auto existing = broker_.topics().find(topic);
@@ -246,6 +260,8 @@ bool AdminProcessor::deleteTopicAndItsQueues(const std::string &topic, std::stri
         spdlog::error("admin: the consume queues of deleted topic {} were not all deleted: {}", topic, error);
     broker_.pullOffsets().clearTopic(topic);
     broker_.stats().items().removeTopic(topic);
+    if (broker_.queueMappings().remove(topic) && !broker_.queueMappings().persist(error))
+        spdlog::error("admin: cannot persist the static-topic mappings after deleting topic {}: {}", topic, error);
     store::ConsumerOffsetManager &offsets = broker_.offsets();
     bool offsetsChanged = false;
     for (const std::string &group : offsets.whichGroupByTopic(topic))
@@ -264,13 +280,19 @@ RemotingCommand AdminProcessor::getAllTopicConfig(const RemotingCommand &request
         wrapper.topicConfigTable.push_back(toWireTopicConfig(topic));
     if (wrapper.topicConfigTable.empty())
         return failure(request, ResponseCode::kSystemError, "No topic in this broker");
+    // 5.x: the static topics' mappings ride along (Java's TopicConfigAndMappingSerializeWrapper).
+    if (!broker_.queueMappings().empty()) {
+        wrapper.mappingDataVersion = toWireVersion(broker_.queueMappings().dataVersion());
+        wrapper.topicQueueMappingDetailMap = broker_.queueMappings().all();
+    }
     return successWithBody(request, wrapper.toJson());
 }
 
 // GET_TOPIC_CONFIG (351, 5.x): one topic's config. The 5.x admin tools (topicStatus,
 // consumerProgress, …) ask for it before the stats. Java answers a TopicConfigAndQueueMapping:
 // the TopicConfig fields plus mappingDetail, which only a static topic has (fastjson leaves the
-// null out), so the body is the topic's entry as topics.json holds it. Unlike Java the name is
+// null out), so the body is the topic's entry as topics.json holds it, plus the mapping when the
+// request asks for it (`lo=true`, as mqadmin's static-topic commands do). Unlike Java the name is
 // validated first: the header comes from a client.
 RemotingCommand AdminProcessor::getTopicConfig(const RemotingCommand &request)
 {
@@ -281,7 +303,12 @@ RemotingCommand AdminProcessor::getTopicConfig(const RemotingCommand &request)
     const auto config = broker_.topics().find(topic);
     if (!config)
         return failure(request, ResponseCode::kTopicNotExist, "No topic in this broker. topic: " + topic);
-    return successWithBody(request, common::toJsonCompact(config->toJson()));
+    common::JsonValue body = config->toJson();
+    if (const auto mapping = staticMappingToShow(request, topic); mapping && body.isObject()) {
+        body.object().set("mappingDetail", mapping->toJson());
+        body.object().sortByKey();
+    }
+    return successWithBody(request, common::toJsonCompact(body));
 }
 
 RemotingCommand AdminProcessor::getSystemTopicList(const RemotingCommand &request)

@@ -12,6 +12,7 @@
 // Handlers run on the broker's admin executor, only while the broker is serving (the store is
 // open); each answers with a response built from the request, never throws on bad input.
 
+#include "broker/common/topic_queue_mapping.h"
 #include "broker/remoting/net/remoting_channel.h"
 
 #include <cstdint>
@@ -26,6 +27,7 @@ struct TopicConfig;
 
 namespace mqdesk::remoting {
 struct ConsumeStats;
+class HeaderReader;
 }
 
 namespace mqdesk::server {
@@ -47,6 +49,10 @@ private:
     using Command = remoting::RemotingCommand;
 
     // admin_processor.cpp
+    // The CreateTopicRequestHeader fields of UPDATE_AND_CREATE_TOPIC and _STATIC_TOPIC but the name.
+    static void readTopicFields(remoting::HeaderReader &reader, store::TopicConfig &config);
+    // Why the filter type or queue counts of `config` are refused; "" when they are not.
+    static std::string topicConfigProblem(const store::TopicConfig &config);
     Command updateAndCreateTopic(const Command &request);
     // Applies the request's `attributes` modifications to `config` (holding `existing`'s
     // attributes on an update); the failure response when Java's would refuse them.
@@ -60,6 +66,11 @@ private:
     Command getAllTopicConfig(const Command &request);
     Command getTopicConfig(const Command &request);
     Command getSystemTopicList(const Command &request);
+    // admin_static_topics.cpp: UPDATE_AND_CREATE_STATIC_TOPIC (513), and the mapping that
+    // GET_TOPIC_CONFIG adds for a static topic when asked (`lo`).
+    Command updateAndCreateStaticTopic(const Command &request);
+    std::optional<common::TopicQueueMappingDetail> staticMappingToShow(const Command &request,
+                                                                       const std::string &topic) const;
     Command updateBrokerConfig(const Command &request);
     Command getBrokerConfig(const Command &request);
 

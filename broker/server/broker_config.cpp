@@ -66,6 +66,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"transactionCheckInterval", intField(&C::transactionCheckInterval, 100)},
         {"registerNameServerPeriod", intField(&C::registerNameServerPeriod, 1)},
         {"registerBrokerTimeoutMills", intField(&C::registerBrokerTimeoutMills, 1)},
+        {"forwardTimeout", intField(&C::forwardTimeout, 1)},
         {"sendMessageThreadPoolNums", intField(&C::sendMessageThreadPoolNums, 1)},
         {"pullMessageThreadPoolNums", intField(&C::pullMessageThreadPoolNums, 1)},
         {"adminBrokerThreadPoolNums", intField(&C::adminBrokerThreadPoolNums, 1)},

@@ -102,6 +102,7 @@ struct BrokerConfig
 
     int registerNameServerPeriod = 30000; // ms, clamped to 10–60 s like RocketMQ
     int registerBrokerTimeoutMills = 6000;
+    int forwardTimeout = 3000; // ms a static topic's request forwarded to another broker may take
     int sendMessageThreadPoolNums = 1;
     int pullMessageThreadPoolNums = 4;
     int adminBrokerThreadPoolNums = 2;

@@ -29,6 +29,7 @@
 #include "broker/server/transaction_service.h"
 #include "broker/store/config/consumer_filter_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
+#include "broker/store/config/topic_queue_mapping_manager.h"
 #include "broker/store/config/delay_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/config/topic_config_manager.h"
@@ -104,6 +105,7 @@ BrokerController::BrokerController(BrokerSettings settings, namesrv::NamesrvCont
       groupTable_(std::make_unique<store::SubscriptionGroupManager>()),
       delayOffsetTable_(std::make_unique<store::DelayOffsetManager>()),
       filterTable_(std::make_unique<store::ConsumerFilterManager>()),
+      queueMappingTable_(std::make_unique<store::TopicQueueMappingManager>()),
       consumers_(std::make_unique<ConsumerManager>()), producers_(std::make_unique<ProducerManager>()),
       stats_(std::make_unique<BrokerStats>(settings_.broker.brokerClusterName)), sqlFilters_(std::make_unique<SqlFilterCache>())
 {
@@ -160,7 +162,7 @@ bool BrokerController::loadConfigFiles(std::string &error)
     if (settings_.store.enableLmq)
         offsetTable_->setAlternateFileName(store::ConsumerOffsetManager::kLmqFileName);
     store::ConfigManager *managers[] = {topicTable_.get(), offsetTable_.get(), groupTable_.get(),
-                                        delayOffsetTable_.get(), filterTable_.get()};
+                                        delayOffsetTable_.get(), filterTable_.get(), queueMappingTable_.get()};
     for (store::ConfigManager *manager : managers) {
         if (!manager->load(configDir, error))
             return false;
@@ -403,6 +405,7 @@ void BrokerController::registerBrokerAll()
 {
     if (!isServing())
         return;
+    std::lock_guard registering(registerMutex_);
     remoting::TopicConfigSerializeWrapper wrapper;
     wrapper.dataVersion = toWireVersion(topicTable_->dataVersion());
     const auto snapshot = settings();
@@ -414,6 +417,10 @@ void BrokerController::registerBrokerAll()
             data.perm &= brokerPerm;
         wrapper.topicConfigTable.push_back(std::move(data));
     }
+    // Static topics: the summary of each mapping, from which the NameServer builds the route's
+    // topicQueueMappingByBroker (Java's registerBrokerAll).
+    for (const auto &[topic, detail] : queueMappingTable_->all())
+        wrapper.topicQueueMappingInfoMap.emplace(topic, detail.asInfo());
     const std::string address = brokerAddress();
     const BrokerConfig &config = snapshot->broker;
     if (localNamesrv_)

@@ -33,6 +33,7 @@ class ConsumerOffsetManager;
 class SubscriptionGroupManager;
 class DelayOffsetManager;
 class ConsumerFilterManager;
+class TopicQueueMappingManager;
 }
 
 namespace mqdesk::remoting {
@@ -42,6 +43,7 @@ class RemotingServer;
 class RemotingClient;
 class ProcessorExecutor;
 struct TopicRouteData;
+struct InvokeResult;
 }
 
 namespace mqdesk::namesrv {
@@ -117,6 +119,7 @@ public:
     store::SubscriptionGroupManager &subscriptionGroups() { return *groupTable_; }
     store::DelayOffsetManager &delayOffsets() { return *delayOffsetTable_; }
     store::ConsumerFilterManager &consumerFilters() { return *filterTable_; }
+    store::TopicQueueMappingManager &queueMappings() { return *queueMappingTable_; }
     ConsumerManager &consumers() { return *consumers_; }
     ProducerManager &producers() { return *producers_; }
     PullRequestHoldService &pullHold() { return *pullHold_; }
@@ -133,6 +136,11 @@ public:
     // GET_ROUTEINFO_BY_TOPIC to namesrvAddr, else the embedded NameServer's own table; kept 30 s.
     // False when there is no NameServer or none knows the topic (`route` untouched then).
     bool clusterRoute(const std::string &topic, remoting::TopicRouteData &route);
+    // Static topics (Java's RpcClient): sends `request` to the master of broker `brokerName`, found
+    // in `topic`'s cluster route, signed as this broker, and waits up to forwardTimeout for its
+    // answer. A failed result names the broker and why (not in the route, unreachable, silent).
+    remoting::InvokeResult forwardToBroker(const std::string &topic, const std::string &brokerName,
+                                           remoting::RemotingCommand request);
     // The plain ACL when aclEnable=true (set at start), else null; thread-safe.
     acl::PlainAccessValidator *accessValidator() const { return acl_.get(); }
     // Makes the access control (plain ACL, ACL 2.0's users and policies, the gates every request
@@ -165,7 +173,10 @@ public:
     void dispatchLocal(const std::shared_ptr<remoting::RemotingChannel> &channel, remoting::RemotingCommand request);
     void localConnectionClosed(uint64_t connectionId) { onConnectionClosed(connectionId); }
 
-    // Sends this broker's topics to every NameServer now (also every registerNameServerPeriod).
+    // Sends this broker's topics (and static topics' mappings) to every NameServer now (also
+    // every registerNameServerPeriod). Registrations are serialised, each taking its snapshot
+    // under registerMutex_ (Java's is synchronized): an older snapshot sent after a newer one
+    // would replace the newer at the NameServer, its data version being merely different.
     void registerBrokerAll();
     // Sends NOTIFY_CONSUMER_IDS_CHANGED to every channel of `group` (when the group allows it).
     void notifyConsumerIdsChanged(const std::string &group);
@@ -190,6 +201,7 @@ private:
     BrokerSettings settings_;
     mutable std::mutex settingsMutex_; // serialises UPDATE_BROKER_CONFIG
     mutable std::mutex snapshotMutex_;
+    std::mutex registerMutex_; // one registerBrokerAll at a time, snapshot to answer
     std::shared_ptr<const BrokerSettings> current_; // guarded by snapshotMutex_
     // Replaced snapshots with the steady ms of their replacement, freed after
     // kRetiredSnapshotMillis (brokerConfig() references may still point into them); snapshotMutex_.
@@ -200,6 +212,7 @@ private:
     std::unique_ptr<store::SubscriptionGroupManager> groupTable_;
     std::unique_ptr<store::DelayOffsetManager> delayOffsetTable_;
     std::unique_ptr<store::ConsumerFilterManager> filterTable_;
+    std::unique_ptr<store::TopicQueueMappingManager> queueMappingTable_; // static topics
     std::unique_ptr<TopicManager> topicManager_;
     std::unique_ptr<ConsumerManager> consumers_;
     std::unique_ptr<ProducerManager> producers_;

@@ -1,6 +1,8 @@
 #include "broker/server/client_manage_processor.h"
 
 #include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
+#include "broker/remoting/net/remoting_channel.h"
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/protocol/json_fields.h"
@@ -8,6 +10,7 @@
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
+#include "broker/server/static_topic_queue.h"
 #include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_filter_manager.h"
@@ -18,6 +21,8 @@
 #include "broker/store/message_store.h"
 
 #include <spdlog/spdlog.h>
+
+#include <optional>
 
 #include <unistd.h>
 
@@ -264,6 +269,16 @@ void ClientManageProcessor::queryConsumerOffset(const remoting::RequestContext &
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
         return;
     }
+    const StaticQueue logical = StaticQueue::of(broker_.queueMappings(), request, topic, queueId);
+    if (logical.isStatic())
+        return respond(queryStaticConsumerOffset(request, logical, group, setZeroIfNotFound));
+    respond(queryPhysicalConsumerOffset(request, group, topic, queueId, setZeroIfNotFound));
+}
+
+RemotingCommand ClientManageProcessor::queryPhysicalConsumerOffset(const RemotingCommand &request,
+                                                                   const std::string &group, const std::string &topic,
+                                                                   int32_t queueId, bool setZeroIfNotFound)
+{
     int64_t offset = broker_.offsets().queryOffset(group, topic, queueId);
     if (offset < 0 && setZeroIfNotFound) {
         // A new group on a young queue starts at 0 whatever its consume-from-where (4.9.8).
@@ -275,14 +290,60 @@ void ClientManageProcessor::queryConsumerOffset(const remoting::RequestContext &
                 offset = 0;
         }
     }
-    if (offset < 0) {
-        respond(RemotingCommand::createResponse(request, ResponseCode::kQueryNotFound,
-                                                "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first"));
-        return;
-    }
+    if (offset < 0)
+        return RemotingCommand::createResponse(request, ResponseCode::kQueryNotFound,
+                                               "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first");
     RemotingCommand response = success(request);
     remoting::setField(response.extFields, "offset", offset);
-    respond(std::move(response));
+    return response;
+}
+
+// Java's ConsumerManageProcessor#rewriteRequestForStaticTopic of a query: a logical queue of one
+// item starting at 0 is its physical queue; otherwise the group's offset is read from the newest
+// item that has one ("double read") and made logical.
+RemotingCommand ClientManageProcessor::queryStaticConsumerOffset(const RemotingCommand &request,
+                                                                 const StaticQueue &logical, const std::string &group,
+                                                                 bool setZeroIfNotFound)
+{
+    if (!logical.isLeader())
+        return RemotingCommand::createResponse(request, ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark());
+    const common::LogicQueueMappingItems &items = logical.items();
+    const std::string &topic = logical.detail().topic;
+    if (items.size() == 1 && items.front().logicOffset == 0) {
+        RemotingCommand response =
+            queryPhysicalConsumerOffset(request, group, topic, logical.leader().queueId, setZeroIfNotFound);
+        if (const std::string *offset = response.extFields.find("offset"))
+            remoting::setField(response.extFields, "offset",
+                               items.front().staticOffsetStrictly(common::parseJavaLong(*offset).value_or(0)));
+        return response;
+    }
+    for (auto item = items.rbegin(); item != items.rend(); ++item) {
+        int64_t offset = -1;
+        if (logical.isLocal(*item)) {
+            offset = broker_.offsets().queryOffset(group, topic, item->queueId);
+        } else {
+            const remoting::InvokeResult asked = askItemBroker(
+                broker_, logical, *item, RequestCode::kQueryConsumerOffset,
+                {{"consumerGroup", group}, {"setZeroIfNotFound", "false"}});
+            if (!asked.ok())
+                return RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                       "static topic " + topic + ": " + asked.errorMessage);
+            if (asked.response.code == ResponseCode::kSuccess) {
+                const std::string *value = asked.response.extFields.find("offset");
+                offset = value ? common::parseJavaLong(*value).value_or(-1) : -1;
+            } else if (asked.response.code != ResponseCode::kQueryNotFound) {
+                return RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                       "Unknown response code " + std::to_string(asked.response.code));
+            }
+        }
+        if (offset >= 0) {
+            RemotingCommand response = success(request);
+            remoting::setField(response.extFields, "offset", item->staticOffsetStrictly(offset));
+            return response;
+        }
+    }
+    return RemotingCommand::createResponse(request, ResponseCode::kQueryNotFound,
+                                           "Not found, maybe this group consumer boot first");
 }
 
 void ClientManageProcessor::updateConsumerOffset(const remoting::RequestContext &context, RemotingCommand request,
@@ -291,11 +352,31 @@ void ClientManageProcessor::updateConsumerOffset(const remoting::RequestContext 
     HeaderReader reader(request.extFields);
     const std::string group = reader.requireGroup("consumerGroup");
     const std::string topic = reader.requireTopic("topic");
-    const int32_t queueId = reader.requireInt32("queueId");
-    const int64_t offset = reader.requireInt64("commitOffset");
+    int32_t queueId = reader.requireInt32("queueId");
+    int64_t offset = reader.requireInt64("commitOffset");
     if (!reader.ok()) {
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
         return;
+    }
+    // A static topic's logical offset is committed to the item holding it, as a physical one.
+    if (const StaticQueue logical = StaticQueue::of(broker_.queueMappings(), request, topic, queueId); logical.isStatic()) {
+        if (!logical.isLeader())
+            return respond(
+                RemotingCommand::createResponse(request, ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark()));
+        const common::LogicQueueMappingItem &item = *common::findMappingItem(logical.items(), offset);
+        queueId = item.queueId;
+        offset = item.physicalOffset(offset);
+        if (!logical.isLocal(item)) {
+            remoting::InvokeResult asked =
+                askItemBroker(broker_, logical, item, RequestCode::kUpdateConsumerOffset,
+                              {{"consumerGroup", group}, {"commitOffset", std::to_string(offset)}});
+            if (!asked.ok())
+                return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError,
+                                                               "static topic " + topic + ": " + asked.errorMessage));
+            RemotingCommand response = RemotingCommand::createResponse(request, asked.response.code);
+            response.remark = std::move(asked.response.remark);
+            return respond(std::move(response));
+        }
     }
     // A reset done on the broker waits for the group's next pull of the queue: until then the
     // clients' commits of their old position are refused (answered SUCCESS, as Java does).
@@ -322,6 +403,8 @@ void ClientManageProcessor::queueOffsetQuery(const remoting::RequestContext &, R
         respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, reader.error()));
         return;
     }
+    if (const StaticQueue logical = StaticQueue::of(broker_.queueMappings(), request, topic, queueId); logical.isStatic())
+        return respond(staticQueueOffsetQuery(request, logical, timestamp));
     store::MessageStore &store = broker_.store();
     RemotingCommand response = success(request);
     switch (request.code) {
@@ -339,6 +422,85 @@ void ClientManageProcessor::queueOffsetQuery(const remoting::RequestContext &, R
         break;
     }
     respond(std::move(response));
+}
+
+// The four queue-offset queries of a static topic, as Java's AdminBrokerProcessor answers them
+// for the leader of the logical queue: the newest offset of the newest item, the oldest of the
+// oldest, the first item with a message at or after the time, and the oldest item's earliest
+// store time (Java asks that of the logical queue id; MQDesk of the item's physical queue). An
+// item on another broker is asked there.
+RemotingCommand ClientManageProcessor::staticQueueOffsetQuery(const RemotingCommand &request,
+                                                              const StaticQueue &logical, int64_t timestamp)
+{
+    if (!logical.isLeader())
+        return RemotingCommand::createResponse(request, ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark());
+    const common::LogicQueueMappingItems &items = logical.items();
+    const std::string &topic = logical.detail().topic;
+    const bool earliestTime = request.code == RequestCode::kGetEarliestMsgStoretime;
+    std::optional<RemotingCommand> failed;
+    // This request's question about one item's physical queue: the store's answer here, its
+    // broker's elsewhere; nullopt (and `failed` set) when that broker cannot be asked.
+    const auto physicalAnswer = [&](const common::LogicQueueMappingItem &item) -> std::optional<int64_t> {
+        if (logical.isLocal(item)) {
+            store::MessageStore &store = broker_.store();
+            switch (request.code) {
+            case RequestCode::kGetMaxOffset: return store.maxOffsetInQueue(topic, item.queueId);
+            case RequestCode::kGetMinOffset: return store.minOffsetInQueue(topic, item.queueId);
+            case RequestCode::kSearchOffsetByTimestamp: return store.offsetInQueueByTime(topic, item.queueId, timestamp);
+            default: return store.earliestMessageTime(topic, item.queueId);
+            }
+        }
+        remoting::ExtFields fields;
+        if (request.code == RequestCode::kSearchOffsetByTimestamp)
+            fields.set("timestamp", std::to_string(timestamp));
+        const remoting::InvokeResult asked = askItemBroker(broker_, logical, item, request.code, std::move(fields));
+        const std::string *value = asked.ok() && asked.response.code == ResponseCode::kSuccess
+                                       ? asked.response.extFields.find(earliestTime ? "timestamp" : "offset")
+                                       : nullptr;
+        if (!value) {
+            failed = RemotingCommand::createResponse(
+                request, ResponseCode::kSystemError,
+                "static topic " + topic + ": "
+                    + (asked.ok() ? "broker " + item.bname + " answered " + std::to_string(asked.response.code)
+                                  : asked.errorMessage));
+            return std::nullopt;
+        }
+        return common::parseJavaLong(*value).value_or(-1);
+    };
+    RemotingCommand response = success(request);
+    if (request.code == RequestCode::kSearchOffsetByTimestamp) {
+        int64_t offset = -1;
+        for (const common::LogicQueueMappingItem &item : items) {
+            if (!item.logicOffsetDecided())
+                continue;
+            const std::optional<int64_t> found = physicalAnswer(item);
+            if (!found)
+                return *failed;
+            if (logical.isLocal(item)) {
+                offset = *found;
+                if (offset > 0) {
+                    offset = item.staticOffsetStrictly(offset);
+                    break;
+                }
+            } else if (*found >= 0 && !(item.endOffsetDecided() && *found >= item.endOffset)) {
+                offset = item.staticOffsetStrictly(*found);
+            }
+        }
+        remoting::setField(response.extFields, "offset", offset);
+        return response;
+    }
+    const common::LogicQueueMappingItem &item =
+        *common::findMappingItem(items, request.code == RequestCode::kGetMaxOffset ? INT64_MAX : 0);
+    const std::optional<int64_t> found = physicalAnswer(item);
+    if (!found)
+        return *failed;
+    if (earliestTime)
+        remoting::setField(response.extFields, "timestamp", *found);
+    else if (request.code == RequestCode::kGetMaxOffset)
+        remoting::setField(response.extFields, "offset", item.staticOffsetStrictly(*found));
+    else
+        remoting::setField(response.extFields, "offset", item.staticOffsetLoosely(*found));
+    return response;
 }
 
 } // namespace mqdesk::server

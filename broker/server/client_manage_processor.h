@@ -6,9 +6,13 @@
 
 #include "broker/remoting/net/remoting_channel.h"
 
+#include <cstdint>
+#include <string>
+
 namespace mqdesk::server {
 
 class BrokerController;
+class StaticQueue;
 
 class ClientManageProcessor
 {
@@ -35,6 +39,16 @@ public:
                           remoting::Responder respond);
 
 private:
+    remoting::RemotingCommand queryPhysicalConsumerOffset(const remoting::RemotingCommand &request,
+                                                          const std::string &group, const std::string &topic,
+                                                          int32_t queueId, bool setZeroIfNotFound);
+    // Static topics (static_topic_queue.h): the logical queue's offsets from its items.
+    remoting::RemotingCommand queryStaticConsumerOffset(const remoting::RemotingCommand &request,
+                                                        const StaticQueue &logical, const std::string &group,
+                                                        bool setZeroIfNotFound);
+    remoting::RemotingCommand staticQueueOffsetQuery(const remoting::RemotingCommand &request,
+                                                     const StaticQueue &logical, int64_t timestamp);
+
     BrokerController &broker_;
 };
 

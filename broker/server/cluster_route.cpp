@@ -1,5 +1,6 @@
 // BrokerController::clusterRoute: what the NameServer says of a topic's queues across the
-// cluster (Java's TopicRouteInfoManager), for server-side queue assignment.
+// cluster (Java's TopicRouteInfoManager), for server-side queue assignment and for forwarding a
+// static topic's request to the broker that holds its offsets (forwardToBroker).
 
 #include "broker/server/broker_controller.h"
 
@@ -70,6 +71,37 @@ bool BrokerController::clusterRoute(const std::string &topic, remoting::TopicRou
         return false;
     route = *found;
     return true;
+}
+
+remoting::InvokeResult BrokerController::forwardToBroker(const std::string &topic, const std::string &brokerName,
+                                                         remoting::RemotingCommand request)
+{
+    std::string address;
+    for (bool refreshed : {false, true}) {
+        remoting::TopicRouteData route;
+        if (refreshed) { // the broker may have joined the route since it was read
+            std::lock_guard lock(routeCacheMutex_);
+            if (routeCache_)
+                routeCache_->clear();
+        }
+        if (clusterRoute(topic, route)) {
+            for (const remoting::BrokerData &broker : route.brokerDatas) {
+                if (broker.brokerName == brokerName)
+                    address = broker.masterAddress();
+            }
+        }
+        if (!address.empty())
+            break;
+    }
+    if (address.empty())
+        return remoting::InvokeResult::failure(remoting::InvokeError::ConnectFailed,
+                                               "broker " + brokerName + " has no master in the route of " + topic);
+    signAsBroker(request);
+    remoting::InvokeResult result = namesrvClient_->invokeSync(address, std::move(request),
+                                        std::chrono::milliseconds(settings()->broker.forwardTimeout));
+    if (!result.ok())
+        result.errorMessage = "broker " + brokerName + " at " + address + ": " + result.errorMessage;
+    return result;
 }
 
 } // namespace mqdesk::server

@@ -254,7 +254,6 @@ constexpr JavaOnlyKey kKeys[] = {
     {"flushDelayOffsetInterval", "10000", &kStoreUpkeep},
     {"forceRegister", "true", &kRegistration},
     {"forceVerifyPropCRC", "false", &kContainers},
-    {"forwardTimeout", "3000", &kClients},
     {"globalColdReadThreshold", "104857600", &kColdData},
     {"haFlowControlEnable", "false", &kReplication},
     {"haHousekeepingInterval", "20000", &kReplicationTuning},

@@ -1,6 +1,8 @@
 #include "broker/server/pull_message_processor.h"
 
 #include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
+#include "broker/remoting/net/remoting_channel.h"
 #include "broker/remoting/net/processor_executor.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
@@ -9,6 +11,7 @@
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_request_hold_service.h"
 #include "broker/server/sql_filter_cache.h"
+#include "broker/server/static_topic_queue.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/consumer_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -66,6 +69,48 @@ bool readPullHeader(const RemotingCommand &request, PullHeader &header, std::str
     header.expressionType = reader.optString("expressionType", remoting::kExpressionTag);
     error = reader.error();
     return reader.ok();
+}
+
+// A static topic's pull of offsets another broker holds, forwarded there as Java's broker does
+// (never suspended, nothing committed) and answered in logical offsets. The forwarding thread
+// waits for the answer (up to forwardTimeout), as Java's does.
+RemotingCommand forwardedPull(BrokerController &broker, const RemotingCommand &request, const PullHeader &header,
+                              const StaticQueue &logical, const common::LogicQueueMappingItem &item,
+                              int64_t physicalOffset)
+{
+    remoting::ExtFields fields = request.extFields;
+    fields.set("queueOffset", std::to_string(physicalOffset));
+    fields.set("maxMsgNums", std::to_string(header.maxMsgNums));
+    fields.set("sysFlag", std::to_string(header.sysFlag & ~(kFlagSuspend | kFlagCommitOffset)));
+    remoting::InvokeResult result = askItemBroker(broker, logical, item, request.code, std::move(fields));
+    RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSystemError);
+    remoting::setField(response.extFields, "suggestWhichBrokerId", int64_t{0});
+    if (!result.ok()) {
+        response.remark = "static topic " + header.topic + ": " + result.errorMessage;
+        remoting::setField(response.extFields, "nextBeginOffset", header.queueOffset);
+        remoting::setField(response.extFields, "minOffset", int64_t{0});
+        remoting::setField(response.extFields, "maxOffset", int64_t{0});
+        return response;
+    }
+    const auto offsetOf = [&](std::string_view key) {
+        const std::string *value = result.response.extFields.find(key);
+        return value ? common::parseJavaLong(*value).value_or(0) : 0;
+    };
+    const StaticPullAnswer answer = staticPullAnswer(logical, item, physicalOffset, result.response.code,
+                                                     offsetOf("nextBeginOffset"), offsetOf("minOffset"),
+                                                     offsetOf("maxOffset"));
+    response.code = answer.code;
+    if (answer.code == ResponseCode::kSuccess) {
+        response.remark = result.response.remark;
+        response.body = std::move(result.response.body);
+    } else {
+        response.remark.reset();
+    }
+    remoting::setField(response.extFields, "nextBeginOffset", answer.nextBeginOffset);
+    remoting::setField(response.extFields, "minOffset", answer.minOffset);
+    remoting::setField(response.extFields, "maxOffset", answer.maxOffset);
+    remoting::setField(response.extFields, "offsetDelta", answer.offsetDelta);
+    return response;
 }
 
 } // namespace
@@ -132,6 +177,23 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
         return refuse(ResponseCode::kTopicNotExist, "topic[" + header.topic + "] not exist, apply first please!");
     if ((topic->perm & store::perm::kRead) == 0)
         return refuse(ResponseCode::kNoPermission, "the topic[" + header.topic + "] pulling message is forbidden");
+    // A static topic's logical queue and offset become the physical ones of the item holding
+    // the offset (Java's rewriteRequestForStaticTopic); the answer is made logical again below.
+    const StaticQueue logical = StaticQueue::of(broker_.queueMappings(), request, header.topic, header.queueId);
+    std::optional<common::LogicQueueMappingItem> readItem;
+    int64_t physicalOffset = requested;
+    if (logical.isStatic()) {
+        if (!logical.isLeader())
+            return refuse(ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark());
+        readItem = *common::findMappingItem(logical.items(), requested);
+        header.queueId = readItem->queueId;
+        physicalOffset = readItem->physicalOffset(requested);
+        if (readItem->endOffsetDecided())
+            header.maxMsgNums = static_cast<int32_t>(
+                std::min<int64_t>(readItem->endOffset - readItem->startOffset, header.maxMsgNums));
+        if (!logical.isLocal(*readItem))
+            return respond(forwardedPull(broker_, request, header, logical, *readItem, physicalOffset));
+    }
     if (header.queueId < 0 || header.queueId >= topic->readQueueNums)
         return refuse(ResponseCode::kSystemError, "queueId[" + std::to_string(header.queueId) + "] is illegal, topic:["
                                                       + header.topic + "] topicConfig.readQueueNums:["
@@ -207,7 +269,7 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
     // a bound keeps the store's scan of maxCount × 16 entries an int).
     const int maxCount = std::clamp(header.maxMsgNums, 1, kMaxMessagesPerPull);
     store::GetMessageResult result =
-        broker_.store().getMessage(header.topic, header.queueId, requested, maxCount, options);
+        broker_.store().getMessage(header.topic, header.queueId, physicalOffset, maxCount, options);
 
     int32_t code = ResponseCode::kSystemError;
     int64_t next = result.nextBeginOffset;
@@ -219,7 +281,7 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
     case GetMessageStatus::OffsetFoundNull: code = ResponseCode::kPullNotFound; break;
     case GetMessageStatus::NoMatchedLogicQueue:
     case GetMessageStatus::NoMessageInQueue:
-        code = requested == 0 ? ResponseCode::kPullNotFound : ResponseCode::kPullOffsetMoved;
+        code = physicalOffset == 0 ? ResponseCode::kPullNotFound : ResponseCode::kPullOffsetMoved;
         next = 0;
         break;
     case GetMessageStatus::OffsetTooSmall:
@@ -239,6 +301,21 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
         broker_.offsets().commitOffset(context.peerAddress(), header.consumerGroup, header.topic, header.queueId,
                                        header.commitOffset);
 
+    int64_t minOffset = result.minOffset;
+    int64_t maxOffset = result.maxOffset;
+    std::optional<std::string> remark = std::string(store::getStatusName(result.status));
+    if (readItem) {
+        const StaticPullAnswer answered =
+            staticPullAnswer(logical, *readItem, physicalOffset, code, next, minOffset, maxOffset);
+        if (answered.code != ResponseCode::kSuccess)
+            remark.reset(); // Java answers a new header-only command
+        code = answered.code;
+        next = answered.nextBeginOffset;
+        minOffset = answered.minOffset;
+        maxOffset = answered.maxOffset;
+        remoting::setField(response.extFields, "offsetDelta", answered.offsetDelta);
+    }
+
     if (code == ResponseCode::kPullNotFound && allowSuspend && (header.sysFlag & kFlagSuspend)) {
         HeldPull held;
         held.context = context;
@@ -246,7 +323,7 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
         held.respond = std::move(respond);
         held.topic = header.topic;
         held.queueId = header.queueId;
-        held.pullFromOffset = requested;
+        held.pullFromOffset = physicalOffset;
         held.suspendMillis = common::steadyMicros() / 1000;
         held.timeoutMillis = config.longPollingEnable ? std::min(header.suspendTimeoutMillis, kMaxHoldMillis)
                                                       : config.shortPollingTimeMills;
@@ -262,7 +339,7 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
     } else {
         broker_.stats().addGetMiss();
     }
-    answer(code, std::string(store::getStatusName(result.status)), next, result.minOffset, result.maxOffset);
+    answer(code, std::move(remark), next, minOffset, maxOffset);
 }
 
 } // namespace mqdesk::server

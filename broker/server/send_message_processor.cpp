@@ -15,6 +15,7 @@
 #include "broker/server/recall_message_processor.h"
 #include "broker/server/send_header.h"
 #include "broker/server/send_msg_back_processor.h"
+#include "broker/server/static_topic_queue.h"
 #include "broker/server/topic_manager.h"
 #include "broker/server/transaction_service.h"
 #include "broker/store/message_store.h"
@@ -112,6 +113,16 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     std::string error;
     if (!readSendHeader(request, header, error))
         return fail(ResponseCode::kSystemError, error);
+    // A static topic's client names a logical queue: this broker must lead it, the message goes
+    // to the leader's physical queue, and the answer names the logical queue and offset.
+    const StaticQueue logical = StaticQueue::of(broker_.queueMappings(), request, header.topic, header.queueId, true);
+    std::optional<common::LogicQueueMappingItem> logicalLeader;
+    if (logical.isStatic()) {
+        if (!logical.isLeader())
+            return fail(ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark());
+        logicalLeader = logical.leader();
+        header.queueId = logicalLeader->queueId;
+    }
 
     const BrokerConfig &config = broker_.brokerConfig();
     SendTarget target;
@@ -223,8 +234,9 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
     auto done = [this, request = std::move(request), respond = std::move(respond), queueId = header.queueId,
                  host = storeHost.value_or(common::HostAddress{}), recall = std::move(recall),
                  transactionId = std::move(transactionId), batchUniqId = std::move(batchUniqId),
-                 statsTopic = messages.front().topic,
-                 statsQueueId = messages.front().queueId](const store::PutMessageResult &result) mutable {
+                 statsTopic = messages.front().topic, statsQueueId = messages.front().queueId,
+                 logicalLeader = std::move(logicalLeader),
+                 globalId = logical.globalId()](const store::PutMessageResult &result) mutable {
         RemotingCommand response = RemotingCommand::createResponse(request, responseCodeOf(result.status));
         if (!result.stored()) {
             broker_.stats().addPutFailure();
@@ -242,8 +254,9 @@ void SendMessageProcessor::process(const remoting::RequestContext &context, Remo
         if (result.status == store::PutMessageStatus::FlushDiskTimeout)
             response.remark = "FLUSH_DISK_TIMEOUT: " + result.error;
         remoting::setField(response.extFields, "msgId", msgId);
-        remoting::setField(response.extFields, "queueId", queueId);
-        remoting::setField(response.extFields, "queueOffset", result.queueOffset);
+        remoting::setField(response.extFields, "queueId", logicalLeader ? globalId : queueId);
+        remoting::setField(response.extFields, "queueOffset",
+                           logicalLeader ? logicalLeader->staticOffsetLoosely(result.queueOffset) : result.queueOffset);
         remoting::setField(response.extFields, "MSG_REGION", broker_.brokerConfig().regionId);
         remoting::setField(response.extFields, "TRACE_ON", broker_.brokerConfig().traceOn);
         if (!transactionId.empty())

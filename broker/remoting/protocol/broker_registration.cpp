@@ -220,7 +220,13 @@ JsonValue TopicConfigSerializeWrapper::toJsonValue() const
         table.set(topic.topicName, topic.toJsonValue());
     JsonObject object;
     object.set("dataVersion", dataVersion.toJsonValue());
+    if (mappingDataVersion)
+        object.set("mappingDataVersion", mappingDataVersion->toJsonValue());
     object.set("topicConfigTable", std::move(table));
+    if (!topicQueueMappingDetailMap.empty())
+        object.set("topicQueueMappingDetailMap", beanTable(topicQueueMappingDetailMap));
+    if (!topicQueueMappingInfoMap.empty())
+        object.set("topicQueueMappingInfoMap", beanTable(topicQueueMappingInfoMap));
     return object;
 }
 
@@ -235,6 +241,15 @@ bool TopicConfigSerializeWrapper::fromJsonValue(const JsonValue &value, std::str
         if (!DataVersionData::fromJsonValue(*version, memberPath(path, "dataVersion"), out.dataVersion, error))
             return false;
     }
+    if (const JsonValue *version = member(value, "mappingDataVersion")) {
+        out.mappingDataVersion.emplace();
+        if (!DataVersionData::fromJsonValue(*version, memberPath(path, "mappingDataVersion"), *out.mappingDataVersion,
+                                            error))
+            return false;
+    }
+    if (!readBeanTable(value, "topicQueueMappingInfoMap", path, out.topicQueueMappingInfoMap, error)
+        || !readBeanTable(value, "topicQueueMappingDetailMap", path, out.topicQueueMappingDetailMap, error))
+        return false;
     const JsonValue *table = member(value, "topicConfigTable");
     if (!table)
         return true;
@@ -299,6 +314,10 @@ std::vector<uint8_t> RegisterBrokerBody::encodeCompressed() const
                               topic.topicFilterType);
     }
     appendPart(plain, common::toJsonCompact(stringArray(filterServerList)));
+    const auto &mappings = topicConfigSerializeWrapper.topicQueueMappingInfoMap;
+    appendInt32(plain, static_cast<int32_t>(mappings.size()));
+    for (const auto &[topic, info] : mappings)
+        appendPart(plain, common::toJsonCompact(info.toJson()));
 
     uLongf size = compressBound(static_cast<uLong>(plain.size()));
     std::vector<uint8_t> out(size);
@@ -341,6 +360,24 @@ bool RegisterBrokerBody::decodeCompressed(std::span<const uint8_t> bytes, Regist
         return fail(error, "filterServerList", "invalid JSON: " + filters.error);
     if (!filters.value.isNull() && !readStringArray(filters.value, "filterServerList", out.filterServerList, error))
         return false;
+    // 5.x brokers go on with their static topics' summaries; a 4.x body ends here.
+    int32_t mappingCount = 0;
+    if (!reader.readInt32(mappingCount))
+        return true;
+    if (mappingCount < 0)
+        return fail(error, {}, "compressed body: negative static-topic count");
+    for (int32_t i = 0; i < mappingCount; ++i) {
+        const std::string path = "topicQueueMappingInfoMap[" + std::to_string(i) + "]";
+        if (!reader.readPart(part))
+            return fail(error, {}, "compressed body: truncated at " + path);
+        common::JsonParseResult parsed = common::parseJson(part);
+        common::TopicQueueMappingInfo info;
+        if (!parsed.ok())
+            return fail(error, path, "invalid JSON: " + parsed.error);
+        if (!common::TopicQueueMappingInfo::fromJson(parsed.value, path, info, error))
+            return false;
+        out.topicConfigSerializeWrapper.topicQueueMappingInfoMap[info.topic] = std::move(info);
+    }
     return true;
 }
 

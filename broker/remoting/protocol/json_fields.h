@@ -71,4 +71,38 @@ common::JsonValue stringListTable(const std::map<std::string, std::vector<std::s
 bool readStringListTable(const common::JsonValue &object, std::string_view key, std::string_view path,
                          std::map<std::string, std::vector<std::string>> &out, std::string &error);
 
+// A `{name: bean}` table of beans with `JsonValue toJson() const` and
+// `static bool fromJson(const JsonValue &, const std::string &path, T &, std::string &error)`
+// (the static-topic mappings, keyed by topic or broker name).
+template<typename Bean>
+common::JsonValue beanTable(const std::map<std::string, Bean> &table)
+{
+    common::JsonObject object;
+    for (const auto &[name, bean] : table)
+        object.set(name, bean.toJson());
+    return object;
+}
+
+// Reads member `key` of `object` (absent or null: nothing) into `out`.
+template<typename Bean>
+bool readBeanTable(const common::JsonValue &object, std::string_view key, std::string_view path,
+                   std::map<std::string, Bean> &out, std::string &error)
+{
+    const common::JsonValue *table = member(object, key);
+    if (!table)
+        return true;
+    const std::string tablePath = memberPath(path, key);
+    if (!requireObject(*table, tablePath, error))
+        return false;
+    for (const common::JsonMember &entry : table->asObject()) {
+        if (entry.value.isNull())
+            continue;
+        Bean bean;
+        if (!Bean::fromJson(entry.value, memberPath(tablePath, entry.key), bean, error))
+            return false;
+        out[entry.key] = std::move(bean);
+    }
+    return true;
+}
+
 } // namespace mqdesk::remoting::bodyjson

@@ -119,6 +119,8 @@ std::string TopicRouteData::toJson() const
     if (orderTopicConf)
         object.set("orderTopicConf", *orderTopicConf);
     object.set("queueDatas", std::move(queues));
+    if (!topicQueueMappingByBroker.empty())
+        object.set("topicQueueMappingByBroker", beanTable(topicQueueMappingByBroker));
     return common::toJsonCompact(object);
 }
 
@@ -155,7 +157,8 @@ bool TopicRouteData::fromJson(std::string_view body, TopicRouteData &out, std::s
             out.brokerDatas.push_back(std::move(broker));
         }
     }
-    return readStringListTable(root, "filterServerTable", {}, out.filterServerTable, error);
+    return readStringListTable(root, "filterServerTable", {}, out.filterServerTable, error)
+           && readBeanTable(root, "topicQueueMappingByBroker", {}, out.topicQueueMappingByBroker, error);
 }
 
 // ClusterInfo --------------------------------------------------------------------------------

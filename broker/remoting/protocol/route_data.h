@@ -11,6 +11,7 @@
 // by its path: "queueDatas[1].perm: expected an integer".
 
 #include "broker/common/json.h"
+#include "broker/common/topic_queue_mapping.h"
 #include "broker/remoting/protocol/topic_attributes.h"
 
 #include <cstdint>
@@ -79,6 +80,9 @@ struct TopicRouteData
     std::vector<QueueData> queueDatas;
     std::vector<BrokerData> brokerDatas;
     std::map<std::string, std::vector<std::string>> filterServerTable; // brokerAddr → filter servers
+    // 5.x, static topics only (omitted otherwise, as Java's null is): brokerName → what that
+    // broker registered of the topic's logical queues.
+    std::map<std::string, common::TopicQueueMappingInfo> topicQueueMappingByBroker;
 
     // Standard JSON, members sorted, quoted integer keys: the spec §5.1 example byte for byte.
     std::string toJson() const;
@@ -167,6 +171,12 @@ struct TopicConfigSerializeWrapper
     // Written as an object keyed by topic name, in this order. A member whose config lacks
     // topicName gets its key as the name when read.
     std::vector<TopicConfigData> topicConfigTable;
+    // 5.x's TopicConfigAndMappingSerializeWrapper, for static topics; each written only when not
+    // empty. Registration carries the summaries (topicQueueMappingInfoMap, topic → info),
+    // GET_ALL_TOPIC_CONFIG the whole mappings and their version.
+    std::map<std::string, common::TopicQueueMappingInfo> topicQueueMappingInfoMap;
+    std::map<std::string, common::TopicQueueMappingDetail> topicQueueMappingDetailMap;
+    std::optional<DataVersionData> mappingDataVersion;
 
     common::JsonValue toJsonValue() const;
     static bool fromJsonValue(const common::JsonValue &value, std::string_view path,
@@ -188,8 +198,9 @@ struct RegisterBrokerBody
 
     // The compressed form (`compressed=true`): a zlib stream of big-endian int32-length-prefixed
     // parts — the DataVersion JSON, the topic count, per topic "name read write perm filterType",
-    // the filterServerList JSON array. It carries neither topicSysFlag nor order (they read back
-    // as 0/false), like Java's.
+    // the filterServerList JSON array, then (5.x) the count of static-topic summaries and each
+    // one's JSON. It carries neither topicSysFlag nor order (they read back as 0/false), like
+    // Java's. A 4.x body, which ends after the filter list, decodes too.
     std::vector<uint8_t> encodeCompressed() const;
     static bool decodeCompressed(std::span<const uint8_t> bytes, RegisterBrokerBody &out, std::string &error);
 

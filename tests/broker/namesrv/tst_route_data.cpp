@@ -213,6 +213,56 @@ private slots:
         QVERIFY(wrapper.topicConfigTable[1].toJsonValue().find("attributes") == nullptr);
     }
 
+    // Static topics: a 5.x route's topicQueueMappingByBroker as a Java NameServer writes it
+    // (fastjson, bare Integer keys), read, written back with quoted keys, and absent otherwise.
+    void routeCarriesStaticTopicMappings()
+    {
+        const std::string java = std::string(kFastjsonRoute.substr(0, kFastjsonRoute.size() - 1))
+                                 + R"(,"topicQueueMappingByBroker":{"broker-a":{"bname":"broker-a","currIdMap":{0:0,3:1},)"
+                                   R"("dirty":false,"epoch":1700000000000,"scope":"__global__","topic":"S","totalQueues":4}}})";
+        TopicRouteData route;
+        std::string error;
+        QVERIFY2(TopicRouteData::fromJson(java, route, error), error.c_str());
+        const mqdesk::common::TopicQueueMappingInfo &info = route.topicQueueMappingByBroker.at("broker-a");
+        QCOMPARE(info.totalQueues, 4);
+        QCOMPARE(info.epoch, int64_t{1700000000000});
+        QCOMPARE(info.scope, std::string("__global__"));
+        QCOMPARE(info.currIdMap, (std::map<int32_t, int32_t>{{0, 0}, {3, 1}}));
+        QVERIFY(route.toJson().ends_with(
+            R"("topicQueueMappingByBroker":{"broker-a":{"bname":"broker-a","currIdMap":{"0":0,"3":1},"dirty":false,)"
+            R"("epoch":1700000000000,"scope":"__global__","topic":"S","totalQueues":4}}})"));
+        TopicRouteData back;
+        QVERIFY2(TopicRouteData::fromJson(route.toJson(), back, error), error.c_str());
+        QVERIFY(back == route);
+        QCOMPARE(exampleRoute().toJson(), std::string(kStandardRoute));
+
+        QVERIFY(!TopicRouteData::fromJson(
+            R"({"topicQueueMappingByBroker":{"broker-a":{"currIdMap":{"x":1}}}})", back, error));
+        QCOMPARE(error, std::string("topicQueueMappingByBroker.broker-a.currIdMap.x: expected a queue id → queue id entry"));
+    }
+
+    void registerBodiesCarryStaticTopicMappings()
+    {
+        RegisterBrokerBody body = exampleRegisterBody();
+        mqdesk::common::TopicQueueMappingInfo info;
+        info.topic = "S";
+        info.bname = "broker-a";
+        info.totalQueues = 4;
+        info.epoch = 1700000000001;
+        info.currIdMap = {{1, 0}, {3, 1}};
+        body.topicConfigSerializeWrapper.topicQueueMappingInfoMap["S"] = info;
+        RegisterBrokerBody back;
+        std::string error;
+        QVERIFY2(RegisterBrokerBody::fromJson(body.toJson(), back, error), error.c_str());
+        QVERIFY(back == body);
+        QVERIFY2(RegisterBrokerBody::decodeCompressed(body.encodeCompressed(), back, error), error.c_str());
+        QCOMPARE(back.topicConfigSerializeWrapper.topicQueueMappingInfoMap, body.topicConfigSerializeWrapper.topicQueueMappingInfoMap);
+        // No static topic: a count of 0.
+        body.topicConfigSerializeWrapper.topicQueueMappingInfoMap.clear();
+        QVERIFY2(RegisterBrokerBody::decodeCompressed(body.encodeCompressed(), back, error), error.c_str());
+        QVERIFY(back.topicConfigSerializeWrapper.topicQueueMappingInfoMap.empty());
+    }
+
     void compressedRegisterBodyRoundTrip()
     {
         RegisterBrokerBody body = exampleRegisterBody();

@@ -12,7 +12,9 @@ QObject *createPopTest();
 QObject *createPopLongPollingTest();
 QObject *createClientCallsTest();
 QObject *createLiteTopicsTest();
+QObject *createStaticTopicsTest();
 
 MQDESK_TEST_MAIN(createSendPullTest(), createAdminTest(), createRetryDelayTest(), createConfigUpdateTest(),
                   createRequestReplyTest(), createSqlFilterBrokerTest(), createTopicTypesTest(), createTimerMessagesTest(),
-                  createPopTest(), createPopLongPollingTest(), createClientCallsTest(), createLiteTopicsTest())
+                  createPopTest(), createPopLongPollingTest(), createClientCallsTest(), createLiteTopicsTest(),
+                  createStaticTopicsTest())

@@ -49,6 +49,8 @@ import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfi
  * <li>a batch sent to a queue.type=BatchCQ topic is one inner batch: one message id, queue offsets
  *   advancing by its count, pulls that hand it out whole and the client unwraps, tag filters on
  *   the batch's own tags;</li>
+ * <li>a static topic made as mqadmin updateStaticTopic makes it, used through its logical queues and
+ *   grown (StaticTopicOutcomes);</li>
  * <li>both start with the Java 5.x settings that change nothing a client sees
  *   (enablePopBufferMerge, enableSingleTopicRegister, enableSplitRegistration, estimateAccumulation).</li>
  * </ul>
@@ -159,6 +161,7 @@ public class ClusterBehaviour implements Scenario {
         outcome.put("messages of a pull asking 100 (80 stored)", String.valueOf(pulled.getMsgFoundList().size()));
 
         batchQueueOutcomes(env, cluster, admin, producer, puller, outcome);
+        StaticTopicOutcomes.collect(env, cluster.kind(), cluster.namesrvAddr(), admin, producer, puller, shutdowns, outcome);
 
         // A reset naming one queue moves that queue only.
         String resetGroup = env.unique("resetgroup");
