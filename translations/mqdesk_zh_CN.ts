@@ -1103,6 +1103,66 @@ The raw text shows where.</source>
         <source>Data version: counter %1, written %2</source>
         <translation>数据版本：计数 %1，写入于 %2</translation>
     </message>
+    <message>
+        <source>Logical queue</source>
+        <translation>逻辑队列</translation>
+    </message>
+    <message>
+        <source>Gen</source>
+        <translation>代</translation>
+    </message>
+    <message>
+        <source>Broker</source>
+        <translation>Broker</translation>
+    </message>
+    <message>
+        <source>Physical queue</source>
+        <translation>物理队列</translation>
+    </message>
+    <message>
+        <source>Logical offset</source>
+        <translation>逻辑位点</translation>
+    </message>
+    <message>
+        <source>Physical start</source>
+        <translation>物理起始位点</translation>
+    </message>
+    <message>
+        <source>Physical end</source>
+        <translation>物理结束位点</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>纪元</translation>
+    </message>
+    <message>
+        <source>Total queues</source>
+        <translation>队列总数</translation>
+    </message>
+    <message>
+        <source>earlier</source>
+        <translation>早期</translation>
+    </message>
+    <message>
+        <source>leader, here</source>
+        <translation>主（本 Broker）</translation>
+    </message>
+    <message>
+        <source>leader elsewhere</source>
+        <translation>主（其他 Broker）</translation>
+    </message>
+    <message>
+        <source>not decided</source>
+        <translation>未确定</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>未结束</translation>
+    </message>
 </context>
 <context>
     <name>mqdesk::ui::ConnectionBar</name>

@@ -5,6 +5,7 @@
 #include "broker/store/config/delay_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/config/topic_config_manager.h"
+#include "broker/store/config/topic_queue_mapping_manager.h"
 #include "ui/explorer/explorer_view_util.h"
 
 #include <QCoreApplication>
@@ -24,6 +25,7 @@ public:
     static QStandardItemModel *offsets(const store::ConsumerOffsetManager &manager, const QueueMaxOffsets &maxOffsets,
                                        QObject *parent);
     static QStandardItemModel *delayOffsets(const store::DelayOffsetManager &manager, QObject *parent);
+    static QStandardItemModel *queueMappings(const store::TopicQueueMappingManager &manager, QObject *parent);
     static QStandardItemModel *properties(const std::map<std::string, std::string> &properties, QObject *parent);
     static QStandardItemModel *jsonTree(const common::JsonValue &root, QObject *parent);
     static QString dataVersionNote(const store::DataVersion &version);
@@ -154,6 +156,36 @@ QStandardItemModel *ConfigTables::delayOffsets(const store::DelayOffsetManager &
     return model;
 }
 
+// topicQueueMapping.json: one row per item of each logical queue a static topic has here, oldest
+// first, so a logical queue's history reads down the table: which broker and physical queue held
+// which logical offsets, and which item leads now.
+QStandardItemModel *ConfigTables::queueMappings(const store::TopicQueueMappingManager &manager, QObject *parent)
+{
+    auto *model = newModel({tr("Topic"), tr("Logical queue"), tr("Gen"), tr("Broker"), tr("Physical queue"),
+                            tr("Logical offset"), tr("Physical start"), tr("Physical end"), tr("Role"), tr("Epoch"),
+                            tr("Total queues")},
+                           parent);
+    const auto offsetItem = [](int64_t offset, const QString &unset) {
+        return offset < 0 ? textItem(unset) : numberItem(offset);
+    };
+    for (const auto &[topic, detail] : manager.all()) {
+        for (const auto &[globalId, items] : detail.hostedQueues) {
+            for (size_t i = 0; i < items.size(); ++i) {
+                const common::LogicQueueMappingItem &item = items[i];
+                const bool newest = i + 1 == items.size();
+                const QString role = !newest ? tr("earlier")
+                                             : item.bname == detail.bname ? tr("leader, here") : tr("leader elsewhere");
+                model->appendRow({textItem(QString::fromStdString(topic)), numberItem(globalId), numberItem(item.gen),
+                                  textItem(QString::fromStdString(item.bname)), numberItem(item.queueId),
+                                  offsetItem(item.logicOffset, tr("not decided")), numberItem(item.startOffset),
+                                  offsetItem(item.endOffset, tr("open")), textItem(role),
+                                  textItem(localTimeText(detail.epoch)), numberItem(detail.totalQueues)});
+            }
+        }
+    }
+    return model;
+}
+
 QStandardItemModel *ConfigTables::properties(const std::map<std::string, std::string> &properties, QObject *parent)
 {
     auto *model = newModel({tr("Key"), tr("Value")}, parent);
@@ -219,6 +251,10 @@ std::pair<QStandardItemModel *, ConfigTableKind> buildConfigModel(const store::C
         return {ConfigTables::offsets(*m, maxOffsets, parent), ConfigTableKind::Table};
     if (const auto *m = dynamic_cast<const store::DelayOffsetManager *>(manager))
         return {ConfigTables::delayOffsets(*m, parent), ConfigTableKind::Table};
+    if (const auto *m = dynamic_cast<const store::TopicQueueMappingManager *>(manager)) {
+        *note = ConfigTables::dataVersionNote(m->dataVersion());
+        return {ConfigTables::queueMappings(*m, parent), ConfigTableKind::Table};
+    }
     if (file.format == store::ConfigFormat::Properties)
         return {ConfigTables::properties(file.properties, parent), ConfigTableKind::Table};
     if (file.format == store::ConfigFormat::Json)

@@ -2,8 +2,9 @@
 
 // The tables ConfigFilesView shows for each config file (store-format §8), built from what
 // StoreReader::configFiles() decoded: topics.json, subscriptionGroup.json, consumerOffset.json
-// (with each queue's max offset from its consume queue and the lag), delayOffset.json and
-// broker.properties as rows; any other JSON as a tree. Pure functions over data already read:
+// (with each queue's max offset from its consume queue and the lag), delayOffset.json,
+// topicQueueMapping.json (static topics' logical queues, item by item) and broker.properties as
+// rows; any other JSON as a tree. Pure functions over data already read:
 // the caller reads the files and the queues' max offsets off the GUI thread.
 
 #include "broker/store/reader/store_reader.h"

@@ -7,6 +7,7 @@
 #include "broker/store/config/delay_offset_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/config/topic_config_manager.h"
+#include "broker/store/config/topic_queue_mapping_manager.h"
 #include "broker/store/reader/store_reader.h"
 #include "broker/store/reader/store_reader_util.h"
 
@@ -28,6 +29,8 @@ std::shared_ptr<store::ConfigManager> managerFor(std::string_view baseName)
         return std::make_shared<store::DelayOffsetManager>();
     if (baseName == "consumerFilter.json")
         return std::make_shared<store::ConsumerFilterManager>();
+    if (baseName == store::TopicQueueMappingManager::kFileName)
+        return std::make_shared<store::TopicQueueMappingManager>();
     return nullptr;
 }
 

@@ -21,6 +21,8 @@
 #include "ui/main_window.h"
 
 #include <QApplication>
+#include <QFile>
+#include <QStandardItemModel>
 #include <QClipboard>
 #include <QLabel>
 #include <QLineEdit>
@@ -155,6 +157,46 @@ private slots:
         QCOMPARE(cell(2, ConsumeQueueModel::PositionColumn), 2 * 46);
         QCOMPARE(queue.model()->index(2, ConsumeQueueModel::ValidColumn).data().toString(), QStringLiteral("valid"));
         test::saveScreenshot(*window, QStringLiteral("explorer-batch-consume-queue"));
+    }
+
+    // A Java 5.5 broker's topicQueueMapping.json (tests/fixtures/java-5.5.0-static-topic), clicked in
+    // the store tree: one row per item of each logical queue it hosts.
+    void staticTopicMappingShowsItsLogicalQueues()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path() + QStringLiteral("/static");
+        {
+            store::MessageStore s(storeConfig(root, 64 * 1024));
+            std::string error;
+            QVERIFY2(s.open(error), error.c_str());
+            QVERIFY(s.putMessage(numbered(0)).stored());
+        }
+        QVERIFY(QFile::copy(QStringLiteral(MQDESK_PROJECT_FIXTURES_DIR "/java-5.5.0-static-topic/config/topicQueueMapping.json"),
+                            root + QStringLiteral("/config/topicQueueMapping.json")));
+        auto window = openWindow(root);
+        QVERIFY(waitForFirstPage(*window));
+        const QModelIndex file = window->fileModel()->indexOfPath(QStringLiteral("config/topicQueueMapping.json"));
+        QVERIFY(file.isValid());
+        QTreeView *tree = window->fileTree();
+        tree->expand(file.parent());
+        tree->scrollTo(file);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(file).center());
+        QTRY_VERIFY_WITH_TIMEOUT(window->configView() && window->configView()->contentModel()
+                                     && window->configView()->contentModel()->rowCount() == 3,
+                                 kWait);
+        ConfigFilesView &config = *window->configView();
+        QCOMPARE(window->pages()->currentWidget(), static_cast<QWidget *>(&config));
+        const auto cell = [&](int row, int column) { return config.contentModel()->index(row, column).data().toString(); };
+        // Logical queues 2, 5 and 8 of static_b14t9l_7 in physical queues 0, 1 and 2 of java-broker-3.
+        QCOMPARE(cell(0, 0), QStringLiteral("static_b14t9l_7"));
+        QCOMPARE(cell(0, 1), QStringLiteral("2"));
+        QCOMPARE(cell(2, 1), QStringLiteral("8"));
+        QCOMPARE(cell(2, 3), QStringLiteral("java-broker-3"));
+        QCOMPARE(cell(2, 4), QStringLiteral("2"));
+        QCOMPARE(cell(2, 7), QStringLiteral("open"));
+        QCOMPARE(cell(2, 8), QStringLiteral("leader, here"));
+        QCOMPARE(cell(2, 10), QStringLiteral("9"));
+        test::saveScreenshot(*window, QStringLiteral("explorer-static-topic-mapping"));
     }
 
     void liveStoreIsFollowed()
