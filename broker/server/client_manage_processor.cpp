@@ -363,7 +363,10 @@ void ClientManageProcessor::updateConsumerOffset(const remoting::RequestContext 
         if (!logical.isLeader())
             return respond(
                 RemotingCommand::createResponse(request, ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark()));
-        const common::LogicQueueMappingItem &item = *common::findMappingItem(logical.items(), offset);
+        const common::LogicQueueMappingItem *holding = logical.itemHolding(offset);
+        if (!holding)
+            return respond(RemotingCommand::createResponse(request, ResponseCode::kSystemError, logical.noItemRemark()));
+        const common::LogicQueueMappingItem &item = *holding;
         queueId = item.queueId;
         offset = item.physicalOffset(offset);
         if (!logical.isLocal(item)) {
@@ -489,8 +492,11 @@ RemotingCommand ClientManageProcessor::staticQueueOffsetQuery(const RemotingComm
         remoting::setField(response.extFields, "offset", offset);
         return response;
     }
-    const common::LogicQueueMappingItem &item =
-        *common::findMappingItem(items, request.code == RequestCode::kGetMaxOffset ? INT64_MAX : 0);
+    const common::LogicQueueMappingItem *holding =
+        logical.itemHolding(request.code == RequestCode::kGetMaxOffset ? INT64_MAX : 0);
+    if (!holding)
+        return RemotingCommand::createResponse(request, ResponseCode::kSystemError, logical.noItemRemark());
+    const common::LogicQueueMappingItem &item = *holding;
     const std::optional<int64_t> found = physicalAnswer(item);
     if (!found)
         return *failed;

@@ -185,7 +185,10 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
     if (logical.isStatic()) {
         if (!logical.isLeader())
             return refuse(ResponseCode::kNotLeaderForQueue, logical.notLeaderRemark());
-        readItem = *common::findMappingItem(logical.items(), requested);
+        const common::LogicQueueMappingItem *holding = logical.itemHolding(requested);
+        if (!holding)
+            return refuse(ResponseCode::kSystemError, logical.noItemRemark());
+        readItem = *holding;
         header.queueId = readItem->queueId;
         physicalOffset = readItem->physicalOffset(requested);
         if (readItem->endOffsetDecided())

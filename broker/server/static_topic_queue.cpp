@@ -37,6 +37,17 @@ bool StaticQueue::isLeader() const
     return detail_ && !items_.empty() && items_.back().bname == detail_->bname;
 }
 
+const LogicQueueMappingItem *StaticQueue::itemHolding(int64_t logicalOffset) const
+{
+    return common::findMappingItem(items_, logicalOffset);
+}
+
+std::string StaticQueue::noItemRemark() const
+{
+    return "static topic " + topic_ + " logical queue " + std::to_string(globalId_)
+           + ": no item has a decided logical offset yet";
+}
+
 std::string StaticQueue::notLeaderRemark() const
 {
     return topic_ + "-" + std::to_string(globalId_) + " does not exit in request process of current broker "

@@ -49,8 +49,13 @@ public:
     const common::LogicQueueMappingItem &leader() const { return items_.back(); }
     bool isLocal(const common::LogicQueueMappingItem &item) const { return item.bname == detail_->bname; }
 
+    // The item holding `logicalOffset` (common::findMappingItem); nullptr when no item of the
+    // queue has a decided logical offset yet (a mapping can say so: answer noItemRemark()).
+    const common::LogicQueueMappingItem *itemHolding(int64_t logicalOffset) const;
+
     // Java's NOT_LEADER_FOR_QUEUE remark.
     std::string notLeaderRemark() const;
+    std::string noItemRemark() const;
 
 private:
     std::optional<common::TopicQueueMappingDetail> detail_;

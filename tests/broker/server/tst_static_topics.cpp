@@ -257,6 +257,19 @@ private slots:
         QCOMPARE(broker.controller().offsets().queryOffset("G", "R", 0), int64_t{1});
         QCOMPARE(field(broker.call(queryOffset("G", "R", 0)), "offset"), std::string("10001"));
         QCOMPARE(broker.call(commitOffset("G", "R", 0, 4)).code, ResponseCode::kSystemError);
+
+        // A mapping whose only item has no logical offset yet (mqadmin's first remapping step
+        // sends one): sends are taken, reads answered SYSTEM_ERROR saying so, the broker stays up.
+        QCOMPARE(broker.call(createStatic(mapping("U", self, 1, 1700000000000, {{0, {item(0, 0, self, -1)}}}), 1)).code,
+                 ResponseCode::kSuccess);
+        QCOMPARE(field(broker.call(sendV2("U", 0, "undecided")), "queueOffset"), std::string("-1"));
+        RemotingCommand undecided = broker.call(pullRequest("G", "U", 0, 0));
+        QCOMPARE(undecided.code, ResponseCode::kSystemError);
+        QCOMPARE(undecided.remark.value_or(""),
+                 std::string("static topic U logical queue 0: no item has a decided logical offset yet"));
+        QCOMPARE(broker.call(commitOffset("G", "U", 0, 0)).code, ResponseCode::kSystemError);
+        QCOMPARE(broker.call(offsetQuery(RequestCode::kGetMaxOffset, "U", 0)).code, ResponseCode::kSystemError);
+        QCOMPARE(broker.call(offsetQuery(RequestCode::kGetMinOffset, "U", 0)).code, ResponseCode::kSystemError);
     }
 
     // Logical queue 0 remapped from broker-b (physical queue 1 there, logical 0..3) to broker-a
