@@ -85,18 +85,27 @@ RemotingCommand forwardedPull(BrokerController &broker, const RemotingCommand &r
     remoting::InvokeResult result = askItemBroker(broker, logical, item, request.code, std::move(fields));
     RemotingCommand response = RemotingCommand::createResponse(request, ResponseCode::kSystemError);
     remoting::setField(response.extFields, "suggestWhichBrokerId", int64_t{0});
-    if (!result.ok()) {
-        response.remark = "static topic " + header.topic + ": " + result.errorMessage;
+    const auto fail = [&](std::string why) {
+        response.remark = "static topic " + header.topic + ": " + why;
         remoting::setField(response.extFields, "nextBeginOffset", header.queueOffset);
         remoting::setField(response.extFields, "minOffset", int64_t{0});
         remoting::setField(response.extFields, "maxOffset", int64_t{0});
         return response;
-    }
+    };
+    if (!result.ok())
+        return fail(result.errorMessage);
+    // Java's RPC client takes a pull's four answers; any other (no permission, no topic there, …)
+    // is its exception, answered SYSTEM_ERROR.
+    const int32_t code = result.response.code;
+    if (code != ResponseCode::kSuccess && code != ResponseCode::kPullNotFound
+        && code != ResponseCode::kPullRetryImmediately && code != ResponseCode::kPullOffsetMoved)
+        return fail("broker " + item.bname + " answered " + std::to_string(code) + " "
+                    + result.response.remark.value_or(""));
     const auto offsetOf = [&](std::string_view key) {
         const std::string *value = result.response.extFields.find(key);
         return value ? common::parseJavaLong(*value).value_or(0) : 0;
     };
-    const StaticPullAnswer answer = staticPullAnswer(logical, item, physicalOffset, result.response.code,
+    const StaticPullAnswer answer = staticPullAnswer(logical, item, physicalOffset, code,
                                                      offsetOf("nextBeginOffset"), offsetOf("minOffset"),
                                                      offsetOf("maxOffset"));
     response.code = answer.code;

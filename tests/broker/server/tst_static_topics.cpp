@@ -332,6 +332,15 @@ private slots:
         QCOMPARE(a.call(commitOffset("G", "M", 0, 10001)).code, ResponseCode::kSuccess);
         QCOMPARE(field(a.call(queryOffset("G", "M", 0)), "offset"), std::string("10001"));
 
+        // broker-b refusing the read (the topic made write-only there): SYSTEM_ERROR with its answer,
+        // as Java's RPC client turns any answer but a pull's four into an error.
+        QCOMPARE(b.call(createTopic("M", 2, {{"perm", "2"}})).code, ResponseCode::kSuccess);
+        RemotingCommand refused = a.call(pullRequest("G", "M", 0, 1));
+        QCOMPARE(refused.code, ResponseCode::kSystemError);
+        QVERIFY2(refused.remark.value_or("").find("broker broker-b answered " + std::to_string(ResponseCode::kNoPermission))
+                     != std::string::npos,
+                 refused.remark.value_or("").c_str());
+
         // broker-b gone: the old offsets cannot be read, and the answer says why.
         b.stop();
         RemotingCommand gone = a.call(pullRequest("G", "M", 0, 1));
