@@ -175,9 +175,16 @@ final class StaticTopicOutcomes {
         updateStaticTopic(admin, topic, 9, addrs, configs);
         TopicRouteData grown = waitForMapping(admin, kind, topic, 9);
         outcome.put("static: route after growing to 9", describeMapping(grown));
+        // A pull consumer keeps the queues of a topic it pulled as its last 30-second route update
+        // saw them (fetchSubscribeMessageQueues answers from there): a new one asks the NameServer.
+        DefaultMQPullConsumer grownReader = new DefaultMQPullConsumer(env.unique("staticgrown"));
+        grownReader.setNamesrvAddr(namesrvAddr);
+        grownReader.setInstanceName(env.unique("staticgrown"));
+        grownReader.start();
+        shutdowns.add(grownReader::shutdown);
         List<String> grownQueues = new ArrayList<>();
-        for (MessageQueue queue : new TreeSet<>(puller.fetchSubscribeMessageQueues(topic)))
-            grownQueues.add(queue.getQueueId() + ":" + maxOffset(puller, queue));
+        for (MessageQueue queue : new TreeSet<>(grownReader.fetchSubscribeMessageQueues(topic)))
+            grownQueues.add(queue.getQueueId() + ":" + maxOffset(grownReader, queue));
         outcome.put("static: max offsets after growing", String.join(", ", grownQueues));
 
         // Remapped onto two of the three brokers (mqadmin remappingStaticTopic): the third's queues
