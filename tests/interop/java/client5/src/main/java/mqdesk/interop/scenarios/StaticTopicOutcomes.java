@@ -177,11 +177,7 @@ final class StaticTopicOutcomes {
         outcome.put("static: route after growing to 9", describeMapping(grown));
         // A pull consumer keeps the queues of a topic it pulled as its last 30-second route update
         // saw them (fetchSubscribeMessageQueues answers from there): a new one asks the NameServer.
-        DefaultMQPullConsumer grownReader = new DefaultMQPullConsumer(env.unique("staticgrown"));
-        grownReader.setNamesrvAddr(namesrvAddr);
-        grownReader.setInstanceName(env.unique("staticgrown"));
-        grownReader.start();
-        shutdowns.add(grownReader::shutdown);
+        DefaultMQPullConsumer grownReader = newPullConsumer(env, namesrvAddr, "staticgrown", shutdowns);
         List<String> grownQueues = new ArrayList<>();
         for (MessageQueue queue : new TreeSet<>(grownReader.fetchSubscribeMessageQueues(topic)))
             grownQueues.add(queue.getQueueId() + ":" + maxOffset(grownReader, queue));
@@ -210,11 +206,7 @@ final class StaticTopicOutcomes {
         shutdowns.add(after::shutdown);
         for (int i = 12; i < 21; ++i)
             after.send(new Message(topic, "t", "s" + i, ("static " + i).getBytes(StandardCharsets.UTF_8)));
-        DefaultMQPullConsumer reader = new DefaultMQPullConsumer(env.unique("staticreader"));
-        reader.setNamesrvAddr(namesrvAddr);
-        reader.setInstanceName(env.unique("staticreader"));
-        reader.start();
-        shutdowns.add(reader::shutdown);
+        DefaultMQPullConsumer reader = newPullConsumer(env, namesrvAddr, "staticreader", shutdowns);
         List<String> reads = new ArrayList<>();
         for (MessageQueue queue : new TreeSet<>(reader.fetchSubscribeMessageQueues(topic))) {
             // Which logical queues moved, and which messages each got, depend on the brokers' names
@@ -294,6 +286,17 @@ final class StaticTopicOutcomes {
             if (!wrapper.getBrokerToMapIn().contains(broker) && !wrapper.getBrokerToMapOut().contains(broker))
                 createStatic(admin, addrs.get(broker), remapped.get(broker));
         }
+    }
+
+    /** A started pull consumer of its own (a fresh route), shut down with the scenario. */
+    private static DefaultMQPullConsumer newPullConsumer(Env env, String namesrvAddr, String prefix,
+                                                         List<Runnable> shutdowns) throws Exception {
+        DefaultMQPullConsumer consumer = new DefaultMQPullConsumer(env.unique(prefix));
+        consumer.setNamesrvAddr(namesrvAddr);
+        consumer.setInstanceName(env.unique(prefix));
+        consumer.start();
+        shutdowns.add(consumer::shutdown);
+        return consumer;
     }
 
     private static void createStatic(MQClientAPIImpl admin, String addr, TopicConfigAndQueueMapping config) throws Exception {
