@@ -39,7 +39,7 @@ std::unique_ptr<MappedFile> AllocateMappedFileService::takeFile(int64_t startOff
             wantedOffset_ = -1;
     }
     if (!file)
-        file = MappedFile::open(pathFor(startOffset), startOffset, fileSize_, true, error);
+        file = MappedFile::open(pathFor(startOffset), startOffset, fileSize_, true, error, kReservation);
     if (file && !isStopped()) {
         std::lock_guard lock(mutex_);
         if (!making_) {
@@ -80,7 +80,7 @@ void AllocateMappedFileService::run()
             making_ = true;
         }
         std::string error;
-        auto file = MappedFile::open(pathFor(offset), offset, fileSize_, true, error);
+        auto file = MappedFile::open(pathFor(offset), offset, fileSize_, true, error, kReservation);
         if (file && warmUp_.enabled)
             warm(*file);
         if (!file) { // takeFile() will try again and report it to the put that needs the file

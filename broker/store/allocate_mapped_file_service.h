@@ -1,8 +1,9 @@
 #pragma once
 
 // Creates the next commit-log file ahead of need, as RocketMQ's AllocateMappedFileService does,
-// so a put that rolls over to a new file does not pay for reserving and mapping a whole file
-// (tens of milliseconds for 1 GiB) while it holds the put lock.
+// so a put that rolls over to a new file does not pay for creating, syncing and mapping it (or,
+// with warmMapedFileEnable, for writing its blocks) while it holds the put lock. Files are sparse
+// (Reservation::AsAppended): the commit log reserves their blocks as it appends.
 
 #include "broker/common/service_thread.h"
 #include "broker/common/log_rate_limiter.h"
@@ -31,6 +32,8 @@ struct FileWarmUp
 class AllocateMappedFileService : public common::ServiceThread
 {
 public:
+    static constexpr MappedFile::Reservation kReservation = MappedFile::Reservation::AsAppended;
+
     AllocateMappedFileService(std::string directory, int64_t fileSize, FileWarmUp warmUp = {});
     ~AllocateMappedFileService() override;
 

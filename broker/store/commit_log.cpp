@@ -77,7 +77,7 @@ bool topicAllowsLmq(std::string_view topic)
 
 CommitLog::CommitLog(const MessageStoreConfig &config, StoreCheckpoint &checkpoint, FlushMetrics &metrics)
     : config_(config), checkpoint_(checkpoint), metrics_(metrics),
-      queue_(config.commitLogDir(), config.mappedFileSizeCommitLog),
+      queue_(config.commitLogDir(), config.mappedFileSizeCommitLog, MappedFile::Reservation::AsAppended),
       flushDiskType_(config.flushDiskType), flushInterval_(std::max(1, config.flushIntervalCommitLog)),
       writeWithoutMmap_(config.writeWithoutMmap), putMutex_(config.useReentrantLockWhenPutMessage)
 {
@@ -407,6 +407,8 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
         // Not enough room: close this file with the blank record and start the next (§3.7).
         uint8_t blank[common::kEndFileMinBlankLength];
         common::encodeBlankRecord(blank, static_cast<int32_t>(remaining));
+        if (!reserveBlocks(*file, file->wrotePosition() + sizeof blank, result))
+            return;
         if (!copyIntoFile(*file, file->wrotePosition(), blank, sizeof blank, result.error)) {
             result.status = PutMessageStatus::UnknownError;
             return;
@@ -419,6 +421,8 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
         }
     }
 
+    if (!reserveBlocks(*file, file->wrotePosition() + total, result))
+        return;
     const auto it = queueOffsets_.find(encoded.queueKey);
     const int64_t baseQueueOffset = it == queueOffsets_.end() ? 0 : it->second;
     const bool assigns = common::sysflag::hasQueueEntry(encoded.sysFlag);
@@ -464,6 +468,19 @@ void CommitLog::appendEncoded(Encoded &encoded, PutMessageResult &result)
     result.messageCount = encoded.queueOffsetsTaken;
     result.storeTimestamp = storeTimestamp;
     result.recordSizes = std::move(encoded.recordSizes);
+}
+
+bool CommitLog::reserveBlocks(MappedFile &file, int64_t end, PutMessageResult &result)
+{
+    // Requires: putMutex_. The file is sparse (Reservation::AsAppended): a full disk refuses
+    // the put here, before a byte is appended or a queue offset taken, where a copy into an
+    // unreserved hole of the mapping would be a SIGBUS and a pwrite a half-written record.
+    if (end <= file.reservedEnd() || file.reserveThrough(end, result.error))
+        return true;
+    result.status = PutMessageStatus::CreateMappedFileFailed;
+    if (const auto held = flushFailureLog_.admit())
+        spdlog::error("commit log: {}{}", result.error, common::LogRateLimiter::heldNote(*held));
+    return false;
 }
 
 bool CommitLog::copyIntoFile(MappedFile &file, int64_t position, const uint8_t *bytes, int64_t size,

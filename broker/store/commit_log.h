@@ -177,6 +177,7 @@ private:
     bool encodeAgain(Encoded &encoded, const common::BrokerMessage &message, const common::MessageProperties &properties,
                      std::string_view added, PutMessageResult &result);
     void appendEncoded(Encoded &encoded, PutMessageResult &result);
+    bool reserveBlocks(MappedFile &file, int64_t end, PutMessageResult &result);
     bool copyIntoFile(MappedFile &file, int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
     void finishPut(PutMessageResult result, bool waitForFlush, int64_t startMicros, PutCallback done);
     std::shared_ptr<MappedFile> createNextFile(int64_t startOffset, std::string &error);

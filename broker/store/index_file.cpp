@@ -60,8 +60,8 @@ std::unique_ptr<IndexFile> IndexFile::create(const std::string &path, int32_t ha
                                              int64_t prevEndPhyOffset, int64_t prevEndTimestamp,
                                              std::string &error)
 {
-    auto mapped = MappedFile::open(path, 0, fileSizeFor(hashSlotNum, indexNum), true, error);
-    if (!mapped)
+    auto mapped = MappedFile::open(path, 0, fileSizeFor(hashSlotNum, indexNum), true, error, kReservation);
+    if (!mapped || !mapped->reserveThrough(slotsEnd(hashSlotNum), error))
         return nullptr;
     std::unique_ptr<IndexFile> file(new IndexFile(std::move(mapped), hashSlotNum, indexNum));
     // Only the inherited fields reach the bytes now, as in RocketMQ; the counts stay 0 on disk
@@ -97,8 +97,8 @@ std::unique_ptr<IndexFile> IndexFile::load(const std::string &path, int32_t hash
                 + std::to_string(expected) + "-byte index files";
         return nullptr;
     }
-    auto mapped = MappedFile::open(path, 0, expected, false, error);
-    if (!mapped)
+    auto mapped = MappedFile::open(path, 0, expected, false, error, kReservation);
+    if (!mapped || !mapped->reserveThrough(slotsEnd(hashSlotNum), error))
         return nullptr;
     std::unique_ptr<IndexFile> file(new IndexFile(std::move(mapped), hashSlotNum, indexNum));
     file->readHeader();
@@ -139,10 +139,12 @@ void IndexFile::storeSlot(int64_t position, int32_t value)
     slot.store(toBigEndian(value), std::memory_order_release);
 }
 
-bool IndexFile::putKey(std::string_view key, int64_t phyOffset, int64_t storeTimestamp)
+bool IndexFile::putKey(std::string_view key, int64_t phyOffset, int64_t storeTimestamp, std::string &error)
 {
     const int32_t entry = indexCount_.load(std::memory_order_relaxed);
     if (entry >= indexNum_)
+        return false;
+    if (!file_->reserveThrough(entryPosition(entry) + kIndexSize, error))
         return false;
     const int32_t hash = keyHash(key);
     const int64_t slotAt = slotPosition(hash);

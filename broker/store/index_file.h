@@ -2,7 +2,9 @@
 
 // One index file, `index/<yyyyMMddHHmmssSSS>` (store-format §6, RocketMQ's IndexFile and
 // IndexHeader): a 40-byte header, `hashSlotNum` 4-byte slots and `indexNum` 20-byte entries,
-// all big-endian, preallocated to 40 + hashSlotNum×4 + indexNum×20 bytes.
+// all big-endian, sized to 40 + hashSlotNum×4 + indexNum×20 bytes. The file is sparse, as
+// Java's: the header and slots (written anywhere) are reserved when the file is created or
+// loaded, the entries (written in order) as they are appended (MappedFile::Reservation).
 //
 // Every slot holds the 1-based number of the newest entry of its bucket; each entry links to the
 // previous entry of the same bucket, so a bucket is a newest-first chain. Entry 0 is never used
@@ -78,8 +80,9 @@ public:
     int32_t indexNum() const { return indexNum_; }
 
     // Adds `key` (already "topic#key") for the message at `phyOffset`. Returns false, changing
-    // nothing, when the file is full. Requires: the single writer.
-    bool putKey(std::string_view key, int64_t phyOffset, int64_t storeTimestamp);
+    // nothing, when the file is full (`error` left empty) or the disk cannot hold the entry
+    // (`error` naming the file and the cause). Requires: the single writer.
+    bool putKey(std::string_view key, int64_t phyOffset, int64_t storeTimestamp, std::string &error);
     // indexCount ≥ indexNum: at most indexNum − 1 entries fit.
     bool isFull() const { return indexCount() >= indexNum_; }
 
@@ -110,7 +113,12 @@ public:
     bool destroy(std::string &error);
 
 private:
+    static constexpr MappedFile::Reservation kReservation = MappedFile::Reservation::AsAppended;
+
     IndexFile(std::unique_ptr<MappedFile> file, int32_t hashSlotNum, int32_t indexNum);
+
+    // The end of the header and slots: the part reserved whole.
+    static int64_t slotsEnd(int32_t hashSlotNum) { return kHeaderSize + int64_t{hashSlotNum} * kHashSlotSize; }
 
     int64_t slotPosition(int32_t keyHash) const
     {
@@ -118,7 +126,7 @@ private:
     }
     int64_t entryPosition(int32_t entry) const
     {
-        return kHeaderSize + int64_t{hashSlotNum_} * kHashSlotSize + int64_t{entry} * kIndexSize;
+        return slotsEnd(hashSlotNum_) + int64_t{entry} * kIndexSize;
     }
     int32_t loadSlot(int64_t position, std::memory_order order) const;
     void storeSlot(int64_t position, int32_t value);

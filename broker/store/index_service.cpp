@@ -169,14 +169,17 @@ bool IndexService::buildIndex(const DispatchRequest &request, std::string &error
 bool IndexService::putKey(IndexFile *&file, const std::string &key, const DispatchRequest &request,
                           std::string &error, std::string &flushError)
 {
-    if (file->putKey(key, request.commitLogOffset, request.storeTimestamp))
+    if (file->putKey(key, request.commitLogOffset, request.storeTimestamp, error))
         return true;
+    if (!error.empty()) // the disk, not a full file
+        return false;
     file = writableFile(error, flushError);
     if (!file)
         return false;
-    if (file->putKey(key, request.commitLogOffset, request.storeTimestamp))
+    if (file->putKey(key, request.commitLogOffset, request.storeTimestamp, error))
         return true;
-    error = file->path() + ": a new index file refused an entry";
+    if (error.empty())
+        error = file->path() + ": a new index file refused an entry";
     return false;
 }
 

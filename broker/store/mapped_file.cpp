@@ -143,11 +143,11 @@ bool syncDirectory(const std::string &directory, std::string &error)
 namespace {
 
 // Sizes a new file: every block reserved for Whole files (ENOSPC here is a clean failure, a hole
-// filled through the mapping on a full disk would be SIGBUS), none for AsWritten ones.
+// filled through the mapping on a full disk would be SIGBUS), none for the sparse ones.
 bool reserveBlocks(int fd, const std::string &path, int64_t fileSize, MappedFile::Reservation reservation,
                    std::string &error)
 {
-    if (reservation == MappedFile::Reservation::AsWritten) {
+    if (reservation != MappedFile::Reservation::Whole) {
         if (::ftruncate(fd, fileSize) == 0)
             return true;
         error = systemError("cannot size", path);
@@ -163,7 +163,7 @@ bool reserveBlocks(int fd, const std::string &path, int64_t fileSize, MappedFile
 
 // Creates `path` at full size under a temporary name and renames it into place, so a crash
 // never leaves a short file with a store file's name; then makes the name durable. Whole files
-// get every block now; AsWritten ones are sparse until reserveThrough().
+// get every block now; the others are sparse until reserveThrough().
 int createFullSize(const std::string &path, int64_t fileSize, MappedFile::Reservation reservation,
                    std::string &error)
 {
@@ -307,7 +307,8 @@ bool MappedFile::reserveThrough(int64_t end, std::string &error)
     int64_t reserved = reserved_.load(std::memory_order_acquire);
     if (end <= reserved)
         return true;
-    const int64_t target = std::min(fileSize_, (end + kReserveChunk - 1) / kReserveChunk * kReserveChunk);
+    const int64_t chunk = reservation_ == Reservation::AsAppended ? kAppendReserveChunk : kReserveChunk;
+    const int64_t target = std::min(fileSize_, (end + chunk - 1) / chunk * chunk);
     // From reserved_ on: blocks below it exist. Two callers racing reserve the same range twice,
     // which fallocate allows; reserved_ only grows.
     if (const int rc = ::posix_fallocate(fd_, reserved, target - reserved); rc != 0) {
@@ -399,7 +400,7 @@ uint8_t *MappedFile::detachTransientBuffer()
 
 bool MappedFile::zeroTail(int64_t pageEnd, std::string &error)
 {
-    if (reservation_ == Reservation::AsWritten
+    if (reservation_ != Reservation::Whole
         && ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pageEnd, fileSize_ - pageEnd) == 0) {
         // A hole reads as zeros and keeps the file sparse; the writer reserves it again.
         reserved_.store(std::min(reserved_.load(std::memory_order_acquire), pageEnd), std::memory_order_release);

@@ -4,11 +4,17 @@
 // byte, full size from birth, memory-mapped read-write for its whole size. A write through the
 // mapping into a block the file system cannot allocate raises SIGBUS, so every byte is written
 // only where its block is reserved (fallocate) and a full disk fails that reservation cleanly:
-//   Reservation::Whole     — every block at creation (the commit log, the index);
-//   Reservation::AsWritten — the file is made sparse and blocks are reserved ahead of the
-//                            writer in kReserveChunk steps by reserveThrough() (consume queues:
-//                            a topic of 1,024 queues has 1,024 files of 6 MB, most never filled;
-//                            Java's are sparse too).
+//   Reservation::Whole      — every block at creation (files written all over from birth);
+//   Reservation::AsWritten  — the file is made sparse and blocks are reserved ahead of the
+//                             writer in kReserveChunk steps by reserveThrough() (consume queues:
+//                             a topic of 1,024 queues has 1,024 files of 6 MB, most never filled;
+//                             Java's are sparse too); read at random (no read-around);
+//   Reservation::AsAppended — sparse, reserved ahead of the writer in kAppendReserveChunk steps,
+//                             read in order (the commit log, the timer log, the index's entries).
+//                             A broker that holds a few messages takes a few MiB of disk, not the
+//                             2.6 GB of its 1 GiB commit log files (and the next one made ahead),
+//                             index and timer log reserved whole: tests that start eight brokers
+//                             side by side filled the disk of a CI machine that way.
 //
 // Positions (never persisted, §2.4):
 //   wrote     — bytes appended (into the transient buffer when one is attached, else the mapping)
@@ -35,14 +41,16 @@ inline constexpr int64_t kOsPageSize = 4096;
 class MappedFile
 {
 public:
-    enum class Reservation { Whole, AsWritten };
+    enum class Reservation { Whole, AsWritten, AsAppended };
     // Reservation::AsWritten reserves this much ahead of the writer at a time (3,276 consume
     // queue entries): one fallocate per chunk on the put path.
     static constexpr int64_t kReserveChunk = 64 * 1024;
+    // Reservation::AsAppended's step: one fallocate per ~1,000 puts of 1 KiB.
+    static constexpr int64_t kAppendReserveChunk = 1024 * 1024;
 
     // Opens (and with `create`, creates) the file at `path` of exactly `fileSize` bytes.
     // On failure returns nullptr and sets `error` to a message naming the file and the cause.
-    // An opened AsWritten file starts with nothing counted as reserved: the writer's first
+    // An opened sparse file starts with nothing counted as reserved: the writer's first
     // reserveThrough() re-reserves what is already there (cheap: those blocks exist).
     static std::unique_ptr<MappedFile> open(const std::string &path, int64_t fileFromOffset,
                                             int64_t fileSize, bool create, std::string &error,
@@ -78,9 +86,9 @@ public:
     // Requires: the single appender, no transient buffer attached.
     bool writeAt(int64_t position, const uint8_t *bytes, int64_t size, std::string &error);
 
-    // Makes sure the blocks of [0, end) are reserved (AsWritten files: through `end` rounded up
-    // to kReserveChunk, at most the file size), so writes there cannot meet a full disk. False
-    // with `error` naming the file and the cause (ENOSPC) when they cannot be. Any thread.
+    // Makes sure the blocks of [0, end) are reserved (sparse files: through `end` rounded up to
+    // their chunk, at most the file size), so writes there cannot meet a full disk. False with
+    // `error` naming the file and the cause (ENOSPC) when they cannot be. Any thread.
     bool reserveThrough(int64_t end, std::string &error);
     int64_t reservedEnd() const { return reserved_.load(std::memory_order_acquire); }
 
@@ -109,7 +117,7 @@ public:
     int64_t warm(int syncEveryPages, const std::function<bool()> &keepGoing, std::string &error);
 
     // Zeroes [position, fileSize) so stale bytes past a recovered tail can never be mistaken
-    // for records later (AsWritten files: by punching a hole, so they stay sparse). Returns
+    // for records later (sparse files: by punching a hole, so they stay sparse). Returns
     // false with `error` set on failure. Requires: no concurrent appender.
     bool zeroFrom(int64_t position, std::string &error);
     // Deletes the file's name; the mapping and descriptor are released with the object.

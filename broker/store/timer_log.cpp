@@ -37,7 +37,9 @@ TimerLogUnit TimerLogUnit::decode(const uint8_t *in)
     return unit;
 }
 
-TimerLog::TimerLog(std::string directory, int64_t fileSize) : files_(std::move(directory), fileSize) {}
+TimerLog::TimerLog(std::string directory, int64_t fileSize)
+    : files_(std::move(directory), fileSize, MappedFile::Reservation::AsAppended)
+{}
 
 int64_t TimerLog::append(const TimerLogUnit &unit, std::string &error)
 {
@@ -50,6 +52,8 @@ int64_t TimerLog::append(const TimerLogUnit &unit, std::string &error)
     if (TimerLogUnit::kSize + kMinBlankLength > file->fileSize() - file->wrotePosition()) {
         // The end-of-file marker claims the rest of the file, so the file reads as full.
         const int64_t remaining = file->fileSize() - file->wrotePosition();
+        if (!file->reserveThrough(file->wrotePosition() + kMinBlankLength, error))
+            return -1;
         uint8_t *blank = file->appendTarget() + file->wrotePosition();
         writeInt32(blank, static_cast<int32_t>(remaining));
         writeInt64(blank + 4, 0);
@@ -59,6 +63,9 @@ int64_t TimerLog::append(const TimerLogUnit &unit, std::string &error)
         if (!file)
             return -1;
     }
+    // The file is sparse: a full disk refuses the unit here rather than in the copy (SIGBUS).
+    if (!file->reserveThrough(file->wrotePosition() + TimerLogUnit::kSize, error))
+        return -1;
     const int64_t offset = file->fileFromOffset() + file->wrotePosition();
     unit.encode(file->appendTarget() + file->wrotePosition());
     file->advanceWrote(TimerLogUnit::kSize, file->lastStoreTimestamp());

@@ -156,14 +156,15 @@ private slots:
 
     void chainsFindCollidingKeysNewestFirst()
     {
+        std::string error;
         QTemporaryDir dir;
         auto file = createFile(dir.path().toStdString(), 1, 50); // every key in one slot
         QVERIFY(file);
-        QVERIFY(file->putKey("T#a", 0, kT0));
-        QVERIFY(file->putKey("T#b", 10, kT0 + 1000));
-        QVERIFY(file->putKey("T#a", 20, kT0 + 2500)); // reads back as kT0 + 2000: whole seconds
-        QVERIFY(file->putKey("T#b", 30, kT0 + 3000));
-        QVERIFY(file->putKey("T#a", 40, kT0 + 4000));
+        QVERIFY(file->putKey("T#a", 0, kT0, error));
+        QVERIFY(file->putKey("T#b", 10, kT0 + 1000, error));
+        QVERIFY(file->putKey("T#a", 20, kT0 + 2500, error)); // reads back as kT0 + 2000: whole seconds
+        QVERIFY(file->putKey("T#b", 30, kT0 + 3000, error));
+        QVERIFY(file->putKey("T#a", 40, kT0 + 4000, error));
         QCOMPARE(file->hashSlotCount(), 1);
         QCOMPARE(file->indexCount(), 6);
         QCOMPARE(select(*file, "T#a"), (QList<qint64>{40, 20, 0}));
@@ -178,17 +179,18 @@ private slots:
         // Equal Java hashes ("Aa", "BB") are not told apart: the caller compares the keys.
         QTemporaryDir other;
         auto hashed = createFile(other.path().toStdString(), 100, 10);
-        QVERIFY(hashed->putKey("Aa", 1, kT0) && hashed->putKey("BB", 2, kT0));
+        QVERIFY(hashed->putKey("Aa", 1, kT0, error) && hashed->putKey("BB", 2, kT0, error));
         QCOMPARE(select(*hashed, "Aa"), (QList<qint64>{2, 1}));
     }
 
     void integerMinValueHashIsZero()
     {
+        std::string error;
         QCOMPARE(common::javaStringHashCode("polygenelubricants"), INT32_MIN);
         QCOMPARE(IndexFile::keyHash("polygenelubricants"), 0);
         QTemporaryDir dir;
         auto file = createFile(dir.path().toStdString(), 100, 10);
-        QVERIFY(file->putKey("polygenelubricants", 77, kT0));
+        QVERIFY(file->putKey("polygenelubricants", 77, kT0, error));
         const auto bytes = test::readFile(file->path());
         QCOMPARE(readInt32(&bytes[40]), 1); // slot 0
         QCOMPARE(readInt32(&bytes[40 + 400 + 20]), 0);
@@ -197,9 +199,10 @@ private slots:
 
     void timeRangesExcludeFiles()
     {
+        std::string error;
         QTemporaryDir dir;
         auto file = createFile(dir.path().toStdString(), 100, 10);
-        QVERIFY(file->putKey("T#k", 0, kT0) && file->putKey("T#k", 100, kT0 + 10000));
+        QVERIFY(file->putKey("T#k", 0, kT0, error) && file->putKey("T#k", 100, kT0 + 10000, error));
         QVERIFY(file->isTimeMatched(kT0 - 5, kT0 + 20000));     // covers the file
         QVERIFY(file->isTimeMatched(kT0 + 5000, kT0 + 20000));  // starts inside
         QVERIFY(file->isTimeMatched(kT0 - 5000, kT0));          // ends inside

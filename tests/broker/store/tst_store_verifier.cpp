@@ -111,7 +111,7 @@ private slots:
             std::string error;
             auto index = IndexFile::load(indexPath, 1000, 4000, error);
             QVERIFY2(index, error.c_str());
-            QVERIFY(index->putKey("J#T#TagB", put.wroteOffset, put.storeTimestamp)); // not its tag
+            QVERIFY(index->putKey("J#T#TagB", put.wroteOffset, put.storeTimestamp, error)); // not its tag
             QVERIFY(index->flush(error));
         }
         reader = openReader(root);

@@ -4,11 +4,15 @@
 
 #include "store_test_util.h"
 
+#include "broker/store/index_file.h"
 #include "broker/store/mapped_file.h"
+
+#include <sys/stat.h>
 
 #include <QFile>
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 using namespace mqdesk;
@@ -31,6 +35,26 @@ std::vector<common::StoredMessage> reopenAndRead(const MessageStoreConfig &confi
         return {};
     abnormal = reopened->recoveryReport().abnormal;
     return test::allRecords(reopened->commitLog());
+}
+
+// The blocks the files under `directory` hold on disk, and the bytes they are long.
+struct DiskUse
+{
+    int64_t allocated = 0;
+    int64_t length = 0;
+};
+
+DiskUse diskUseUnder(const std::string &directory)
+{
+    DiskUse use;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(directory)) {
+        struct stat st{};
+        if (entry.is_regular_file() && ::stat(entry.path().c_str(), &st) == 0) {
+            use.allocated += int64_t{st.st_blocks} * 512;
+            use.length += st.st_size;
+        }
+    }
+    return use;
 }
 
 } // namespace
@@ -221,6 +245,36 @@ private slots:
         int64_t next[2] = {0, 0};
         for (const auto &m : records)
             QCOMPARE(m.queueOffset, next[m.queueId]++);
+    }
+
+    // A store takes the disk its records need, as Java's sparse files do: RocketMQ's default
+    // 1 GiB commit-log files (and the one made ahead) and 420 MB index files keep their full
+    // length (store-format §2) but hold only the blocks written or reserved just ahead — also
+    // after a restart, which reserves on from where the files end.
+    void filesTakeTheDiskTheirRecordsNeed()
+    {
+        QTemporaryDir dir;
+        MessageStoreConfig config; // RocketMQ's file sizes
+        config.storePathRootDir = dir.path().toStdString();
+        constexpr int64_t MiB = 1024 * 1024;
+        for (int round = 0; round < 2; ++round) {
+            auto store = test::openStore(config);
+            QVERIFY(store);
+            for (int i = 0; i < 300; ++i) {
+                const auto put = store->putMessage(test::makeMessage("T", 0, bodyFor(i), "key-" + std::to_string(i)));
+                QCOMPARE(put.status, PutMessageStatus::PutOk);
+            }
+            store->waitForDispatch();
+        }
+        const DiskUse log = diskUseUnder(config.commitLogDir());
+        QVERIFY2(log.length >= 1024 * MiB, std::to_string(log.length).c_str());
+        QVERIFY2(log.allocated <= 2 * MiB, std::to_string(log.allocated).c_str());
+        const DiskUse index = diskUseUnder(config.storePathRootDir + "/index");
+        QCOMPARE(index.length, IndexFile::fileSizeFor(config.maxHashSlotNum, config.maxIndexNum));
+        // The header and the 5,000,000 slots (20 MB, written anywhere) are reserved whole.
+        QVERIFY2(index.allocated <= 22 * MiB, std::to_string(index.allocated).c_str());
+        QVERIFY2(diskUseUnder(config.storePathRootDir).allocated <= 26 * MiB,
+                 std::to_string(diskUseUnder(config.storePathRootDir).allocated).c_str());
     }
 
     void knobsAreBrokerConfKeys()
