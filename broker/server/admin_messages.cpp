@@ -19,15 +19,6 @@ using remoting::HeaderReader;
 using remoting::RemotingCommand;
 using remoting::ResponseCode;
 
-namespace {
-
-// BrokerConfig.defaultQueryMaxNum (unique-key lookups) and MessageStoreConfig.maxMsgsNumBatch
-// (the store's cap on any query).
-constexpr int32_t kDefaultQueryMaxNum = 32;
-constexpr int32_t kMaxMessagesPerQuery = 64;
-
-} // namespace
-
 RemotingCommand AdminProcessor::queryMessage(const RemotingCommand &request)
 {
     HeaderReader reader(request.extFields);
@@ -41,9 +32,11 @@ RemotingCommand AdminProcessor::queryMessage(const RemotingCommand &request)
     const bool byTags = reader.optString("indexType") == "T";
     if (!reader.ok())
         return failure(request, ResponseCode::kSystemError, reader.error());
+    // The settings in force (UPDATE_BROKER_CONFIG changes them live, as in Java).
+    const store::MessageStoreConfig &limits = broker_.settings()->store;
     if (uniqueKey)
-        maxNum = kDefaultQueryMaxNum;
-    maxNum = std::clamp(maxNum, 0, kMaxMessagesPerQuery);
+        maxNum = limits.defaultQueryMaxNum;
+    maxNum = std::clamp(maxNum, 0, limits.maxMsgsNumBatch);
 
     store::MessageStore &store = broker_.store();
     const store::QueryMessageResult found = store.queryMessage(topic, key, maxNum, begin, end, byTags && !uniqueKey);

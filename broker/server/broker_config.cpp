@@ -72,7 +72,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"adminBrokerThreadPoolNums", intField(&C::adminBrokerThreadPoolNums, 1)},
         {"sendThreadPoolQueueCapacity", intField(&C::sendThreadPoolQueueCapacity, 1)},
         {"pullThreadPoolQueueCapacity", intField(&C::pullThreadPoolQueueCapacity, 1)},
-        {"channelNotActiveInterval", intField(&C::channelNotActiveInterval, 1000)},
+        {"channelExpiredTimeout", intField(&C::channelExpiredTimeout, int64_t{1000})},
         {"serverMaxConnections", intField(&C::serverMaxConnections, 0)},
         {"writeBufferHighWaterMark", intField(&C::writeBufferHighWaterMark, int64_t{0})},
         {"serverMaxQueuedWriteBytes", intField(&C::serverMaxQueuedWriteBytes, int64_t{0})},

@@ -108,7 +108,9 @@ struct BrokerConfig
     int adminBrokerThreadPoolNums = 2;
     int sendThreadPoolQueueCapacity = 10000;
     int pullThreadPoolQueueCapacity = 100000;
-    int channelNotActiveInterval = 120000; // ms without a heartbeat before a client is dropped
+    // ms a consumer may go without a heartbeat before it is dropped and its connection closed
+    // (Java's ConsumerManager; producers: 120 s, fixed as in Java). Read by each scan (10 s).
+    int64_t channelExpiredTimeout = 120000;
     // Client connections open at once; one more is closed at once with a warning (0: no limit).
     // MQDesk's key, named like NettyServerConfig's server* settings. Read at start.
     int serverMaxConnections = 10000;

@@ -381,10 +381,11 @@ void BrokerController::onConnectionClosed(uint64_t connectionId)
 void BrokerController::scanNotActiveClients()
 {
     const int64_t now = common::wallMillis();
-    const int32_t interval = brokerConfig().channelNotActiveInterval;
-    for (const std::string &group : consumers_->scanNotActive(now, interval))
+    // Java's ConsumerManager takes channelExpiredTimeout; its ProducerManager a fixed 120 s.
+    constexpr int64_t kProducerExpiredTimeout = 120000;
+    for (const std::string &group : consumers_->scanNotActive(now, brokerConfig().channelExpiredTimeout))
         notifyConsumerIdsChanged(group);
-    producers_->scanNotActive(now, interval);
+    producers_->scanNotActive(now, kProducerExpiredTimeout);
 }
 
 void BrokerController::notifyConsumerIdsChanged(const std::string &group)
@@ -502,7 +503,7 @@ bool isLiveKey(std::string_view key)
         "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
-        "channelNotActiveInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
+        "channelExpiredTimeout", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
         "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum",
         // read by each request or scheduler turn from the settings in force
         "useServerSideResetOffset", "popFromRetryProbability", "popFromRetryProbabilityForPriority",
@@ -510,7 +511,7 @@ bool isLiveKey(std::string_view key)
         "enableNotifyAfterPopOrderLockRelease", "enablePopBufferMerge", "enableSingleTopicRegister",
         "enableSplitRegistration", "splitRegistrationSize", "estimateAccumulation",
         "maxTransferBytesOnMessageInMemory", "maxTransferCountOnMessageInMemory", "maxTransferBytesOnMessageInDisk",
-        "maxTransferCountOnMessageInDisk", "accessMessageInMemoryMaxRatio"};
+        "maxTransferCountOnMessageInDisk", "accessMessageInMemoryMaxRatio", "maxMsgsNumBatch", "defaultQueryMaxNum"};
     return live.contains(key);
 }
 

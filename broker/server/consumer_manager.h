@@ -3,7 +3,7 @@
 // The consumer groups seen through heartbeats (RocketMQ's ConsumerManager and
 // ConsumerGroupInfo): per group its live client channels, its subscriptions and how it
 // consumes. A group's channel set changing (a client joins, leaves, closes its connection or
-// goes silent for channelNotActiveInterval) is what NOTIFY_CONSUMER_IDS_CHANGED announces.
+// goes silent for channelExpiredTimeout) is what NOTIFY_CONSUMER_IDS_CHANGED announces.
 // Thread-safe.
 
 #include "broker/remoting/protocol/client_data.h"

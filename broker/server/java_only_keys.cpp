@@ -52,7 +52,6 @@ constexpr JavaOnlyReason kCompaction{
               "normal topic does"};
 constexpr JavaOnlyReason kConsumeQueueExtSizes{NoEffect, "sizes the consume-queue extension files, which MQDesk does not write"};
 constexpr JavaOnlyReason kBatchCqSearch{NoEffect, "caches where Java's BatchCQ files start: MQDesk binary-searches the files themselves"};
-constexpr JavaOnlyReason kIndexQueryCap{NoEffect, "caps Java's index queries at 64 messages: MQDesk answers up to the request's maxNum"};
 constexpr JavaOnlyReason kColdData{NoEffect, "throttles reads of data outside the page cache: MQDesk does not throttle cold reads"};
 constexpr JavaOnlyReason kPopInternals{
     NoEffect, "paces Java's POP checkpoint buffer, long-polling tables and revive scans: MQDesk writes checkpoints and acks "
@@ -72,7 +71,8 @@ constexpr JavaOnlyReason kClients{
               "its connection closes or its heartbeats stop)"};
 constexpr JavaOnlyReason kLite{
     NoEffect, "paces Java's lite-topic event dispatch: MQDesk wakes a lite consumer when a message of its lite topics arrives"};
-constexpr JavaOnlyReason kLimits{NoEffect, "a limit of Java's reads that MQDesk sets itself (queries, pulls)"};
+constexpr JavaOnlyReason kLimits{
+    NoEffect, "a limit Java 5.5 defines but its broker never reads (the tiered store's fetcher only): no client can tell"};
 constexpr JavaOnlyReason kStoreUpkeep{
     NoEffect, "upkeep of Java's store and config files (mapped-file swapping, recovery scans, deletion pacing, offset "
               "persistence, paths of Java's install): MQDesk's store does these its own way on the same files"};
@@ -123,7 +123,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"brokerNotActiveTimeoutMillis", "10000", &kReplicationTuning},
     {"brokerRole", "ASYNC_MASTER", &kReplication},
     {"cgColdReadThreshold", "3145728", &kColdData},
-    {"channelExpiredTimeout", "120000", &kClients},
+    {"channelNotActiveInterval", "60000", &kNetty},
     {"checkCommitLogOffsetOnRecover", "false", &kStoreUpkeep},
     {"checkSyncStateSetPeriod", "5000", &kReplicationTuning},
     {"cleanOfflineBrokerInterval", "30000", &kRegistration},
@@ -182,7 +182,6 @@ constexpr JavaOnlyKey kKeys[] = {
     {"debugLockEnable", "false", &kMetrics},
     {"defaultMessageRequestMode", "PULL", &kPopBehaviour},
     {"defaultPopShareQueueNum", "-1", &kPopBehaviour},
-    {"defaultQueryMaxNum", "32", &kLimits},
     {"delayOffsetUpdateVersionStep", "200", &kStoreUpkeep},
     {"deleteCommitLogFilesInterval", "100", &kStoreUpkeep},
     {"deleteConsumeQueueFilesInterval", "100", &kStoreUpkeep},
@@ -304,7 +303,6 @@ constexpr JavaOnlyKey kKeys[] = {
     {"maxFilterMessageSize", "16000", &kFilterBitmap},
     {"maxHaTransferByteInSecond", "104857600", &kReplicationTuning},
     {"maxMessageFilterNumForNotification", "64", &kFilterBitmap},
-    {"maxMsgsNumBatch", "64", &kIndexQueryCap},
     {"maxOffsetMapSize", "104857600", &kCompaction},
     {"maxPopPollingSize", "100000", &kPopInternals},
     {"maxReconnectIntervalTimeSeconds", "60", &kNetty},

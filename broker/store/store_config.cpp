@@ -86,6 +86,8 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"maxLmqConsumeQueueNum", intField(&C::maxLmqConsumeQueueNum, 0)},
         {"maxTransferBytesOnMessageInMemory", intField(&C::maxTransferBytesOnMessageInMemory, 1)},
         {"maxTransferCountOnMessageInMemory", intField(&C::maxTransferCountOnMessageInMemory, 1)},
+        {"maxMsgsNumBatch", intField(&C::maxMsgsNumBatch, 1)},
+        {"defaultQueryMaxNum", intField(&C::defaultQueryMaxNum, 1)},
         {"maxTransferBytesOnMessageInDisk", intField(&C::maxTransferBytesOnMessageInDisk, 1)},
         {"maxTransferCountOnMessageInDisk", intField(&C::maxTransferCountOnMessageInDisk, 1)},
         {"accessMessageInMemoryMaxRatio", intField(&C::accessMessageInMemoryMaxRatio, 0)},

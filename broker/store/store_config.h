@@ -105,6 +105,12 @@ struct MessageStoreConfig
     int maxTransferCountOnMessageInDisk = 8;
     int accessMessageInMemoryMaxRatio = 40;
 
+    // Message queries by key (QUERY_MESSAGE): at most maxMsgsNumBatch messages whatever the
+    // request's maxNum, and defaultQueryMaxNum for a lookup by unique key (message id), as
+    // Java's IndexService and QueryMessageProcessor. Read by each query.
+    int maxMsgsNumBatch = 64;
+    int defaultQueryMaxNum = 32;
+
     // Timer messages (RocketMQ 5's TimerMessageStore, store-format §12.2–12.3). The wheel holds
     // 2 × 7 × 86400 slots of timerPrecisionMs each whatever the precision, so a finer precision
     // shortens how far ahead the wheel reaches (timerRollWindowSlot is counted in slots too).

@@ -475,6 +475,18 @@ private slots:
         QCOMPARE(records.size(), size_t{1});
         QCOMPARE(records[0].bodyText(), std::string("first"));
 
+        // maxMsgsNumBatch caps every query whatever its maxNum, defaultQueryMaxNum is a lookup
+        // by message id's maxNum; both live, as in Java.
+        QCOMPARE(decodeRecords(query("shared", 0, now + 3600000, true).body).size(), size_t{2});
+        RemotingCommand limits = request(RequestCode::kUpdateBrokerConfig);
+        setBodyText(limits, "maxMsgsNumBatch=1\n");
+        QCOMPARE(broker.call(limits).code, ResponseCode::kSuccess);
+        QCOMPARE(decodeRecords(query("shared", 0, now + 3600000).body).size(), size_t{1});
+        setBodyText(limits, "maxMsgsNumBatch=64\ndefaultQueryMaxNum=1\n");
+        QCOMPARE(broker.call(limits).code, ResponseCode::kSuccess);
+        QCOMPARE(decodeRecords(query("shared", 0, now + 3600000).body).size(), size_t{2});
+        QCOMPARE(decodeRecords(query("shared", 0, now + 3600000, true).body).size(), size_t{1});
+
         RemotingCommand none = query("shared", 0, 1000);
         QCOMPARE(none.code, ResponseCode::kQueryNotFound);
         QCOMPARE(*none.remark, std::string("can not find message, maybe time range not correct"));

@@ -131,6 +131,9 @@ private slots:
         QCOMPARE(controller.store().commitLog().flushIntervalCommitLog(), 77);
         QCOMPARE(controller.store().commitLog().flushDiskType(), store::FlushDiskType::SyncFlush);
         QVERIFY(controller.configText().find("flushIntervalCommitLog=77\n") != std::string::npos);
+        // Read by each scan of the client tables.
+        QCOMPARE(controller.updateConfig({{"channelExpiredTimeout", "30000"}}), std::string());
+        QCOMPARE(controller.brokerConfig().channelExpiredTimeout, int64_t{30000});
         // Read only at start: refused by name, and nothing of the request is applied.
         for (const char *key : {"maxMessageSize", "mappedFileSizeConsumeQueue", "sendMessageThreadPoolNums",
                                 "autoCreateTopicEnable", "aclEnable", "listenPort", "storePathRootDir"}) {
