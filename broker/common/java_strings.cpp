@@ -1,6 +1,8 @@
 #include "broker/common/java_strings.h"
 
 #include <charconv>
+#include <cstdio>
+#include <ctime>
 #include <string>
 #include <strings.h>
 
@@ -67,6 +69,22 @@ std::optional<int32_t> parseJavaInt(std::string_view text) { return parseJavaInt
 bool parseJavaBoolean(std::string_view text)
 {
     return text.size() == 4 && strncasecmp(text.data(), "true", 4) == 0;
+}
+
+std::string javaHumanTime(int64_t epochMillis)
+{
+    int64_t millis = epochMillis % 1000;
+    auto seconds = static_cast<std::time_t>(epochMillis / 1000);
+    if (millis < 0) {
+        millis += 1000;
+        --seconds;
+    }
+    std::tm local{};
+    localtime_r(&seconds, &local);
+    char text[96]; // room for any int fields
+    std::snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d,%03d", local.tm_year + 1900, local.tm_mon + 1,
+                  local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, static_cast<int>(millis));
+    return text;
 }
 
 } // namespace mqdesk::common

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,9 @@ std::optional<int32_t> parseJavaInt(std::string_view text);
 
 // Boolean.parseBoolean: "true" in any case is true, everything else false.
 bool parseJavaBoolean(std::string_view text);
+
+// RocketMQ's UtilAll.timeMillisToHumanString2: epoch milliseconds as local time,
+// "yyyy-MM-dd HH:mm:ss,SSS" (remarks that name a moment).
+std::string javaHumanTime(int64_t epochMillis);
 
 } // namespace mqdesk::common

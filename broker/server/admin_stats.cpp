@@ -375,7 +375,7 @@ RemotingCommand AdminProcessor::getBrokerRuntimeInfo(const RemotingCommand &requ
 
     put("bootTimestamp", broker_.bootTimestamp());
     put("runtime", runtimeText(now - broker_.bootTimestamp()));
-    put("startAcceptSendRequestTimeStamp", 0); // MQDesk accepts sends as soon as it serves
+    put("startAcceptSendRequestTimeStamp", broker_.brokerConfig().startAcceptSendRequestTimeStamp);
     put("earliestMessageTimeStamp", store.earliestMessageTime());
     put("dispatchBehindBytes", store.dispatchBehindBytes());
     put("commitLogMinOffset", log.minOffset());

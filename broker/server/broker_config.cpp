@@ -73,6 +73,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"sendThreadPoolQueueCapacity", intField(&C::sendThreadPoolQueueCapacity, 1)},
         {"pullThreadPoolQueueCapacity", intField(&C::pullThreadPoolQueueCapacity, 1)},
         {"channelExpiredTimeout", intField(&C::channelExpiredTimeout, int64_t{1000})},
+        {"startAcceptSendRequestTimeStamp", intField(&C::startAcceptSendRequestTimeStamp, int64_t{0})},
         {"serverMaxConnections", intField(&C::serverMaxConnections, 0)},
         {"writeBufferHighWaterMark", intField(&C::writeBufferHighWaterMark, int64_t{0})},
         {"serverMaxQueuedWriteBytes", intField(&C::serverMaxQueuedWriteBytes, int64_t{0})},

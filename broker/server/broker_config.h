@@ -111,6 +111,9 @@ struct BrokerConfig
     // ms a consumer may go without a heartbeat before it is dropped and its connection closed
     // (Java's ConsumerManager; producers: 120 s, fixed as in Java). Read by each scan (10 s).
     int64_t channelExpiredTimeout = 120000;
+    // Sends, replies and recalls before this moment (epoch ms) are refused, as Java's: a broker
+    // started early to be warmed or inspected before it takes traffic. Live.
+    int64_t startAcceptSendRequestTimeStamp = 0;
     // Client connections open at once; one more is closed at once with a warning (0: no limit).
     // MQDesk's key, named like NettyServerConfig's server* settings. Read at start.
     int serverMaxConnections = 10000;

@@ -503,7 +503,7 @@ bool isLiveKey(std::string_view key)
         "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
-        "channelExpiredTimeout", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
+        "channelExpiredTimeout", "startAcceptSendRequestTimeStamp", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
         "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum",
         // read by each request or scheduler turn from the settings in force
         "useServerSideResetOffset", "popFromRetryProbability", "popFromRetryProbabilityForPriority",

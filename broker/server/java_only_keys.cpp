@@ -407,7 +407,6 @@ constexpr JavaOnlyKey kKeys[] = {
     {"socksProxyConfig", "{}", &kNetty},
     {"spinLockCollisionRetreatOptimalDegree", "1000", &kThreads},
     {"splitMetadataSize", "2000", &kStoreUpkeep},
-    {"startAcceptSendRequestTimeStamp", "0", &kStoreUpkeep},
     {"statRocksDBCQIntervalSec", "10", &kRocksdbTuning},
     {"statefulAuthenticationCacheExpiredSecond", "60", &kAuthCaches},
     {"statefulAuthenticationCacheMaxNum", "10000", &kAuthCaches},

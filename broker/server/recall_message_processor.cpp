@@ -76,6 +76,8 @@ void RecallMessageProcessor::process(const remoting::RequestContext &context, Re
     const BrokerConfig &config = broker_.brokerConfig();
     if (!config.recallMessageEnable)
         return fail(ResponseCode::kNoPermission, "recall failed, operation is forbidden");
+    if (common::wallMillis() < config.startAcceptSendRequestTimeStamp)
+        return fail(ResponseCode::kServiceNotAvailable, "recall failed, broker service not available");
     if ((config.brokerPermission & 2) == 0)
         return fail(ResponseCode::kServiceNotAvailable, "recall failed, broker service not available");
     if (!broker_.topics().find(topicName))

@@ -1,6 +1,7 @@
 #include "broker/server/send_header.h"
 
 #include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/record_codec.h"
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
@@ -85,6 +86,9 @@ bool checkSendTarget(BrokerController &broker, const SendHeader &header, const s
         remark = std::move(why);
         return false;
     };
+    // Java's preSend, before msgCheck.
+    if (const int64_t start = broker.brokerConfig().startAcceptSendRequestTimeStamp; common::wallMillis() < start)
+        return refuse(ResponseCode::kSystemError, "broker unable to service, until " + common::javaHumanTime(start));
     if ((broker.brokerConfig().brokerPermission & 2) == 0)
         return refuse(ResponseCode::kNoPermission, "the broker[" + broker.brokerAddress() + "] sending message is forbidden");
     // Java refuses properties its int16 PROPERTIESLEN cannot hold (the store checks the final

@@ -47,7 +47,8 @@ struct SendTarget
     int32_t queueId = 0;
 };
 
-// Java's msgCheck, shared by sends and replies: the broker writable, the properties within what
+// Java's preSend and msgCheck, shared by sends and replies: startAcceptSendRequestTimeStamp
+// passed, the broker writable, the properties within what
 // PROPERTIESLEN holds, the topic not one clients may not send to, existing or created from the
 // template (a %RETRY% topic with one queue), writable, the queue in range. False with the
 // response code and Java's remark of the first check that fails.

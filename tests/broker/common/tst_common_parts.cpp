@@ -10,6 +10,7 @@
 #include "broker/common/message_properties.h"
 #include "broker/common/properties_file.h"
 
+#include <ctime>
 #include <thread>
 
 using namespace mqdesk::common;
@@ -184,6 +185,24 @@ private slots:
         QVERIFY(parseJavaBoolean("true") && parseJavaBoolean("TRUE") && parseJavaBoolean("tRuE"));
         for (const char *notTrue : {"", "1", "yes", "true ", " true", "truee", "t"})
             QVERIFY2(!parseJavaBoolean(notTrue), notTrue);
+    }
+
+    // UtilAll.timeMillisToHumanString2, in the process's time zone as Java's Calendar.
+    void momentsReadAsJavaPrintsThem()
+    {
+        const QByteArray zone = qgetenv("TZ");
+        qputenv("TZ", "UTC");
+        ::tzset();
+        QCOMPARE(javaHumanTime(1700000000123), std::string("2023-11-14 22:13:20,123"));
+        QCOMPARE(javaHumanTime(-1), std::string("1969-12-31 23:59:59,999"));
+        qputenv("TZ", "CST-8"); // POSIX form: no tzdata needed
+        ::tzset();
+        QCOMPARE(javaHumanTime(1700000000123), std::string("2023-11-15 06:13:20,123"));
+        if (zone.isNull())
+            qunsetenv("TZ");
+        else
+            qputenv("TZ", zone);
+        ::tzset();
     }
 };
 

@@ -5,6 +5,8 @@
 #include "admin_test_util.h"
 #include "broker_test_util.h"
 
+#include "broker/common/clock.h"
+#include "broker/common/java_strings.h"
 #include "broker/common/message_id.h"
 #include "broker/common/message_properties.h"
 #include "broker/common/record_codec.h"
@@ -342,6 +344,26 @@ private slots:
         response = broker.call(RemotingCommand::createRequest(4242));
         QCOMPARE(response.code, ResponseCode::kRequestCodeNotSupported);
         QVERIFY(response.remark.value_or("").find("4242") != std::string::npos);
+    }
+
+    // startAcceptSendRequestTimeStamp (live): sends before it are refused with Java's remark
+    // naming the moment, and the runtime info shows it.
+    void sendsWaitForTheStartAcceptTime()
+    {
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        const int64_t start = common::wallMillis() + 3600000;
+        RemotingCommand update = test::request(RequestCode::kUpdateBrokerConfig);
+        test::setBodyText(update, "startAcceptSendRequestTimeStamp=" + std::to_string(start) + "\n");
+        QCOMPARE(broker.call(update).code, ResponseCode::kSuccess);
+        RemotingCommand response = broker.call(sendV2("StartAccept", 0, "early"));
+        QCOMPARE(response.code, ResponseCode::kSystemError);
+        QCOMPARE(response.remark.value_or(""), "broker unable to service, until " + common::javaHumanTime(start));
+        QCOMPARE(test::runtimeInfoOf(broker)["startAcceptSendRequestTimeStamp"], std::to_string(start));
+        test::setBodyText(update, "startAcceptSendRequestTimeStamp=0\n");
+        QCOMPARE(broker.call(update).code, ResponseCode::kSuccess);
+        QCOMPARE(broker.call(sendV2("StartAccept", 0, "now")).code, ResponseCode::kSuccess);
     }
 
     void heartbeatRegistersGroupAndRetryTopic()
