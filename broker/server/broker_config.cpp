@@ -32,6 +32,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"useServerSideResetOffset", boolField(&C::useServerSideResetOffset)},
         {"reviveQueueNum", intField(&C::reviveQueueNum, 1)},
         {"popFromRetryProbability", intField(&C::popFromRetryProbability, 0)},
+        {"initPopOffsetByCheckMsgInMem", boolField(&C::initPopOffsetByCheckMsgInMem)},
         {"popFromRetryProbabilityForPriority", intField(&C::popFromRetryProbabilityForPriority, 0)},
         {"priorityOrderAsc", boolField(&C::priorityOrderAsc)},
         {"maxLiteSubscriptionCount", intField(&C::maxLiteSubscriptionCount, int64_t{1})},

@@ -43,6 +43,10 @@ struct BrokerConfig
     // the group's retry topic first.
     int reviveQueueNum = 8;
     int popFromRetryProbability = 20;
+    // Where a POP group without an offset starts (initMode MAX): at 0 when the queue still holds
+    // its first message (Java also asks whether it is in the page cache; MQDesk takes it as
+    // there), else at the last message. false: at the last message always. Live.
+    bool initPopOffsetByCheckMsgInMem = true;
     // Priority messages (RocketMQ 5.4): a pop of a PRIORITY topic reads the retry topic first this
     // often in 100 (its retries otherwise come after every queue), and reads the queues from the
     // highest id down (priorityOrderAsc: a higher priority value is served first) or from 0 up.

@@ -506,7 +506,7 @@ bool isLiveKey(std::string_view key)
         "channelExpiredTimeout", "startAcceptSendRequestTimeStamp", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
         "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum",
         // read by each request or scheduler turn from the settings in force
-        "useServerSideResetOffset", "popFromRetryProbability", "popFromRetryProbabilityForPriority",
+        "useServerSideResetOffset", "popFromRetryProbability", "initPopOffsetByCheckMsgInMem", "popFromRetryProbabilityForPriority",
         "priorityOrderAsc", "liteSubscriptionCheckTimeoutMills", "liteTtlCheckInterval", "minLiteTTl",
         "enableNotifyAfterPopOrderLockRelease", "enablePopBufferMerge", "enableSingleTopicRegister",
         "enableSplitRegistration", "splitRegistrationSize", "estimateAccumulation",

@@ -270,7 +270,6 @@ constexpr JavaOnlyKey kKeys[] = {
     {"indexFileReadEnable", "true", &kContainers},
     {"indexFileWriteEnable", "true", &kContainers},
     {"indexRocksDBEnable", "false", &kRocksdb},
-    {"initPopOffsetByCheckMsgInMem", "true", &kPopInternals},
     {"isolateLogEnable", "false", &kMetrics},
     {"iteratorWhenUseRocksdbConsumeQueue", "true", &kRocksdbTuning},
     {"liteEventCheckInterval", "10000", &kLite},

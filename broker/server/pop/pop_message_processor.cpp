@@ -159,7 +159,8 @@ private:
             return offset;
         store::MessageStore &store = broker_.store();
         const int64_t min = store.minOffsetInQueue(topic, queueId);
-        if (header_.initMode == kInitModeMin || isRetryTopic(topic) || min <= 0)
+        const bool fromStart = min <= 0 && broker_.brokerConfig().initPopOffsetByCheckMsgInMem;
+        if (header_.initMode == kInitModeMin || isRetryTopic(topic) || fromStart)
             offset = min; // a fresh queue's whole backlog goes to a new group (Java's in-memory check)
         else
             offset = std::max<int64_t>(store.maxOffsetInQueue(topic, queueId) - 1, 0);

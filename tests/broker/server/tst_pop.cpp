@@ -307,6 +307,27 @@ private slots:
         QVERIFY(reviveProgress >= 0);
     }
 
+    // A new group popping with initMode MAX starts at 0 while the queue still holds its first
+    // message (initPopOffsetByCheckMsgInMem), else at the last message, as Java's getInitOffset.
+    void aNewGroupStartsWhereJavaStartsIt()
+    {
+        TestBroker broker(fastTimers);
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(test::createTopic("InitTopic", 1)).code, ResponseCode::kSuccess);
+        sendMessages(broker, "InitTopic", 3, 0);
+        const auto popFromMax = [&](const std::string &group) {
+            RemotingCommand command = popRequest(group, "InitTopic", -1, 6000, 0);
+            command.extFields.set("initMode", "1");
+            return toAnswer(broker.call(std::move(command), 30000));
+        };
+        QCOMPARE(bodies(popFromMax("FromStart").messages), (std::set<std::string>{"m0", "m1", "m2"}));
+        RemotingCommand update = request(RequestCode::kUpdateBrokerConfig);
+        test::setBodyText(update, "initPopOffsetByCheckMsgInMem=false\n");
+        QCOMPARE(broker.call(update).code, ResponseCode::kSuccess);
+        QCOMPARE(bodies(popFromMax("FromLast").messages), (std::set<std::string>{"m2"}));
+    }
+
     void changeInvisibleTimeBringsAMessageBackSooner()
     {
         TestBroker broker(fastTimers);
