@@ -33,8 +33,6 @@ constexpr JavaOnlyReason kPopBehaviour{
 constexpr JavaOnlyReason kTimerBehaviour{
     OnlyJavasDefault, "a timer behaviour MQDesk serves as Java's default only (delay levels through the schedule topic, "
                       "delete keys without the topic)"};
-constexpr JavaOnlyReason kConsumeQueueExt{
-    OnlyJavasDefault, "the consume-queue extension files (filter bit maps), which MQDesk does not write"};
 constexpr JavaOnlyReason kFilterRetry{
     OnlyJavasDefault, "SQL92 filters applied to retry messages: MQDesk delivers retries unfiltered, as Java's default"};
 constexpr JavaOnlyReason kAddressServer{
@@ -42,14 +40,19 @@ constexpr JavaOnlyReason kAddressServer{
 
 // Accepted with no effect.
 constexpr JavaOnlyReason kReplicationTuning{
-    NoEffect, "tunes replication or Controller mode (ports, heartbeats, epochs, transfer limits), which an MQDesk broker "
-              "does not have"};
+    NoEffect, "tunes replication or Controller mode (ports, heartbeats, epochs, transfer limits, a slave acting as "
+              "master sending on to another broker, order locks taken by a quorum of replicas), which an MQDesk broker "
+              "does not have: it is a master without replicas, its own quorum"};
 constexpr JavaOnlyReason kRocksdbTuning{NoEffect, "tunes a RocksDB store MQDesk does not have"};
 constexpr JavaOnlyReason kAuthCaches{
     NoEffect, "sizes Java's ACL 2.0 caches: MQDesk reads users and ACLs from its store and keeps them in memory"};
 constexpr JavaOnlyReason kCompaction{
     NoEffect, "log compaction of compaction topics, which MQDesk does not run: such a topic keeps every message, as a "
               "normal topic does"};
+constexpr JavaOnlyReason kConsumeQueueExt{
+    NoEffect, "the consume-queue extension files (filter bit maps beside the entries), which MQDesk does not write: its "
+              "queues hold plain tags codes, which Java reads with the extension on or off, and filtering is exact "
+              "without them"};
 constexpr JavaOnlyReason kConsumeQueueExtSizes{NoEffect, "sizes the consume-queue extension files, which MQDesk does not write"};
 constexpr JavaOnlyReason kBatchCqSearch{NoEffect, "caches where Java's BatchCQ files start: MQDesk binary-searches the files themselves"};
 constexpr JavaOnlyReason kColdData{NoEffect, "throttles reads of data outside the page cache: MQDesk does not throttle cold reads"};
@@ -224,7 +227,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"enablePopMetrics", "true", &kMetrics},
     {"enableReconnectForGoAway", "true", &kNetty},
     {"enableRegisterProducer", "true", &kRegistration},
-    {"enableRemoteEscape", "false", &kPopBehaviour},
+    {"enableRemoteEscape", "false", &kReplicationTuning},
     {"enableRemotingMetrics", "true", &kMetrics},
     {"enableRequestMetrics", "true", &kMetrics},
     {"enableRetryTopicV2", "false", &kPopBehaviour},
@@ -286,7 +289,7 @@ constexpr JavaOnlyKey kKeys[] = {
     {"loadBalancePollNameServerInterval", "30000", &kRegistration},
     {"loadBalanceProcessorThreadPoolNums", "32", &kThreads},
     {"loadBalanceThreadPoolQueueCapacity", "100000", &kThreads},
-    {"lockInStrictMode", "false", &kContainers},
+    {"lockInStrictMode", "false", &kReplicationTuning},
     {"logicQueueForceSwapMapInterval", "43200000", &kStoreUpkeep},
     {"logicQueueSwapMapInterval", "3600000", &kStoreUpkeep},
     {"logicQueueSwapMapReserveFileNum", "20", &kStoreUpkeep},

@@ -191,6 +191,20 @@ private slots:
                       unknown, error),
                  error.c_str());
         QCOMPARE(unknown, std::vector<std::string>{"noSuchKey"});
+        // What RocketMQ's own integration tests set on their brokers (IntegrationTestBase,
+        // BaseConf, the POP and lock tests) starts MQDesk.
+        QVERIFY2(load("enablePropertyFilter=true\nenableCalcFilterBitMap=true\nappendAckAsync=true\nappendCkAsync=true\n"
+                      "recallMessageEnable=true\nenableConsumeQueueExt=true\nloadBalancePollNameServerInterval=500\n"
+                      "mappedFileSizeCommitLog=104857600\nmaxIndexNum=1000\nmaxHashSlotNum=4000\n"
+                      "deleteWhen=01;02;03;04;05;06;07;08;09;10;11;12;13;14;15;16;17;18;19;20;21;22;23;00\n"
+                      "maxTransferCountOnMessageInMemory=1024\nmaxTransferCountOnMessageInDisk=1024\nhaListenPort=0\n"
+                      "enableSingleTopicRegister=true\nenablePopBufferMerge=true\nenableSplitRegistration=true\n"
+                      "compatibleWithOldNameSrv=false\nlockInStrictMode=true\nenableRemoteEscape=true\n"
+                      "enableBuildConsumeQueueConcurrently=true\nconsumerOffsetUpdateVersionStep=1\n"
+                      "delayOffsetUpdateVersionStep=1\nenableNotifyAfterPopOrderLockRelease=true\n",
+                      unknown, error),
+                 error.c_str());
+        QVERIFY(unknown.empty());
         const std::pair<const char *, const char *> refused[] = {
             {"brokerRole=SLAVE", "replicas"}, {"brokerRole=SYNC_MASTER", "replicas"}, {"enableControllerMode=true", "Controller"},
             {"storeType=defaultRocksDB", "RocksDB"}, {"enableRetryTopicV2=true", "V1 retry topics"},
