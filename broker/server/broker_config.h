@@ -33,7 +33,11 @@ struct BrokerConfig
 
     bool autoCreateTopicEnable = true;
     int defaultTopicQueueNums = 8;
+    // A group nobody created is created on first use (heartbeat, pull, pop, send back) when
+    // autoCreateSubscriptionGroup is on, and a system group (CID_RMQ_SYS_…) also when
+    // enableCreateSysGroup is (Java's findSubscriptionGroupConfig): createsGroupOnUse().
     bool autoCreateSubscriptionGroup = true;
+    bool enableCreateSysGroup = true;
     // INVOKE_BROKER_TO_RESET_OFFSET resets on the broker (the consumers' next pull or pop of a
     // queue is answered PULL_OFFSET_MOVED to the new offset, their commits of the old one
     // refused meanwhile), as Java 5.x does by default; false: the 4.x way, the consumers told
@@ -115,6 +119,9 @@ struct BrokerConfig
     // ms a consumer may go without a heartbeat before it is dropped and its connection closed
     // (Java's ConsumerManager; producers: 120 s, fixed as in Java). Read by each scan (10 s).
     int64_t channelExpiredTimeout = 120000;
+    // How often consumer offsets are written to config/consumerOffset.json (ms; the scheduler
+    // looks once a second). Live.
+    int flushConsumerOffsetInterval = 5000;
     // Sends, replies and recalls before this moment (epoch ms) are refused, as Java's: a broker
     // started early to be warmed or inspected before it takes traffic. Live.
     int64_t startAcceptSendRequestTimeStamp = 0;
@@ -200,6 +207,12 @@ struct BrokerConfig
     std::string set(std::string_view key, std::string_view value);
     bool knows(std::string_view key) const;
     std::vector<std::pair<std::string, std::string>> toProperties() const;
+
+    bool createsGroupOnUse(std::string_view group) const
+    {
+        return !group.empty()
+               && (autoCreateSubscriptionGroup || (enableCreateSysGroup && group.starts_with("CID_RMQ_SYS_")));
+    }
 };
 
 // Both configs of a broker, read from one broker.conf.

@@ -47,7 +47,7 @@ using remoting::RemotingCommand;
 using remoting::RequestCode;
 using remoting::ResponseCode;
 
-// Once a second: statistics; every 5 s offsets; every 10 s silent clients (and lite
+// Once a second: statistics; every flushConsumerOffsetInterval (5 s) offsets; every 10 s silent clients (and lite
 // subscriptions no longer sent); every
 // registerNameServerPeriod the NameServer registration.
 class BrokerScheduler : public common::ServiceThread
@@ -69,7 +69,7 @@ protected:
                 break;
             const int64_t now = common::steadyMicros() / 1000;
             broker_.stats().sample(common::wallMillis());
-            if (now - lastOffsets >= 5000) {
+            if (now - lastOffsets >= broker_.brokerConfig().flushConsumerOffsetInterval) {
                 lastOffsets = now;
                 broker_.persistConsumerOffsets();
             }
@@ -500,10 +500,10 @@ namespace {
 bool isLiveKey(std::string_view key)
 {
     static const std::set<std::string_view> live = {
-        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
+        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "enableCreateSysGroup", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
-        "channelExpiredTimeout", "startAcceptSendRequestTimeStamp", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
+        "channelExpiredTimeout", "startAcceptSendRequestTimeStamp", "flushConsumerOffsetInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",
         "flushIntervalCommitLog", "writeWithoutMmap", "enableLmqQuota", "maxLmqConsumeQueueNum",
         // read by each request or scheduler turn from the settings in force
         "useServerSideResetOffset", "popFromRetryProbability", "initPopOffsetByCheckMsgInMem", "popFromRetryProbabilityForPriority",

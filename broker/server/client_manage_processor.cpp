@@ -146,7 +146,7 @@ void ClientManageProcessor::heartbeat(const remoting::RequestContext &context, R
     std::vector<std::string> changedGroups;
     for (const remoting::ConsumerData &consumer : heartbeat.consumerDataSet) {
         auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(consumer.groupName);
-        if (!group && broker_.brokerConfig().autoCreateSubscriptionGroup) {
+        if (!group && broker_.brokerConfig().createsGroupOnUse(consumer.groupName)) {
             store::SubscriptionGroupConfig created;
             created.groupName = consumer.groupName;
             broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);

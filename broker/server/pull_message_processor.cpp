@@ -7,6 +7,7 @@
 #include "broker/remoting/protocol/header_fields.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/broker_stats.h"
 #include "broker/server/consumer_manager.h"
 #include "broker/server/pull_request_hold_service.h"
@@ -166,15 +167,7 @@ void PullMessageProcessor::processRequest(const remoting::RequestContext &contex
     if ((config.brokerPermission & 4) == 0)
         return refuse(ResponseCode::kNoPermission, "the broker[" + broker_.brokerAddress() + "] pulling message is forbidden");
 
-    auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(header.consumerGroup);
-    if (!group && config.autoCreateSubscriptionGroup && !header.consumerGroup.empty()) {
-        store::SubscriptionGroupConfig created;
-        created.groupName = header.consumerGroup;
-        broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
-        if (!broker_.subscriptionGroups().persist(error))
-            spdlog::error("pull: cannot persist the new subscription group {}: {}", header.consumerGroup, error);
-        group = created;
-    }
+    const auto group = findOrCreateSubscriptionGroup(broker_, header.consumerGroup);
     if (!group)
         return refuse(ResponseCode::kSubscriptionGroupNotExist,
                       "subscription group [" + header.consumerGroup + "] does not exist");

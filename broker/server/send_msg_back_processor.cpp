@@ -36,7 +36,7 @@ std::optional<store::SubscriptionGroupConfig> findOrCreateSubscriptionGroup(Brok
                                                                             const std::string &group)
 {
     auto config = broker.subscriptionGroups().findSubscriptionGroupConfig(group);
-    if (config || !broker.brokerConfig().autoCreateSubscriptionGroup || group.empty())
+    if (config || !broker.brokerConfig().createsGroupOnUse(group))
         return config;
     store::SubscriptionGroupConfig created;
     created.groupName = group;

@@ -19,8 +19,8 @@ namespace mqdesk::server {
 
 class BrokerController;
 
-// The group's config; with autoCreateSubscriptionGroup a missing group is created with the
-// defaults and persisted (Java's SubscriptionGroupManager.findSubscriptionGroupConfig).
+// The group's config; a missing group is created with the defaults and persisted where
+// BrokerConfig::createsGroupOnUse says (Java's SubscriptionGroupManager.findSubscriptionGroupConfig).
 std::optional<store::SubscriptionGroupConfig> findOrCreateSubscriptionGroup(BrokerController &broker,
                                                                             const std::string &group);
 

@@ -14,6 +14,7 @@
 #include "broker/remoting/protocol/topic_attributes.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
+#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/broker_stats.h"
 #include "broker/server/sql_filter_cache.h"
 #include "broker/server/topic_manager.h"
@@ -347,16 +348,7 @@ int32_t PopService::priorityFactor(const std::string &groupName)
 
 std::optional<store::SubscriptionGroupConfig> PopService::findOrCreateGroup(const std::string &groupName)
 {
-    auto group = broker_.subscriptionGroups().findSubscriptionGroupConfig(groupName);
-    if (group || !broker_.brokerConfig().autoCreateSubscriptionGroup)
-        return group;
-    store::SubscriptionGroupConfig created;
-    created.groupName = groupName;
-    broker_.subscriptionGroups().updateSubscriptionGroupConfig(created);
-    std::string error;
-    if (!broker_.subscriptionGroups().persist(error))
-        spdlog::error("pop: cannot persist the new subscription group {}: {}", groupName, error);
-    return created;
+    return findOrCreateSubscriptionGroup(broker_, groupName);
 }
 
 

@@ -15,6 +15,7 @@
 #include "broker/server/pull_request_hold_service.h"
 #include "broker/server/topic_manager.h"
 #include "broker/common/bytes.h"
+#include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
 #include "test_support.h"
 
@@ -364,6 +365,26 @@ private slots:
         test::setBodyText(update, "startAcceptSendRequestTimeStamp=0\n");
         QCOMPARE(broker.call(update).code, ResponseCode::kSuccess);
         QCOMPARE(broker.call(sendV2("StartAccept", 0, "now")).code, ResponseCode::kSuccess);
+    }
+
+    // Without autoCreateSubscriptionGroup only system groups (CID_RMQ_SYS_…) are created on first
+    // use, and only while enableCreateSysGroup is on (live), as Java's findSubscriptionGroupConfig.
+    void systemGroupsAreCreatedOnFirstUse()
+    {
+        TestBroker broker([](server::BrokerSettings &settings) { settings.broker.autoCreateSubscriptionGroup = false; });
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        QCOMPARE(broker.call(test::createTopic("SysGroupTopic", 1)).code, ResponseCode::kSuccess);
+        const auto pull = [&](const std::string &group) {
+            return broker.call(test::pullRequest(group, "SysGroupTopic", 0, 0)).code;
+        };
+        QCOMPARE(pull("PlainGroup"), ResponseCode::kSubscriptionGroupNotExist);
+        QVERIFY(pull("CID_RMQ_SYS_Probe") != ResponseCode::kSubscriptionGroupNotExist);
+        QVERIFY(broker.controller().subscriptionGroups().findSubscriptionGroupConfig("CID_RMQ_SYS_Probe"));
+        RemotingCommand update = test::request(RequestCode::kUpdateBrokerConfig);
+        test::setBodyText(update, "enableCreateSysGroup=false\n");
+        QCOMPARE(broker.call(update).code, ResponseCode::kSuccess);
+        QCOMPARE(pull("CID_RMQ_SYS_Other"), ResponseCode::kSubscriptionGroupNotExist);
     }
 
     void heartbeatRegistersGroupAndRetryTopic()
