@@ -30,6 +30,7 @@ const std::map<std::string, Field, std::less<>> &fields()
         {"defaultTopicQueueNums", intField(&C::defaultTopicQueueNums, 1)},
         {"autoCreateSubscriptionGroup", boolField(&C::autoCreateSubscriptionGroup)},
         {"enableCreateSysGroup", boolField(&C::enableCreateSysGroup)},
+        {"realTimeNotifyConsumerChange", boolField(&C::realTimeNotifyConsumerChange)},
         {"useServerSideResetOffset", boolField(&C::useServerSideResetOffset)},
         {"reviveQueueNum", intField(&C::reviveQueueNum, 1)},
         {"popFromRetryProbability", intField(&C::popFromRetryProbability, 0)},

@@ -38,6 +38,9 @@ struct BrokerConfig
     // enableCreateSysGroup is (Java's findSubscriptionGroupConfig): createsGroupOnUse().
     bool autoCreateSubscriptionGroup = true;
     bool enableCreateSysGroup = true;
+    // A consumer group's members are told at once when it changes (NOTIFY_CONSUMER_IDS_CHANGED),
+    // or with false every 15 s, changes of the interval together (Java's listener). Live.
+    bool realTimeNotifyConsumerChange = true;
     // INVOKE_BROKER_TO_RESET_OFFSET resets on the broker (the consumers' next pull or pop of a
     // queue is answered PULL_OFFSET_MOVED to the new offset, their commits of the old one
     // refused meanwhile), as Java 5.x does by default; false: the 4.x way, the consumers told

@@ -47,7 +47,8 @@ using remoting::RemotingCommand;
 using remoting::RequestCode;
 using remoting::ResponseCode;
 
-// Once a second: statistics; every flushConsumerOffsetInterval (5 s) offsets; every 10 s silent clients (and lite
+// Once a second: statistics; every flushConsumerOffsetInterval (5 s) offsets; every 15 s the
+// consumer changes held back (realTimeNotifyConsumerChange=false); every 10 s silent clients (and lite
 // subscriptions no longer sent); every
 // registerNameServerPeriod the NameServer registration.
 class BrokerScheduler : public common::ServiceThread
@@ -63,6 +64,7 @@ protected:
         int64_t lastScan = lastOffsets;
         int64_t lastRegister = lastOffsets;
         int64_t lastLiteTtl = lastOffsets;
+        int64_t lastDeferredNotify = lastOffsets;
         while (!isStopped()) {
             waitForRunning(std::chrono::milliseconds(1000));
             if (isStopped())
@@ -72,6 +74,10 @@ protected:
             if (now - lastOffsets >= broker_.brokerConfig().flushConsumerOffsetInterval) {
                 lastOffsets = now;
                 broker_.persistConsumerOffsets();
+            }
+            if (now - lastDeferredNotify >= 15000) {
+                lastDeferredNotify = now;
+                broker_.notifyDeferredConsumerIdsChanges();
             }
             if (now - lastScan >= 10000) {
                 lastScan = now;
@@ -390,6 +396,21 @@ void BrokerController::scanNotActiveClients()
 
 void BrokerController::notifyConsumerIdsChanged(const std::string &group)
 {
+    if (!brokerConfig().realTimeNotifyConsumerChange) {
+        consumers_->deferNotification(group);
+        return;
+    }
+    sendConsumerIdsChanged(group);
+}
+
+void BrokerController::notifyDeferredConsumerIdsChanges()
+{
+    for (const std::string &group : consumers_->takeDeferredNotifications())
+        sendConsumerIdsChanged(group);
+}
+
+void BrokerController::sendConsumerIdsChanged(const std::string &group)
+{
     const auto info = consumers_->group(group);
     if (!info)
         return;
@@ -500,7 +521,7 @@ namespace {
 bool isLiveKey(std::string_view key)
 {
     static const std::set<std::string_view> live = {
-        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "enableCreateSysGroup", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
+        "regionId", "brokerPermission", "autoCreateSubscriptionGroup", "enableCreateSysGroup", "realTimeNotifyConsumerChange", "longPollingEnable", "enablePropertyFilter", "shortPollingTimeMills",
         "traceOn", "rejectTransactionMessage", "transactionTimeOut", "transactionCheckMax",
         "transactionCheckInterval", "registerNameServerPeriod", "registerBrokerTimeoutMills",
         "channelExpiredTimeout", "startAcceptSendRequestTimeStamp", "flushConsumerOffsetInterval", "mqdeskExtensionsEnable", "flushDiskType", "transientStorePoolEnable",

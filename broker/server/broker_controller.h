@@ -178,8 +178,10 @@ public:
     // under registerMutex_ (Java's is synchronized): an older snapshot sent after a newer one
     // would replace the newer at the NameServer, its data version being merely different.
     void registerBrokerAll();
-    // Sends NOTIFY_CONSUMER_IDS_CHANGED to every channel of `group` (when the group allows it).
+    // Sends NOTIFY_CONSUMER_IDS_CHANGED to every channel of `group` now, or with
+    // realTimeNotifyConsumerChange=false at the next notifyDeferredConsumerIdsChanges (every 15 s).
     void notifyConsumerIdsChanged(const std::string &group);
+    void notifyDeferredConsumerIdsChanges();
     // Drops silent clients and answers the rest of the schedule; public for tests.
     void scanNotActiveClients();
     void persistConsumerOffsets();
@@ -190,6 +192,7 @@ private:
     void noteConfigLoad(const std::string &warning);
     bool startServer(std::string &error);
     void onConnectionClosed(uint64_t connectionId);
+    void sendConsumerIdsChanged(const std::string &group);
     std::string registerWithRemote(const std::string &namesrvAddr, const std::string &body);
     void signAsBroker(remoting::RemotingCommand &request) const; // innerClientAuthenticationCredentials
     void unregisterBrokerAll();

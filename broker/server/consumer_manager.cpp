@@ -97,6 +97,20 @@ std::vector<std::string> ConsumerManager::scanNotActive(int64_t nowMillis, int64
     return changed;
 }
 
+void ConsumerManager::deferNotification(const std::string &group)
+{
+    std::lock_guard lock(mutex_);
+    deferredNotifications_.insert(group);
+}
+
+std::vector<std::string> ConsumerManager::takeDeferredNotifications()
+{
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> groups(deferredNotifications_.begin(), deferredNotifications_.end());
+    deferredNotifications_.clear();
+    return groups;
+}
+
 std::optional<ConsumerGroupSnapshot> ConsumerManager::group(const std::string &group) const
 {
     std::lock_guard lock(mutex_);

@@ -10,6 +10,7 @@
 #include "broker/server/client_channel.h"
 
 #include <map>
+#include <set>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -51,6 +52,11 @@ public:
     // Groups with a live subscription to `topic`.
     std::vector<std::string> groupsSubscribing(const std::string &topic) const;
 
+    // realTimeNotifyConsumerChange=false: changed groups wait here to be announced together
+    // (Java's DefaultConsumerIdsChangeListener, every 15 s).
+    void deferNotification(const std::string &group);
+    std::vector<std::string> takeDeferredNotifications();
+
 private:
     struct GroupInfo
     {
@@ -64,6 +70,7 @@ private:
 
     mutable std::mutex mutex_;
     std::map<std::string, GroupInfo> groups_;
+    std::set<std::string> deferredNotifications_; // guarded by mutex_
 };
 
 // Producer groups and their channels (RocketMQ's ProducerManager): used for transaction

@@ -363,7 +363,6 @@ constexpr JavaOnlyKey kKeys[] = {
     {"queryThreadPoolQueueCapacity", "20000", &kThreads},
     {"readOnlyCommitLogStorePaths", "null", &kContainers},
     {"readUnCommitted", "false", &kContainers},
-    {"realTimeNotifyConsumerChange", "true", &kClients},
     {"realTimePersistRocksDBConfig", "true", &kRocksdbTuning},
     {"recheckReputOffsetFromCq", "false", &kStoreUpkeep},
     {"recoverConcurrently", "false", &kThreads},

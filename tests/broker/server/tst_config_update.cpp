@@ -7,6 +7,7 @@
 #include "broker_test_util.h"
 
 #include "broker/remoting/net/tls_context.h"
+#include "broker/server/consumer_manager.h"
 #include "broker/server/java_only_keys.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/message_store.h"
@@ -134,6 +135,13 @@ private slots:
         // Read by each scan of the client tables.
         QCOMPARE(controller.updateConfig({{"channelExpiredTimeout", "30000"}}), std::string());
         QCOMPARE(controller.brokerConfig().channelExpiredTimeout, int64_t{30000});
+        // realTimeNotifyConsumerChange=false holds a group's change back for the next 15 s turn.
+        controller.notifyConsumerIdsChanged("NotifiedGroup");
+        QVERIFY(controller.consumers().takeDeferredNotifications().empty());
+        QCOMPARE(controller.updateConfig({{"realTimeNotifyConsumerChange", "false"}}), std::string());
+        controller.notifyConsumerIdsChanged("NotifiedGroup");
+        controller.notifyConsumerIdsChanged("NotifiedGroup");
+        QCOMPARE(controller.consumers().takeDeferredNotifications(), std::vector<std::string>{"NotifiedGroup"});
         // Read only at start: refused by name, and nothing of the request is applied.
         for (const char *key : {"maxMessageSize", "mappedFileSizeConsumeQueue", "sendMessageThreadPoolNums",
                                 "autoCreateTopicEnable", "aclEnable", "listenPort", "storePathRootDir"}) {
