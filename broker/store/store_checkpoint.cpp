@@ -39,6 +39,12 @@ std::unique_ptr<StoreCheckpoint> StoreCheckpoint::open(const std::string &path, 
         ::close(fd);
         return nullptr;
     }
+    // Blocks reserved now, so a write through the mapping can never fault on a full disk later.
+    if (const int rc = ::posix_fallocate(fd, 0, kFileSize); rc != 0) {
+        error = "cannot reserve 4096 bytes for " + path + ": " + std::strerror(rc);
+        ::close(fd);
+        return nullptr;
+    }
     void *mapped = ::mmap(nullptr, kFileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (mapped == MAP_FAILED) {
         error = "cannot map " + path + ": " + std::strerror(errno);
