@@ -119,8 +119,9 @@ struct BrokerConfig
     int adminBrokerThreadPoolNums = 2;
     int sendThreadPoolQueueCapacity = 10000;
     int pullThreadPoolQueueCapacity = 100000;
-    // ms a consumer may go without a heartbeat before it is dropped and its connection closed
-    // (Java's ConsumerManager; producers: 120 s, fixed as in Java). Read by each scan (10 s).
+    // ms a consumer may go without a heartbeat before it is dropped from its group (Java's
+    // ConsumerManager, which also closes the connection; MQDesk leaves that to the client).
+    // Producers: 120 s, fixed as in Java. Read by each scan (10 s).
     int64_t channelExpiredTimeout = 120000;
     // How often consumer offsets are written to config/consumerOffset.json (ms; the scheduler
     // looks once a second). Live.
