@@ -97,8 +97,11 @@ std::unique_ptr<IndexFile> IndexFile::load(const std::string &path, int32_t hash
                 + std::to_string(expected) + "-byte index files";
         return nullptr;
     }
+    // Nothing reserved yet: a loaded file is mostly a full one only read from now on (a Java
+    // store holds hundreds, their slots sparse). The first putKey reserves from byte 0 through
+    // its entry, header and slots included.
     auto mapped = MappedFile::open(path, 0, expected, false, error, kReservation);
-    if (!mapped || !mapped->reserveThrough(slotsEnd(hashSlotNum), error))
+    if (!mapped)
         return nullptr;
     std::unique_ptr<IndexFile> file(new IndexFile(std::move(mapped), hashSlotNum, indexNum));
     file->readHeader();
@@ -144,6 +147,7 @@ bool IndexFile::putKey(std::string_view key, int64_t phyOffset, int64_t storeTim
     const int32_t entry = indexCount_.load(std::memory_order_relaxed);
     if (entry >= indexNum_)
         return false;
+    // Header, slots and entries below this one included (MappedFile::reserveThrough).
     if (!file_->reserveThrough(entryPosition(entry) + kIndexSize, error))
         return false;
     const int32_t hash = keyHash(key);

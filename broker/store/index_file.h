@@ -3,8 +3,9 @@
 // One index file, `index/<yyyyMMddHHmmssSSS>` (store-format §6, RocketMQ's IndexFile and
 // IndexHeader): a 40-byte header, `hashSlotNum` 4-byte slots and `indexNum` 20-byte entries,
 // all big-endian, sized to 40 + hashSlotNum×4 + indexNum×20 bytes. The file is sparse, as
-// Java's: the header and slots (written anywhere) are reserved when the file is created or
-// loaded, the entries (written in order) as they are appended (MappedFile::Reservation).
+// Java's: the header and slots (written anywhere) are reserved when the file is created, or
+// by the first entry added after it is loaded; the entries (written in order) as they are
+// appended (MappedFile::Reservation).
 //
 // Every slot holds the 1-based number of the newest entry of its bucket; each entry links to the
 // previous entry of the same bucket, so a bucket is a newest-first chain. Entry 0 is never used
