@@ -50,7 +50,6 @@ void ServiceThread::startOnce()
 void ServiceThread::startLocked()
 {
     thread_ = std::thread([this] {
-        pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
         // An exception escaping a thread ends the process (std::terminate). A service that
         // throws stops instead, saying why, and the process stays up for everything else.
         try {
@@ -61,6 +60,10 @@ void ServiceThread::startLocked()
             std::fprintf(stderr, "[error] service thread %s stopped: uncaught exception of unknown type\n", name_.c_str());
         }
     });
+    // Named here, not by the thread itself: once start() returns the name is there for anyone
+    // listing the process's threads (the console, top -H, a test reading /proc right after the
+    // ready line), however late the new thread is scheduled.
+    pthread_setname_np(thread_.native_handle(), name_.substr(0, 15).c_str());
     started_.store(true, std::memory_order_release);
 }
 

@@ -23,8 +23,8 @@ void IoThreads::start(const std::string &name, size_t count, std::function<void(
     work_.emplace(asio::make_work_guard(*io_));
     scheduleScan();
     for (size_t i = 0; i < std::max<size_t>(count, 1); ++i) {
-        threads_.emplace_back([this, threadName = (name + "-io-" + std::to_string(i)).substr(0, 15)] {
-            pthread_setname_np(pthread_self(), threadName.c_str());
+        const std::string threadName = (name + "-io-" + std::to_string(i)).substr(0, 15);
+        threads_.emplace_back([this, threadName] {
             // A handler that throws must not end the thread (std::terminate would end the
             // process): log it and keep running the remaining handlers.
             for (;;) {
@@ -42,6 +42,8 @@ void IoThreads::start(const std::string &name, size_t count, std::function<void(
                 }
             }
         });
+        // Named by its creator, so the name is there once start() returns (ServiceThread too).
+        pthread_setname_np(threads_.back().native_handle(), threadName.c_str());
     }
 }
 
