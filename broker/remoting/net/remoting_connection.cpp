@@ -4,7 +4,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <array>
+#include <cerrno>
 #include <utility>
 
 namespace mqdesk::remoting {
@@ -35,6 +39,7 @@ Connection::Connection(std::shared_ptr<asio::io_context> io, asio::ip::tcp::sock
                        std::shared_ptr<MemoryBudget> budget)
     : io_(std::move(io))
     , socket_(std::move(socket))
+    , descriptor_(socket_.native_handle())
     , id_(nextConnectionId.fetch_add(1))
     , peerAddress_(std::move(peerAddress))
     , side_(std::move(side))
@@ -90,6 +95,7 @@ void Connection::start(RequestHandler onRequest, CloseHandler onClose)
 {
     onRequest_ = std::move(onRequest);
     onClose_ = std::move(onClose);
+    directWrites_.store(!tls_ && !tlsServer_, std::memory_order_release);
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
         if (self->tls_)
             self->queueTlsOutput(); // the ClientHello
@@ -258,6 +264,8 @@ bool Connection::enqueue(RemotingCommand command, std::string *error, bool dropp
         release(size);
         return false;
     }
+    if (directWrites_.load(std::memory_order_acquire))
+        return writeOrQueue(std::move(outgoing));
     asio::post(socket_.get_executor(), [self = shared_from_this(), outgoing = std::move(outgoing)]() mutable {
         if (self->closed_) {
             self->release(outgoing.size());
@@ -276,14 +284,85 @@ bool Connection::enqueue(RemotingCommand command, std::string *error, bool dropp
                 return;
             }
         }
-        self->writeQueue_.push_back(std::move(outgoing));
-        if (!self->writing_)
-            self->writeNext();
+        self->queueOnStrand(std::move(outgoing));
     });
     return true;
 }
 
-// Requires: on the strand, no write in flight.
+bool Connection::writeOrQueue(Outgoing outgoing)
+{
+    // Any thread. Nothing queued before it: the caller writes the frame itself, so a reply goes
+    // out from the thread that made it instead of waking an io thread to write it. What the
+    // kernel does not take at once is queued, and the strand writes it in order.
+    std::unique_lock lock(writeMutex_);
+    if (closed_) {
+        lock.unlock();
+        release(outgoing.size());
+        return true; // as a frame queued just before the close: the peer sees the close
+    }
+    if (!writing_) {
+        const size_t written = writeWithoutWaiting(outgoing);
+        if (written == outgoing.prefix.size() + outgoing.body.size()) {
+            lock.unlock();
+            release(outgoing.size());
+            lastDrainTicks_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                                  std::memory_order_relaxed);
+            return true;
+        }
+        dropWritten(outgoing, written);
+    }
+    writeQueue_.push_back(std::move(outgoing));
+    if (writing_)
+        return true;
+    writing_ = true;
+    lock.unlock();
+    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->writeFront(); });
+    return true;
+}
+
+size_t Connection::writeWithoutWaiting(const Outgoing &outgoing)
+{
+    // Requires: writeMutex_ (the descriptor stays open while it is held).
+    std::array<iovec, 2> parts{iovec{const_cast<uint8_t *>(outgoing.prefix.data()), outgoing.prefix.size()},
+                               iovec{const_cast<uint8_t *>(outgoing.body.data()), outgoing.body.size()}};
+    msghdr message{};
+    message.msg_iov = parts.data();
+    message.msg_iovlen = outgoing.body.empty() ? 1 : 2;
+    ssize_t written;
+    do {
+        written = ::sendmsg(descriptor_, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+    } while (written < 0 && errno == EINTR);
+    // A full socket buffer or an error: the strand's write takes the rest (and meets the error
+    // again, and closes).
+    return written < 0 ? 0 : static_cast<size_t>(written);
+}
+
+void Connection::dropWritten(Outgoing &outgoing, size_t written)
+{
+    const size_t fromPrefix = std::min(written, outgoing.prefix.size());
+    outgoing.prefix.erase(outgoing.prefix.begin(), outgoing.prefix.begin() + fromPrefix);
+    const auto fromBody = static_cast<std::ptrdiff_t>(written - fromPrefix);
+    outgoing.body.erase(outgoing.body.begin(), outgoing.body.begin() + fromBody);
+}
+
+void Connection::queueOnStrand(Outgoing outgoing)
+{
+    std::unique_lock lock(writeMutex_);
+    writeQueue_.push_back(std::move(outgoing));
+    if (writing_)
+        return;
+    writing_ = true;
+    lock.unlock();
+    writeFront();
+}
+
+bool Connection::writeIdle() const
+{
+    std::lock_guard lock(writeMutex_);
+    return !writing_;
+}
+
+// Requires: writeMutex_.
 void Connection::clearWriteQueue()
 {
     for (const Outgoing &outgoing : writeQueue_)
@@ -291,31 +370,40 @@ void Connection::clearWriteQueue()
     writeQueue_.clear();
 }
 
-// Requires: on the strand, writeQueue_ not being written.
-void Connection::writeNext()
+// Requires: on the strand, writing_ set by the caller (the front is this write's until it completes).
+void Connection::writeFront()
 {
-    if (writeQueue_.empty()) {
+    std::unique_lock lock(writeMutex_);
+    if (writeQueue_.empty() || closed_) {
+        clearWriteQueue(); // a close while this write was posted: its handler is the last to touch the queue
         writing_ = false;
-        if (!closeWhenWritten_.empty())
+        lock.unlock();
+        if (!closed_ && !closeWhenWritten_.empty())
             closeNow(closeWhenWritten_, false);
         return;
     }
-    writing_ = true;
-    const Outgoing &front = writeQueue_.front();
+    const Outgoing &front = writeQueue_.front(); // a deque's push_back keeps it where it is
     const std::array<asio::const_buffer, 2> buffers{asio::buffer(front.prefix), asio::buffer(front.body)};
+    lock.unlock();
     asio::async_write(socket_, buffers, [self = shared_from_this()](std::error_code ec, size_t) {
         if (ec || self->closed_) {
             // The buffers of an aborted write stay alive until here, so free the queue now.
-            self->clearWriteQueue();
-            self->writing_ = false;
+            {
+                std::lock_guard queueLock(self->writeMutex_);
+                self->clearWriteQueue();
+                self->writing_ = false;
+            }
             self->closeNow("write failed: " + ec.message(), false);
             return;
         }
-        self->release(self->writeQueue_.front().size());
-        self->writeQueue_.pop_front();
+        {
+            std::lock_guard queueLock(self->writeMutex_);
+            self->release(self->writeQueue_.front().size());
+            self->writeQueue_.pop_front();
+        }
         self->lastDrainTicks_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
                                     std::memory_order_relaxed);
-        self->writeNext();
+        self->writeFront();
     });
 }
 
@@ -454,15 +542,19 @@ void Connection::closeNow(const std::string &reason, bool fault)
         spdlog::warn("remoting {}: closing connection {} to {}: {}", side_, id_, peerAddress_, reason);
     else
         spdlog::debug("remoting {}: connection {} to {} closed: {}", side_, id_, peerAddress_, reason);
-    std::error_code ignored;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    {
+        // Under the write lock: a thread writing a frame itself holds the descriptor open.
+        std::lock_guard lock(writeMutex_);
+        std::error_code ignored;
+        socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+        socket_.close(ignored);
+        // A write in flight (or posted) still references the front entry; its handler frees the queue.
+        if (!writing_)
+            clearWriteQueue();
+    }
     if (budget_ && partialCounted_ > 0) // its half-received frame is dropped with it
         budget_->partialTotal.fetch_sub(partialCounted_);
     partialCounted_ = 0;
-    // A write in flight still references the front entry; its handler frees the queue.
-    if (!writing_)
-        clearWriteQueue();
 
     std::unordered_map<int32_t, Pending> failed;
     {

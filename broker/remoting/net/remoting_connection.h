@@ -3,8 +3,12 @@
 // Internal to the remoting library: one TCP connection on Asio, used by both RemotingServer
 // and RemotingClient. Include it from .cpp files only; it pulls in <asio.hpp>.
 //
-// Threading: all socket work (reads, the write queue, closing) runs on the socket's strand;
-// the public operations may be called from any thread and post onto it. The table of pending
+// Threading: all socket work (reads, queued writes, closing) runs on the socket's strand; the
+// public operations may be called from any thread and post onto it — except that a plaintext
+// frame with nothing queued before it is written by the calling thread (non-blocking, under
+// writeMutex_, which also holds the descriptor open against a close): a reply leaves from the
+// thread that made it without waking an io thread. What the kernel does not take at once is
+// queued, and the strand writes it, in order. The table of pending
 // invocations has its own mutex because timeouts are scanned from the owner's timer.
 //
 // Limits (MemoryBudget, shared by one server's or client's connections): frames still arriving
@@ -129,15 +133,25 @@ private:
         int32_t code = 0;
     };
 
-    // Encodes on the calling thread and queues the write on the strand. False when closed,
-    // unencodable, dropped (`droppable` and not writable) or over the budget (`error` says which).
+    // Encodes on the calling thread, then writes it (writeOrQueue) or queues the write on the
+    // strand. False when closed, unencodable, dropped (`droppable` and not writable) or over the
+    // budget (`error` says which).
     bool enqueue(RemotingCommand command, std::string *error, bool droppable = false);
+    // A plaintext connection's frame, from any thread: written now when nothing is queued, else queued.
+    bool writeOrQueue(Outgoing outgoing);
+    // Requires: writeMutex_. One non-blocking sendmsg; the bytes the kernel took (0 on an error).
+    size_t writeWithoutWaiting(const Outgoing &outgoing);
+    static void dropWritten(Outgoing &outgoing, size_t written);
+    // Strand only: queues it and starts the writes if none is under way.
+    void queueOnStrand(Outgoing outgoing);
+    // Nothing queued or being written.
+    bool writeIdle() const;
     // Whether `size` more bytes may be queued on top of `queued`; else closes (once) and says why.
     bool admit(size_t queued, size_t size, bool droppable, std::string *error);
     void release(size_t size); // `size` queued bytes are gone (written or dropped)
     std::chrono::steady_clock::time_point lastDrain() const;
     void readMore();
-    void writeNext();
+    void writeFront();
     void clearWriteQueue();
     void handleResponse(RemotingCommand response);
     // Requires: running on the strand.
@@ -157,6 +171,7 @@ private:
     // Declared first so it is destroyed last: the socket and strand need it.
     std::shared_ptr<asio::io_context> io_;
     asio::ip::tcp::socket socket_;
+    const int descriptor_; // socket_'s, read without touching socket_ from other threads
     const uint64_t id_;
     const std::string peerAddress_;
     const std::string side_; // "server" / "client", for log lines
@@ -178,9 +193,12 @@ private:
     std::atomic<int64_t> lastDrainTicks_;          // when a queued write last completed
     std::atomic<uint64_t> framesReceived_{0};
 
+    // Set once the transport is known to be plaintext: frames may be written by their callers.
+    std::atomic<bool> directWrites_{false};
+    mutable std::mutex writeMutex_;
+    std::deque<Outgoing> writeQueue_; // guarded by writeMutex_; its front is being written while writing_
+    bool writing_ = false;            // guarded by writeMutex_; set whenever writeQueue_ is not empty
     // Strand only.
-    std::deque<Outgoing> writeQueue_;
-    bool writing_ = false;
     std::string closeWhenWritten_; // non-empty: close with this reason once the queue is written
     std::shared_ptr<TlsServerContext> tlsServer_; // set: the first byte decides
     std::unique_ptr<TlsEngine> tls_;

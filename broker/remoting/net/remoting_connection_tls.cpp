@@ -45,6 +45,8 @@ bool Connection::chooseTransport(uint8_t firstByte)
         tlsActive_ = true;
     } else if (server->mode() == TlsMode::Enforcing) {
         plaintextRefused_ = true;
+    } else {
+        directWrites_.store(true, std::memory_order_release); // nothing was queued before the first byte
     }
     return true;
 }
@@ -61,7 +63,7 @@ bool Connection::decrypt(std::span<const uint8_t> &bytes)
         if (const auto suppressed = failures.admit())
             spdlog::warn("remoting {}: closing connection {} to {}: {} ({} similar not logged)", side_, id_,
                          peerAddress_, closeWhenWritten_, *suppressed);
-        if (!writing_)
+        if (writeIdle())
             closeNow(closeWhenWritten_, false);
         return false;
     }
@@ -79,9 +81,7 @@ void Connection::queueTlsOutput()
     queuedWriteBytes_.fetch_add(outgoing.accounted);
     if (budget_)
         budget_->total.fetch_add(outgoing.accounted);
-    writeQueue_.push_back(std::move(outgoing));
-    if (!writing_)
-        writeNext();
+    queueOnStrand(std::move(outgoing));
 }
 
 void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
@@ -99,7 +99,7 @@ void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
     if (commands.empty()) { // not RocketMQ's framing: closed without a word
         closeWhenWritten_ = kReason;
         asio::post(socket_.get_executor(), [self = shared_from_this()] {
-            if (!self->writing_ && self->writeQueue_.empty())
+            if (self->writeIdle())
                 self->closeNow(self->closeWhenWritten_, false);
         });
         return;
@@ -113,7 +113,7 @@ void Connection::refusePlaintext(const std::vector<RemotingCommand> &commands)
         auto linger = std::make_shared<asio::steady_timer>(socket_.get_executor(), std::chrono::seconds(1));
         linger->async_wait([self = shared_from_this(), linger](std::error_code) {
             self->closeWhenWritten_ = kReason;
-            if (!self->writing_ && self->writeQueue_.empty())
+            if (self->writeIdle())
                 self->closeNow(kReason, false);
         });
     }
