@@ -5,6 +5,7 @@
 #include "broker/server/java_only_keys.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace mqdesk::server {
 
@@ -116,6 +117,16 @@ const std::map<std::string, Field, std::less<>> &fields()
 }
 
 } // namespace
+
+int defaultSendMessageThreads()
+{
+    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+}
+
+int defaultPullMessageThreads()
+{
+    return 16 + static_cast<int>(std::max(std::thread::hardware_concurrency(), 1u)) * 2;
+}
 
 std::string BrokerConfig::plainAclPath(const std::string &storeRootDir) const
 {

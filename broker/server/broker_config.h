@@ -20,6 +20,9 @@
 
 namespace mqdesk::server {
 
+int defaultSendMessageThreads();
+int defaultPullMessageThreads();
+
 struct BrokerConfig
 {
     std::string brokerClusterName = "DefaultCluster";
@@ -114,8 +117,10 @@ struct BrokerConfig
     int registerNameServerPeriod = 30000; // ms, clamped to 10–60 s like RocketMQ
     int registerBrokerTimeoutMills = 6000;
     int forwardTimeout = 3000; // ms a static topic's request forwarded to another broker may take
-    int sendMessageThreadPoolNums = 1;
-    int pullMessageThreadPoolNums = 4;
+    // Java 5.5's defaults, by the machine's processors (an executor starts its threads as tasks
+    // need them, so an idle broker runs none of them): min(processors, 4) and 16 + processors × 2.
+    int sendMessageThreadPoolNums = defaultSendMessageThreads();
+    int pullMessageThreadPoolNums = defaultPullMessageThreads();
     int adminBrokerThreadPoolNums = 2;
     int sendThreadPoolQueueCapacity = 10000;
     int pullThreadPoolQueueCapacity = 100000;
