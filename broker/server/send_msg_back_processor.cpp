@@ -6,10 +6,10 @@
 #include "broker/common/message.h"
 #include "broker/common/message_id.h"
 #include "broker/remoting/protocol/header_fields.h"
+#include "broker/remoting/protocol/resource_names.h"
 #include "broker/remoting/remoting_codes.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/broker_stats.h"
-#include "broker/server/send_header.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
 #include "broker/store/message_store.h"
@@ -38,6 +38,10 @@ std::optional<store::SubscriptionGroupConfig> findOrCreateSubscriptionGroup(Brok
     auto config = broker.subscriptionGroups().findSubscriptionGroupConfig(group);
     if (config || !broker.brokerConfig().createsGroupOnUse(group))
         return config;
+    // As Java's findSubscriptionGroupConfig: a name TopicValidator.validateGroup refuses is never
+    // created (the requests check names where they enter; this is the second wall before the file).
+    if (!remoting::groupNameError(group).empty())
+        return std::nullopt;
     store::SubscriptionGroupConfig created;
     created.groupName = group;
     broker.subscriptionGroups().updateSubscriptionGroupConfig(created);

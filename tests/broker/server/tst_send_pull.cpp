@@ -13,6 +13,7 @@
 #include "broker/remoting/protocol/client_data.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/pull_request_hold_service.h"
+#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
 #include "broker/common/bytes.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -385,6 +386,24 @@ private slots:
         test::setBodyText(update, "enableCreateSysGroup=false\n");
         QCOMPARE(broker.call(update).code, ResponseCode::kSuccess);
         QCOMPARE(pull("CID_RMQ_SYS_Other"), ResponseCode::kSubscriptionGroupNotExist);
+    }
+
+    void groupsWithIllegalNamesAreNeverCreatedOnUse()
+    {
+        // Java's findSubscriptionGroupConfig validates a group before creating it. The requests
+        // refuse such names where they enter (a pull's header); this is the wall behind them,
+        // before subscriptionGroup.json.
+        TestBroker broker;
+        std::string error;
+        QVERIFY2(broker.start(error), error.c_str());
+        for (const std::string &group : {std::string("a/b"), std::string("../up"), std::string("nul\0byte", 8), std::string(256, 'g'),
+                                        std::string("CID_RMQ_SYS_x y")}) {
+            QVERIFY(!server::findOrCreateSubscriptionGroup(broker.controller(), group));
+            QVERIFY(!broker.controller().subscriptionGroups().findSubscriptionGroupConfig(group));
+        }
+        QVERIFY(server::findOrCreateSubscriptionGroup(broker.controller(), "Legal_Group-1"));
+        QVERIFY(broker.call(test::pullRequest("a/b", "SomeTopic", 0, 0)).code != ResponseCode::kSuccess);
+        QVERIFY(!broker.controller().subscriptionGroups().findSubscriptionGroupConfig("a/b"));
     }
 
     void heartbeatRegistersGroupAndRetryTopic()
