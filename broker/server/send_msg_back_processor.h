@@ -20,7 +20,8 @@ namespace mqdesk::server {
 class BrokerController;
 
 // The group's config; a missing group is created with the defaults and persisted where
-// BrokerConfig::createsGroupOnUse says (Java's SubscriptionGroupManager.findSubscriptionGroupConfig).
+// BrokerConfig::createsGroupOnUse says and its name is one RocketMQ allows, else nullopt (Java's
+// SubscriptionGroupManager.findSubscriptionGroupConfig).
 std::optional<store::SubscriptionGroupConfig> findOrCreateSubscriptionGroup(BrokerController &broker,
                                                                             const std::string &group);
 

@@ -318,7 +318,7 @@ std::optional<std::pair<int32_t, std::string>> PopService::checkPopTarget(const 
         return std::pair{ResponseCode::kInvalidParameter,
                          "queueId[" + std::to_string(queueId) + "] is illegal, topic:[" + topicName
                              + "] topicConfig.readQueueNums:[" + std::to_string(topic->readQueueNums) + "]"};
-    const auto group = findOrCreateGroup(groupName);
+    const auto group = findOrCreateSubscriptionGroup(broker_, groupName);
     if (!group)
         return std::pair{ResponseCode::kSubscriptionGroupNotExist, "subscription group [" + groupName + "] does not exist"};
     if (!group->consumeEnable)
@@ -344,11 +344,6 @@ int32_t PopService::priorityFactor(const std::string &groupName)
     const auto [end, status] = std::from_chars(text->data(), text->data() + text->size(), factor);
     return status == std::errc() && end == text->data() + text->size() ? static_cast<int32_t>(std::clamp<int64_t>(factor, 0, 100))
                                                                       : 100;
-}
-
-std::optional<store::SubscriptionGroupConfig> PopService::findOrCreateGroup(const std::string &groupName)
-{
-    return findOrCreateSubscriptionGroup(broker_, groupName);
 }
 
 

@@ -204,9 +204,6 @@ private:
     // and allowed to consume. Code and remark when refused.
     std::optional<std::pair<int32_t, std::string>> checkPopTarget(const std::string &group, const std::string &topic,
                                                                   int32_t queueId);
-    // The group's config, created when autoCreateSubscriptionGroup allows (Java's
-    // findSubscriptionGroupConfig); nullopt when it does not exist.
-    std::optional<store::SubscriptionGroupConfig> findOrCreateGroup(const std::string &group);
     // Priority messages (RocketMQ 5.4): a topic of message.type PRIORITY, and how often in 100 a
     // group's pops of it read in priority order (its attribute priority.factor).
     bool isPriorityTopic(const std::string &topic);

@@ -10,6 +10,7 @@
 #include "broker/remoting/protocol/route_data.h"
 #include "broker/server/broker_controller.h"
 #include "broker/server/consumer_manager.h"
+#include "broker/server/send_msg_back_processor.h"
 #include "broker/server/topic_manager.h"
 #include "broker/store/config/message_request_mode_manager.h"
 #include "broker/store/config/subscription_group_manager.h"
@@ -176,7 +177,7 @@ void PopService::setMessageRequestMode(const remoting::RequestContext &, Remotin
     if (!broker_.topics().find(mode.topic))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kTopicNotExist,
                                                        "topic[" + mode.topic + "] not exist"));
-    if (!findOrCreateGroup(mode.consumerGroup))
+    if (!findOrCreateSubscriptionGroup(broker_, mode.consumerGroup))
         return respond(RemotingCommand::createResponse(request, ResponseCode::kSubscriptionGroupNotExist,
                                                        "subscription group [" + mode.consumerGroup + "] does not exist"));
     requestModes_->put(mode);
