@@ -1,7 +1,8 @@
 // RemotingServer over real sockets on 127.0.0.1: echo in both encodings, oneway requests never
 // answered, unknown codes answered REQUEST_CODE_NOT_SUPPORTED (remoting spec §9), malformed
 // frames closing only their own connection, big bodies, executor overload, listeners, idle
-// connections closed, and a peer that stops reading closed instead of queueing without bound.
+// connections closed, a peer that stops reading closed instead of queueing without bound, and
+// replies the kernel takes in parts arriving whole and in order.
 
 #include "test_support.h"
 
@@ -12,6 +13,7 @@
 #include "broker/remoting/net/remoting_client.h"
 #include "broker/remoting/net/remoting_server.h"
 
+#include <algorithm>
 #include <atomic>
 #include <future>
 #include <thread>
@@ -323,6 +325,43 @@ private slots:
         RemotingClient client;
         const InvokeResult after = client.invokeSync(localAddress(server.localPort()), echoRequest("after"), kWait);
         QVERIFY2(after.ok(), after.errorMessage.c_str());
+    }
+
+    void repliesTheKernelTakesInPartsArriveWholeAndInOrder()
+    {
+        // A reply is written by the executor thread that made it; what the kernel does not take
+        // at once (this peer reads nothing until the end, through a 4 KiB window) is queued and
+        // written by the io thread. Every reply must arrive whole, once and in order.
+        ProcessorExecutor executor("echo");
+        RemotingServer server({.host = "127.0.0.1", .maxQueuedWriteBytes = 64 * 1024 * 1024});
+        server.registerProcessor(kEcho, echo, executor);
+        QVERIFY(server.start());
+        RawSocket slow(server.localPort(), 4096);
+        QVERIFY(slow.connected());
+        constexpr int kRequests = 96; // 6 MiB: more than the largest send buffer (tcp_wmem 4 MiB)
+        constexpr size_t kBodyBytes = 64 * 1024 + 7; // frames end mid-page, mid-segment
+        std::vector<int32_t> opaques;
+        for (int i = 0; i < kRequests; ++i) {
+            RemotingCommand request = echoRequest({});
+            request.body.assign(kBodyBytes, static_cast<uint8_t>(i));
+            opaques.push_back(request.opaque);
+            QVERIFY(slow.send(request));
+        }
+        for (int i = 0; i < kRequests; ++i) {
+            const std::optional<RemotingCommand> reply = slow.receive();
+            QVERIFY2(reply, ("reply " + std::to_string(i + 1) + " did not arrive").c_str());
+            QCOMPARE(reply->opaque, opaques[i]);
+            QCOMPARE(reply->body.size(), kBodyBytes);
+            QVERIFY(std::all_of(reply->body.begin(), reply->body.end(),
+                                [i](uint8_t byte) { return byte == static_cast<uint8_t>(i); }));
+        }
+        // Drained: the next reply is written by its maker again, and arrives.
+        RemotingCommand last = echoRequest("last");
+        QVERIFY(slow.send(last));
+        const std::optional<RemotingCommand> reply = slow.receive();
+        QVERIFY(reply);
+        QCOMPARE(reply->opaque, last.opaque);
+        QCOMPARE(reply->body, bytesOf("last"));
     }
 
     void bindFailureIsReported()
